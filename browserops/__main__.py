@@ -1,0 +1,3 @@
+from browserops.cli import main
+
+main()

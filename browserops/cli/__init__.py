@@ -1,0 +1,97 @@
+"""The ``browserops`` command: a thin click layer over the library."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from browserops import __version__
+from browserops.cli.context import CliState, report_error
+from browserops.config import parse_set_option
+from browserops.errors import BrowserOpsError, ErrorCode
+
+
+class BrowserOpsGroup(click.Group):
+    """Turns a BrowserOpsError anywhere below into ``Error [CODE]: message`` and exit code 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrowserOpsError as exc:
+            state = ctx.find_object(CliState)
+            report_error(exc, bool(state and state.json_output))
+            ctx.exit(1)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=BrowserOpsGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="browserops")
+@click.option(
+    "--workspace",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Workspace folder: config, plans and evidence live here. "
+    "Default: $BROWSEROPS_WORKSPACE or the current directory.",
+)
+@click.option("--json", "json_output", is_flag=True, help="Print machine-readable JSON on stdout.")
+@click.option("--log-level", type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False),
+              default=None, help="Logging level (overrides config).")
+@click.option("--set", "set_items", multiple=True, metavar="KEY=VALUE",
+              help="Override any setting for this call, e.g. --set max_steps=30 (repeatable).")
+@click.pass_context
+def cli(ctx: click.Context, workspace: Path | None, json_output: bool, log_level: str | None,
+        set_items: tuple[str, ...]) -> None:
+    """browserops: auditable browser automation through numbered elements.
+
+    \b
+    Prepare a plan read-only, review its diff, then run it with the confirm phrase;
+    every run leaves an evidence bundle under <workspace>/artifacts/browser/.
+
+    \b
+    Examples:
+      browserops demo-site --port 8765          # serve the bundled demo site
+      browserops doctor                         # check that Chromium can be found and driven
+      browserops config show                    # effective settings and where each came from
+      browserops --workspace ./ws --json config show
+    """
+    if workspace is None:
+        env_ws = os.environ.get("BROWSEROPS_WORKSPACE")
+        workspace = Path(env_ws) if env_ws else Path.cwd()
+    overrides: dict[str, Any] = {}
+    try:
+        overrides.update(parse_set_option(set_items))
+    except BrowserOpsError as exc:
+        report_error(exc, json_output)
+        ctx.exit(1)
+    if log_level:
+        overrides["log_level"] = log_level.upper()
+    ctx.obj = CliState(workspace=workspace.resolve(), json_output=json_output, overrides=overrides)
+
+
+def _register() -> None:
+    # Command modules register themselves on ``cli``; imported here so `--help` lists every group.
+    from browserops.cli import config_cmd, demo_cmd, doctor_cmd
+
+    for module in (config_cmd, demo_cmd, doctor_cmd):
+        for command in module.COMMANDS:
+            cli.add_command(command)
+
+
+_register()
+
+
+def main() -> None:
+    try:
+        cli.main(prog_name="browserops")
+    except BrowserOpsError as exc:  # raised while parsing, before a group could catch it
+        report_error(exc, "--json" in sys.argv)
+        sys.exit(1)
+
+
+__all__ = ["ErrorCode", "cli", "main"]

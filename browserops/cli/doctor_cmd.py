@@ -1,0 +1,65 @@
+"""``browserops doctor``: prove that a browser can be found, started and driven."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import click
+
+from browserops.browser.probe import locate_chromium, probe
+from browserops.browser.session import SessionOptions
+from browserops.cli.context import CliState, pass_state
+
+
+@click.command("doctor")
+@click.option("--url", default=None, help="Page to open (default: the bundled demo site, started in-process).")
+@click.option("--headed", is_flag=True, help="Show the browser window.")
+@click.option("--no-launch", is_flag=True, help="Only report which Chromium would be used; do not start it.")
+@click.option("--profile", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Use a persistent profile directory.")
+@click.option("--cdp-url", default=None, help="Attach to a running Chrome (e.g. http://127.0.0.1:9222).")
+@click.option("--ws-endpoint", default=None, help="Connect to a Playwright server (ws://...).")
+@pass_state
+def doctor(state: CliState, url: str | None, headed: bool, no_launch: bool, profile: Path | None, cdp_url: str | None,
+           ws_endpoint: str | None) -> None:
+    """Find Chromium, start it, open a page and report.
+
+    \b
+    Exit 0 when everything works; otherwise an error code such as BROWSER_NOT_INSTALLED with the fix.
+
+    \b
+    Examples:
+      browserops doctor
+      browserops doctor --no-launch            # discovery only (used by scripts/setup.sh)
+      browserops doctor --cdp-url http://127.0.0.1:9222
+      BROWSEROPS_CHROMIUM=/opt/chrome/chrome browserops doctor --json
+    """
+    settings = state.loaded().settings
+    if no_launch:
+        found = asyncio.run(locate_chromium(settings.chromium))
+        if state.json_output:
+            state.emit_json({"status": "ok", **found})
+        else:
+            click.echo(f"chromium: {found['chromium']} [found via {found['chromium_source']}]")
+        return
+    options = SessionOptions.from_settings(settings, profile_dir=profile, cdp_url=cdp_url,
+                                           ws_endpoint=ws_endpoint, headed=headed or None)
+    if url is None:
+        from browserops.demo_site import DemoSite
+
+        with DemoSite() as site:
+            report = asyncio.run(probe(options, site.base_url + "/"))
+    else:
+        report = asyncio.run(probe(options, url))
+    if state.json_output:
+        state.emit_json({"status": "ok", **report})
+        return
+    click.echo(f"browser:  {report['browser_version']} ({report['mode']} mode)")
+    if report["chromium"]:
+        click.echo(f"chromium: {report['chromium']} [found via {report['chromium_source']}]")
+    click.echo(f"started in {report['launch_ms']} ms; opened {report['url']} — title {report['title']!r}")
+    click.echo("OK")
+
+
+COMMANDS = [doctor]

@@ -1,0 +1,71 @@
+"""Stable error codes and the one exception type that carries them.
+
+Every error a user can hit has a code from :class:`ErrorCode` (documented in ``cli_contract.md``) and a
+message that says what to do next. Tools never raise: they turn a :class:`BrowserOpsError` into the
+``{"status": "error", "code": ..., "error": ...}`` contract.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class ErrorCode(StrEnum):
+    CAPABILITY_DISABLED = "BROWSER_CAPABILITY_DISABLED"
+    NOT_INSTALLED = "BROWSER_NOT_INSTALLED"
+    LAUNCH_FAILED = "BROWSER_LAUNCH_FAILED"
+    CRASHED = "BROWSER_CRASHED"
+    CONFIG_INVALID = "BROWSER_CONFIG_INVALID"
+    INVALID_ARGS = "BROWSER_INVALID_ARGS"
+    UNKNOWN_TOOL = "BROWSER_UNKNOWN_TOOL"
+    NAVIGATION_FAILED = "BROWSER_NAVIGATION_FAILED"
+    TIMEOUT = "BROWSER_TIMEOUT"
+    STALE_INDEX = "BROWSER_STALE_INDEX"
+    ELEMENT_NOT_FOUND = "BROWSER_ELEMENT_NOT_FOUND"
+    ACTION_FAILED = "BROWSER_ACTION_FAILED"
+    DIALOG_OPEN = "BROWSER_DIALOG_OPEN"
+    NO_DIALOG = "BROWSER_NO_DIALOG"
+    DOWNLOAD_FAILED = "BROWSER_DOWNLOAD_FAILED"
+    UPLOAD_FAILED = "BROWSER_UPLOAD_FAILED"
+    FILE_NOT_FOUND = "BROWSER_FILE_NOT_FOUND"
+    TAB_NOT_FOUND = "BROWSER_TAB_NOT_FOUND"
+    LOGIN_REQUIRED = "BROWSER_LOGIN_REQUIRED"
+    CONFIRM_REQUIRED = "BROWSER_CONFIRM_REQUIRED"
+    PLAN_STALE = "BROWSER_PLAN_STALE"
+    PLAN_INVALID = "BROWSER_PLAN_INVALID"
+    PLAN_NOT_FOUND = "BROWSER_PLAN_NOT_FOUND"
+    SITE_CHANGED = "BROWSER_SITE_CHANGED"
+    EXPORT_FAILED = "BROWSER_EXPORT_FAILED"
+    SUBMIT_FAILED = "BROWSER_SUBMIT_FAILED"
+    LANE_BUSY = "BROWSER_LANE_BUSY"
+    EVIDENCE_NOT_FOUND = "BROWSER_EVIDENCE_NOT_FOUND"
+    EVIDENCE_MISMATCH = "BROWSER_EVIDENCE_MISMATCH"
+    PACK_NOT_FOUND = "BROWSER_PACK_NOT_FOUND"
+    PACK_INVALID = "BROWSER_PACK_INVALID"
+    INPUT_INVALID = "BROWSER_INPUT_INVALID"
+    LLM_UNAVAILABLE = "BROWSER_LLM_UNAVAILABLE"
+    LLM_FAILED = "BROWSER_LLM_FAILED"
+    POLICY_REFUSED = "BROWSER_POLICY_REFUSED"
+    LIMIT_REACHED = "BROWSER_LIMIT_REACHED"
+    UNAUTHORIZED = "BROWSER_UNAUTHORIZED"
+    INTERNAL = "BROWSER_INTERNAL"
+
+
+class BrowserOpsError(Exception):
+    """An error with a stable code and a message telling the user what to do next."""
+
+    def __init__(self, code: ErrorCode, message: str, *, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code.value, "error": self.message}
+        if self.details:
+            out["details"] = self.details
+        return out
+
+    def __str__(self) -> str:
+        return f"{self.code.value}: {self.message}"

@@ -1,0 +1,52 @@
+"""What may be recorded about user text: its length and a digest, never the text itself.
+
+Used by logs, step events and evidence bundles. Free text that must be shown (an error message, a
+question) goes through :func:`mask_pii` first, which hides emails, phone and card numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from typing import Any
+
+# Argument names whose values are user-typed or secret: recorded as length + digest only.
+SENSITIVE_KEYS = frozenset({"text", "value", "password", "otp", "code", "question", "answer", "reply", "files"})
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_CARD = re.compile(r"\b(?:\d[ -]?){13,19}\b")
+_PHONE = re.compile(r"(?<![\w])\+?\d[\d ()-]{6,}\d(?![\w])")
+
+
+def text_digest(text: str) -> str:
+    """A short, stable digest that lets two records be compared without revealing the text."""
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def describe_text(text: str) -> dict[str, Any]:
+    return {"textLength": len(text), "textDigest": text_digest(text)}
+
+
+def mask_pii(text: str) -> str:
+    """Hide emails, card numbers and phone numbers in free text."""
+    text = _EMAIL.sub("[email]", text)
+    text = _CARD.sub(lambda m: "[card]" if sum(c.isdigit() for c in m.group()) >= 13 else m.group(), text)
+    return _PHONE.sub(lambda m: "[phone]" if sum(c.isdigit() for c in m.group()) >= 7 else m.group(), text)
+
+
+def mask_args(args: Mapping[str, Any]) -> dict[str, Any]:
+    """Tool arguments as they may be logged: sensitive strings become length + digest."""
+    out: dict[str, Any] = {}
+    for key, value in args.items():
+        if key in SENSITIVE_KEYS and isinstance(value, str):
+            out[key] = describe_text(value)
+        elif key in SENSITIVE_KEYS and isinstance(value, list):
+            out[key] = [describe_text(str(v)) for v in value]
+        elif isinstance(value, str):
+            out[key] = mask_pii(value)
+        elif isinstance(value, Mapping):
+            out[key] = mask_args(value)
+        else:
+            out[key] = value
+    return out

@@ -1,0 +1,1 @@
+"""The tool catalogue: every verb browserops can perform on a page."""

@@ -1,0 +1,30 @@
+"""The catalogue: the one list of tools. MCP, the agent and the plan runner all read it from here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from browserops.errors import ErrorCode
+from browserops.tools import navigation
+from browserops.tools.base import ToolContext, ToolDef, ToolResult, error, invoke
+
+_MODULES = (navigation,)
+
+CATALOGUE: dict[str, ToolDef[Any]] = {tool.name: tool for module in _MODULES for tool in module.TOOLS}
+
+
+def all_tools() -> list[ToolDef[Any]]:
+    return list(CATALOGUE.values())
+
+
+def get_tool(name: str) -> ToolDef[Any] | None:
+    return CATALOGUE.get(name)
+
+
+async def call_tool(name: str, ctx: ToolContext, args: Mapping[str, Any] | None = None) -> ToolResult:
+    """Call a tool by name; an unknown name is an error result listing the known ones."""
+    tool = CATALOGUE.get(name)
+    if tool is None:
+        return error(ErrorCode.UNKNOWN_TOOL, f"Unknown tool {name!r}. Known tools: {', '.join(sorted(CATALOGUE))}.")
+    return await invoke(tool, ctx, args)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Set up browserops from nothing on a Debian-like machine: uv, the Python deps, and a Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v uv >/dev/null 2>&1; then
+  echo "setup: installing uv with pip" >&2
+  python3 -m pip install --quiet uv 2>/dev/null || python3 -m pip install --quiet --user uv \
+    || python3 -m pip install --quiet --break-system-packages uv
+  export PATH="$HOME/.local/bin:$PATH"
+fi
+
+echo "setup: installing Python dependencies (uv sync --frozen)" >&2
+uv sync --frozen --quiet
+
+if ! uv run --frozen browserops doctor --no-launch >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: no Chromium found; installing Debian's chromium with apt-get" >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "setup: no Chromium found. Install one, then re-run:" >&2
+    echo "  uv run playwright install chromium      # Playwright's own build" >&2
+    echo "  sudo apt-get install -y chromium         # or Debian's package" >&2
+    exit 1
+  fi
+fi
+uv run --frozen browserops doctor --no-launch >&2

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Run every check: setup from nothing, then lint, types and the test suite (real Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+export PATH="$HOME/.local/bin:$PATH"
+uv run --frozen ruff check browserops tests bench domain_packs
+uv run --frozen mypy
+uv run --frozen pytest -q "$@"

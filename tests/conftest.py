@@ -1,0 +1,56 @@
+"""Shared fixtures: one demo site and one Chromium per test session; a fresh tab state per test."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.config import Settings
+from browserops.demo_site import DemoSite
+from browserops.tools.base import ToolContext
+
+# Tests must not pick up a developer's own configuration.
+for _key in [k for k in os.environ if k.startswith("BROWSEROPS_")]:
+    del os.environ[_key]
+
+
+@pytest.fixture(scope="session")
+def demo_site() -> Iterator[DemoSite]:
+    with DemoSite() as site:
+        yield site
+
+
+@pytest.fixture(scope="session")
+async def browser_session() -> AsyncIterator[BrowserSession]:
+    async with BrowserSession(SessionOptions()) as session:
+        yield session
+
+
+@pytest.fixture
+async def session(browser_session: BrowserSession, demo_site: DemoSite) -> BrowserSession:
+    """The shared session reduced to one tab, with the demo site's state reset."""
+    await browser_session.ensure_alive()
+    for page in browser_session.pages[1:]:
+        await page.close()
+    browser_session.switch_to(0)
+    await browser_session.context.clear_cookies()
+    browser_session.take_notices()
+    browser_session.extras.clear()
+    demo_site.reset()
+    return browser_session
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    return ws
+
+
+@pytest.fixture
+def tool_ctx(session: BrowserSession, workspace: Path) -> ToolContext:
+    return ToolContext(session=session, settings=Settings(), workspace=workspace)

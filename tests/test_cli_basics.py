@@ -1,0 +1,102 @@
+"""The CLI's global behaviour through click's CliRunner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+from click.testing import CliRunner
+
+from browserops import __version__
+from browserops.cli import cli
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_version() -> None:
+    code, out, _ = run("--version")
+    assert code == 0 and __version__ in out
+
+
+def test_help_lists_every_command_with_examples() -> None:
+    code, out, _ = run("--help")
+    assert code == 0
+    for name in cli.commands:
+        assert name in out
+    assert "Examples:" in out
+    for name, command in cli.commands.items():
+        code, sub, _ = run(name, "--help")
+        assert code == 0, name
+        assert "Examples:" in sub or getattr(command, "commands", None), f"{name} --help has no examples"
+
+
+def test_config_show_json_reports_sources(tmp_path: Path) -> None:
+    (tmp_path / "browserops.toml").write_text("max_steps = 33\n")
+    code, out, _ = run("--workspace", str(tmp_path), "--json", "--set", "list_limit=7", "config", "show",
+                       env={"BROWSEROPS_MODEL": "m-env"})
+    assert code == 0
+    data = orjson.loads(out)["settings"]
+    assert data["max_steps"] == {**data["max_steps"], "value": 33, "source": "file"}
+    assert data["model"]["value"] == "m-env" and data["model"]["source"] == "env"
+    assert data["list_limit"]["value"] == 7 and data["list_limit"]["source"] == "flag"
+
+
+def test_config_show_text(tmp_path: Path) -> None:
+    code, out, _ = run("--workspace", str(tmp_path), "config", "show")
+    assert code == 0 and "max_steps" in out and "[default]" in out
+
+
+def test_bad_setting_is_a_coded_error(tmp_path: Path) -> None:
+    code, out, err = run("--workspace", str(tmp_path), "--set", "max_steps=-4", "config", "show")
+    assert code == 1
+    assert "BROWSER_CONFIG_INVALID" in err and "max_steps" in err
+    code, out, _ = run("--workspace", str(tmp_path), "--json", "--set", "nope", "config", "show")
+    assert code == 1 and orjson.loads(out)["code"] == "BROWSER_CONFIG_INVALID"
+
+
+def test_doctor_without_chromium_gives_install_instructions(tmp_path: Path) -> None:
+    code, _, err = run("--workspace", str(tmp_path), "doctor", "--url", "about:blank",
+                       env={"BROWSEROPS_CHROMIUM": str(tmp_path / "no-chrome")})
+    assert code == 1
+    assert "BROWSER_NOT_INSTALLED" in err and "playwright install chromium" in err
+
+
+def test_doctor_drives_the_demo_site(tmp_path: Path) -> None:
+    code, out, _ = run("--workspace", str(tmp_path), "--json", "doctor")
+    assert code == 0
+    report = orjson.loads(out)
+    assert report["status"] == "ok" and report["chromium"] and report["title"]
+
+
+def test_demo_site_command_serves_until_interrupted() -> None:
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "browserops", "demo-site", "--port", str(port),
+                             "--alt-port", "0"], stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert f"http://127.0.0.1:{port}" in line
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                body = urllib.request.urlopen(f"http://127.0.0.1:{port}/expense", timeout=2).read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert "Submit expense" in body
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) in (0, 130, -signal.SIGINT)

@@ -1,0 +1,45 @@
+"""The architecture's rules, checked on the source: who may import what, and who may print."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "browserops"
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def _modules() -> list[Path]:
+    return list(PACKAGE.rglob("*.py"))
+
+
+def test_only_browser_imports_playwright() -> None:
+    offenders = [p for p in _modules() if "playwright" in _imports(p) and "browser" not in p.relative_to(PACKAGE).parts]
+    assert offenders == []
+
+
+def test_only_agent_imports_the_llm_sdk() -> None:
+    offenders = [p for p in _modules() if "anthropic" in _imports(p) and "agent" not in p.relative_to(PACKAGE).parts]
+    assert offenders == []
+
+
+def test_nothing_below_the_cli_prints() -> None:
+    offenders = []
+    for path in _modules():
+        if "cli" in path.relative_to(PACKAGE).parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+                offenders.append(f"{path}:{node.lineno}")
+    assert offenders == []
