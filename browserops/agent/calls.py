@@ -42,6 +42,7 @@ from browserops.tools.base import describe_validation_error
 
 MAX_TEXT = 20_000  # longer replies are cut before parsing: bounds the work on hostile input
 MAX_FOUND = 8  # more calls than this in one reply is already an error; stop looking
+MAX_BLOCK_LINES = 6  # a mode block has at most tool/name, args, question, reason, progress lines
 PROGRESS_MAX = 200
 REMINDER = "Reply with one short progress line and exactly one tool call."
 
@@ -213,7 +214,9 @@ def _line_mode_calls(text: str) -> list[RawCall]:
         fields: dict[str, Any] = {"mode": match.group(1)}
         pos = match.end()
         end = pos
-        while pos < len(text):
+        for _ in range(MAX_BLOCK_LINES):
+            if pos >= len(text):
+                break
             line_end = text.find("\n", pos + 1)
             line_end = len(text) if line_end == -1 else line_end
             line = text[pos:line_end].lstrip("\n")

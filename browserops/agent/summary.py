@@ -209,7 +209,8 @@ def observation_from_result(
     if isinstance(data.get("tabs"), list):
         lines.append(f"Tabs open: {len(data['tabs'])}")
     if isinstance(data.get("notices"), list):
-        lines.extend(f"Notice: {one_line(n, 200)}" for n in data["notices"][:5])
+        lines.extend(f"Notice: {one_line(n.get('message', n) if isinstance(n, Mapping) else n, 200)}"
+                     for n in data["notices"][:5])
     key, items = items_of(data)
     if key:
         total = data.get("total", len(items))

@@ -65,15 +65,15 @@ class InProcessToolHost:
             return failed
         self.ctx.signals.clear()
         result = await invoke(tool, self.ctx, args)
-        if result.get("code") == ErrorCode.CRASHED.value or not self.ctx.session.alive:
-            if tool.read_only:
-                log.warning("browser crashed during %s; restarting and retrying once", name)
-                failed = await self._revive()
-                if failed:
-                    return failed
-                self.ctx.signals.clear()
-                result = await invoke(tool, self.ctx, args)
-                result.setdefault("data", {})["retried_after_crash"] = True
+        crashed = result.get("code") == ErrorCode.CRASHED.value or not self.ctx.session.alive
+        if crashed and tool.read_only:
+            log.warning("browser crashed during %s; restarting and retrying once", name)
+            failed = await self._revive()
+            if failed:
+                return failed
+            self.ctx.signals.clear()
+            result = await invoke(tool, self.ctx, args)
+            result.setdefault("data", {})["retried_after_crash"] = True
         return result
 
     async def health(self) -> bool:

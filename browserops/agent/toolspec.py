@@ -53,7 +53,8 @@ class ToolSpec:
 def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
     """Replace local ``#/$defs/...`` references by their definitions, so every Messages-compatible endpoint
     (some reject ``$ref``) gets a self-contained schema. Recursive models are left referenced."""
-    defs = schema.get("$defs", {})
+    defs = schema.get("$defs")
+    defs = defs if isinstance(defs, dict) else {}
 
     def walk(node: Any, seen: frozenset[str]) -> Any:
         if isinstance(node, dict):

@@ -74,7 +74,8 @@ async def test_request_shape_tools_image_and_tool_result(fake: FakeMessagesServe
     [req] = fake.requests
     assert req.path == "/v1/messages"
     # anthropic 2.x sends the key as a bearer token (1.x used x-api-key): accept either spelling.
-    assert "sk-test-key" in (req.headers.get("x-api-key", ""), req.headers.get("authorization", "").removeprefix("Bearer "))
+    bearer = req.headers.get("authorization", "").removeprefix("Bearer ")
+    assert "sk-test-key" in (req.headers.get("x-api-key", ""), bearer)
     assert "anthropic-version" in req.headers
     body = req.body
     assert body["model"] == "claude-test-model" and body["max_tokens"] == 321 and body["system"] == "SYSTEM PROMPT"
