@@ -64,6 +64,24 @@ class TargetInfo:
     input_type: str = ""  # the input's type attribute ("password", "email", ...)
     autocomplete: str = ""  # the autocomplete attribute ("one-time-code", "current-password", ...)
 
+    @classmethod
+    def from_item(cls, item: Mapping[str, Any], nearby_text: str = "") -> TargetInfo:
+        """From a listed element (``{"role", "name", "state": {"value", "type", "autocomplete", ...}}``)."""
+        state = item.get("state")
+        state = state if isinstance(state, Mapping) else {}
+
+        def text(value: Any) -> str:
+            return value if isinstance(value, str) else ""
+
+        return cls(
+            role=text(item.get("role")),
+            name=text(item.get("name")),
+            value=text(state.get("value", item.get("value"))),
+            nearby_text=nearby_text,
+            input_type=text(state.get("type", state.get("input_type", item.get("input_type")))),
+            autocomplete=text(state.get("autocomplete", item.get("autocomplete"))),
+        )
+
 
 @dataclass(frozen=True)
 class Decision:

@@ -294,3 +294,12 @@ async def test_allowed_and_handoff_never_ask() -> None:
 def test_pending_description_masks_personal_data() -> None:
     pending = _pending(name="Send to ann@example.com")
     assert "[email]" in pending.describe() and "ann@example.com" not in pending.describe()
+
+
+def test_target_info_from_a_listed_element() -> None:
+    item = {"n": 3, "id": "b3", "role": "textbox", "name": "Password",
+            "state": {"value": "", "type": "password", "autocomplete": "current-password"}}
+    target = TargetInfo.from_item(item, nearby_text="Log in")
+    assert (target.role, target.name, target.input_type, target.autocomplete, target.nearby_text) == (
+        "textbox", "Password", "password", "current-password", "Log in")
+    assert TargetInfo.from_item({"role": None, "name": 5, "state": "odd"}) == TargetInfo()

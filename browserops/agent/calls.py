@@ -237,7 +237,7 @@ def _line_mode_calls(text: str) -> list[RawCall]:
                     except ValueError as exc:
                         fields["args"] = _Malformed(f"args: {exc}")
             else:
-                fields[key] = key_match.group(2).strip().strip("`").strip()
+                fields[key] = key_match.group(2).strip().strip("`\"'").strip()
             pos = end = line_end
         calls.append(_mode_call(fields, (match.start(), end)))
     return calls

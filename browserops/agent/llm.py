@@ -25,6 +25,7 @@ from browserops.errors import BrowserOpsError, ErrorCode
 
 log = logging.getLogger(__name__)
 
+DEFAULT_BASE_URL = "https://api.anthropic.com"
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504, 529})
 # Sent when ANTHROPIC_BASE_URL names a compatible endpoint but no key is set: local servers ignore it.
 LOCAL_PLACEHOLDER_KEY = "browserops-no-key"
@@ -89,26 +90,44 @@ def _status_detail(exc: anthropic.APIStatusError) -> str:
     return f"HTTP {exc.status_code}: {message[:300]}"
 
 
+def _malformed(why: str) -> BrowserOpsError:
+    return BrowserOpsError(
+        ErrorCode.LLM_FAILED,
+        f"The model endpoint answered with a malformed message ({why}). Check that ANTHROPIC_BASE_URL speaks "
+        "the Anthropic Messages API.",
+    )
+
+
 def to_turn(message: Any, attempts: int) -> ModelTurn:
-    """An SDK ``Message`` → our SDK-independent :class:`ModelTurn`."""
+    """An SDK ``Message`` → our SDK-independent :class:`ModelTurn`; BROWSER_LLM_FAILED if it is malformed.
+
+    Compatible endpoints are not always strict, and the SDK does not validate responses, so check here."""
+    content = getattr(message, "content", None)
+    if not isinstance(content, list):
+        raise _malformed("no content list")
     texts: list[str] = []
     calls: list[ToolCall] = []
-    for block in message.content:
+    for block in content:
         kind = getattr(block, "type", None)
         if kind == "text":
-            texts.append(str(block.text))
+            texts.append(str(getattr(block, "text", "")))
         elif kind == "tool_use":
-            raw_input = block.input if isinstance(block.input, dict) else {}
-            calls.append(ToolCall(id=str(block.id), name=str(block.name), input=dict(raw_input)))
+            block_id, name, raw_input = (getattr(block, key, None) for key in ("id", "name", "input"))
+            if not isinstance(block_id, str) or not isinstance(name, str) or not block_id or not name:
+                raise _malformed("a tool_use block without id or name")
+            calls.append(ToolCall(id=block_id, name=name, input=dict(raw_input) if isinstance(raw_input, dict) else {}))
     usage = getattr(message, "usage", None)
+    stop_reason = getattr(message, "stop_reason", None)
+
+    def tokens(key: str) -> int:
+        value = getattr(usage, key, 0)
+        return value if isinstance(value, int) else 0
+
     return ModelTurn(
         text="\n".join(texts),
         tool_calls=tuple(calls),
-        stop_reason=message.stop_reason,
-        usage=Usage(
-            input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
-            output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
-        ),
+        stop_reason=stop_reason if isinstance(stop_reason, str) else None,
+        usage=Usage(input_tokens=tokens("input_tokens"), output_tokens=tokens("output_tokens")),
         attempts=attempts,
     )
 
@@ -143,9 +162,8 @@ class LLMClient:
         credentials: dict[str, Any] = (
             {"api_key": endpoint.api_key} if endpoint.api_key else {"auth_token": endpoint.auth_token}
         )
-        self._client = anthropic.AsyncAnthropic(
-            **credentials, base_url=endpoint.base_url, timeout=timeout_s, max_retries=0
-        )
+        # Always explicit, so the SDK never falls back to other env vars or on-disk profiles behind our back.
+        self._client = anthropic.AsyncAnthropic(**credentials, base_url=self.where, timeout=timeout_s, max_retries=0)
 
     @classmethod
     def from_settings(cls, settings: Settings, *, env: Mapping[str, str] | None = None, **kwargs: Any) -> LLMClient:
@@ -160,7 +178,7 @@ class LLMClient:
 
     @property
     def where(self) -> str:
-        return self.endpoint.base_url or "https://api.anthropic.com"
+        return self.endpoint.base_url or DEFAULT_BASE_URL
 
     async def complete(self, system: str, messages: list[Message], tools: list[ToolSchema]) -> ModelTurn:
         """One assistant turn. Retries transient failures; raises BrowserOpsError(LLM_FAILED/UNAVAILABLE)."""

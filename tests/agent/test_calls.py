@@ -255,3 +255,9 @@ def test_hostile_long_replies_do_bounded_work(text: str, monkeypatch: pytest.Mon
         parse_turn(text_turn(text), TOOLS)
     # each scan is over at most MAX_TEXT characters; their number does not grow with the reply
     assert len(scans) <= calls.MAX_FOUND * (calls.MAX_BLOCK_LINES + 1) + 20
+
+
+def test_mode_lines_accept_quoted_values() -> None:
+    call = parse('mode: ask\nquestion: "Which card should I use?"')
+    assert call.args == {"question": "Which card should I use?"}
+    assert parse("mode: act\ntool: `browser_back`").name == "browser_back"

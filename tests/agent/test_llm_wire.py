@@ -17,7 +17,7 @@ from browserops.agent.summary import Observation, llm_summary
 from browserops.agent.toolspec import anthropic_tools, catalogue_specs, model_tools
 from browserops.config import Settings
 from browserops.errors import BrowserOpsError, ErrorCode
-from tests.agent.fake_messages_server import FakeMessagesServer, error, message, slow
+from tests.agent.fake_messages_server import FakeMessagesServer, Reply, error, message, slow
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -222,3 +222,13 @@ def test_backoff_grows_exponentially_with_jitter_and_is_capped() -> None:
 def test_image_block_shape() -> None:
     block = image_block(tiny_png())
     assert block["type"] == "image" and block["source"]["type"] == "base64"
+
+
+@pytest.mark.parametrize("body", [{"foo": 1}, {"content": [{"type": "tool_use", "name": "x"}]},
+                                  {"content": "text instead of blocks"}])
+async def test_a_malformed_answer_is_an_llm_error(fake: FakeMessagesServer, body: dict[str, object]) -> None:
+    fake.push(Reply(body=body))
+    async with client(fake) as llm:
+        with pytest.raises(BrowserOpsError) as info:
+            await llm.complete("s", [{"role": "user", "content": "hi"}], [])
+    assert info.value.code is ErrorCode.LLM_FAILED and "malformed" in info.value.message
