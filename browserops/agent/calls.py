@@ -17,7 +17,9 @@ Three shapes are accepted, in this order of preference (seed 000 §3, seed 001 �
        tool: browser_find   question: Which account?   reason: The results page lists 3 staplers.
        args: {"text": "Поиск"}
 
-   ``ask`` becomes ``assistant_ask(question)`` and ``done`` becomes ``assistant_done(reason)``.
+   ``ask`` becomes ``assistant_ask(question)`` and ``done`` becomes ``assistant_done(reason)``. Values may be
+   quoted; the ``args`` object may start on the next line; an optional ``progress:`` line (or key) gives the
+   progress text. An object that lies inside another call's arguments is part of that call.
 
 Zero calls, more than one call, an unknown tool or arguments that fail the tool's args model raise
 :class:`CallError`, whose message says exactly what was wrong and how to reply instead.
@@ -228,6 +230,9 @@ def _line_mode_calls(text: str) -> list[RawCall]:
             key = key_match.group(1).lower()
             if key in ("args", "arguments"):
                 obj_start = text.find("{", pos, line_end)
+                after = len(text) - len(text[line_end:].lstrip())
+                if obj_start == -1 and not key_match.group(2).strip() and text.startswith("{", after):
+                    obj_start = after  # "args:" with the object on the next line
                 if obj_start == -1:
                     fields["args"] = _Malformed("args: expected a JSON object such as {\"text\": \"...\"}")
                 else:
@@ -248,7 +253,13 @@ def find_calls(turn: ModelTurn) -> list[RawCall]:
     if turn.tool_calls:
         return [RawCall(c.name, c.input, "tool_use", call_id=c.id) for c in turn.tool_calls]
     text = turn.text[:MAX_TEXT]
-    return sorted(_text_calls(text) + _json_mode_calls(text) + _line_mode_calls(text), key=lambda c: c.span)
+    found = sorted(_text_calls(text) + _json_mode_calls(text) + _line_mode_calls(text), key=lambda c: c.span)
+    calls: list[RawCall] = []
+    for call in found:  # an object inside another call's arguments is part of that call, not a second one
+        if calls and call.span[0] >= calls[-1].span[0] and call.span[1] <= calls[-1].span[1]:
+            continue
+        calls.append(call)
+    return calls
 
 
 def progress_line(text: str, spans: list[tuple[int, int]]) -> str:

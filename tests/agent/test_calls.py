@@ -261,3 +261,11 @@ def test_mode_lines_accept_quoted_values() -> None:
     call = parse('mode: ask\nquestion: "Which card should I use?"')
     assert call.args == {"question": "Which card should I use?"}
     assert parse("mode: act\ntool: `browser_back`").name == "browser_back"
+
+
+def test_args_object_on_the_next_line() -> None:
+    call = parse('mode: act\ntool: browser_navigate\nargs:\n{"url": "http://x/"}')
+    assert call.args == {"url": "http://x/"}
+    # the object is the call's args, not a second (mode) call: the complaint is about the args
+    err = error_of('function_call: name=browser_navigate args=\n{"url": "http://x/", "mode": "act"}')
+    assert err.kind is CallErrorKind.INVALID_ARGS and "mode: Extra inputs" in err.message
