@@ -194,7 +194,10 @@ def check_imports(folder: Path) -> list[str]:
         rel = path.relative_to(folder)
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        except (SyntaxError, UnicodeDecodeError, ValueError) as exc:
+        except SyntaxError as exc:
+            problems.append(f"{rel}:{exc.lineno}: cannot be parsed: {exc.msg}")
+            continue
+        except (UnicodeDecodeError, ValueError) as exc:
             problems.append(f"{rel}: cannot be parsed ({type(exc).__name__})")
             continue
         for node in ast.walk(tree):
@@ -334,7 +337,7 @@ class PackEntry:
 
 def pack_dirs(workspace: Path | None) -> list[tuple[Origin, Path]]:
     dirs: list[tuple[Origin, Path]] = [("builtin", BUILTIN_DIR)]
-    if workspace is not None:
+    if workspace is not None and (workspace.resolve() / PACKS_DIR) != BUILTIN_DIR:
         dirs.append(("workspace", workspace.resolve() / PACKS_DIR))
     return dirs
 

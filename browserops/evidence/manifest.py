@@ -97,7 +97,8 @@ class VerifyReport(BaseModel):
     ok: bool
     intact: bool = Field(description="Every file matches the manifest, none missing, none extra.")
     complete: bool = Field(description="The last writer finished (status prepared or complete).")
-    status: str = Field(description="prepared, complete, incomplete, or interrupted (no manifest).")
+    status: str = Field(description="prepared, complete or incomplete (also when the writer died).")
+    interrupted: bool = Field(False, description="The writer stopped before finishing: no manifest (or status open).")
     edited: list[str] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)
     extra: list[str] = Field(default_factory=list)
@@ -131,7 +132,7 @@ def verify_bundle(bundle: Path) -> VerifyReport:
     if not (bundle / layout.MANIFEST_FILE).is_file():
         problems.append("no manifest: the writer stopped before finishing (killed, or still running)")
         return VerifyReport(request_id=request_id, path=str(bundle), ok=False, intact=False, complete=False,
-                            status="interrupted", extra=odd, problems=problems)
+                            status="incomplete", interrupted=True, extra=odd, problems=problems)
 
     entries, manifest_problems = read_manifest(bundle)
     problems += manifest_problems
@@ -145,13 +146,14 @@ def verify_bundle(bundle: Path) -> VerifyReport:
     extra = sorted((present - set(entries)) | set(odd))
     intact = not (edited or missing or extra or problems)
     complete = marker in ("prepared", "complete")
-    if marker not in ("prepared", "complete", "incomplete"):
-        status = "interrupted" if marker == "open" else "unknown"
-    else:
-        status = marker
-    if not complete:
-        problems.append(f"the run is not complete (status: {status})")
+    status = marker if complete else "incomplete"
+    interrupted = marker == "open"
+    if interrupted:
+        problems.append("the writer stopped before finishing (status still open)")
+    elif not complete:
+        problems.append(f"the run did not complete (status: {marker})")
     return VerifyReport(
         request_id=request_id, path=str(bundle), ok=intact and complete, intact=intact, complete=complete,
-        status=status, edited=edited, missing=missing, extra=extra, problems=problems, files_checked=len(entries),
+        status=str(status), interrupted=interrupted, edited=edited, missing=missing, extra=extra, problems=problems,
+        files_checked=len(entries),
     )

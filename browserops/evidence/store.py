@@ -27,7 +27,8 @@ class BundleSummary(BaseModel):
 
     request_id: str
     path: str
-    status: str  # open bundles whose writer is gone read "interrupted"
+    status: str  # prepared, complete, incomplete; "open" while a writer runs
+    interrupted: bool = False  # no manifest: the writer died (or is still running)
     has_manifest: bool
     created: dt.datetime | None = None
     updated: dt.datetime | None = None
@@ -60,14 +61,16 @@ def summarize(bundle: Path) -> BundleSummary:
     plan = read_plan(bundle)
     has_manifest = (bundle / layout.MANIFEST_FILE).is_file()
     status: str = info.status if info else "unreadable"
-    if status == "open":
-        status = "interrupted" if not has_manifest else "open"
+    interrupted = not has_manifest
+    if status == "open" or (interrupted and status != "unreadable"):
+        status = "incomplete"
     actions = plan.get("actions") if plan else None
     title = plan.get("title") if plan else None
     return BundleSummary(
         request_id=bundle.name,
         path=str(bundle),
         status=status,
+        interrupted=interrupted,
         has_manifest=has_manifest,
         created=info.created if info else None,
         updated=info.updated if info else None,

@@ -21,7 +21,8 @@ from browserops.evidence.events import StepEvent
 if TYPE_CHECKING:
     from browserops.evidence.bundle import BundleInfo
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&])")
+# Enough to stop emphasis, code, links, images, HTML and table breaks inside a line (values never start a line).
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>!|~&])")
 _SIDE_EFFECT_ORDER = ["read-only", "export", "local-write", "browser-act"]
 
 

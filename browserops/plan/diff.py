@@ -81,13 +81,13 @@ def diff_lines(plan: BrowserPlan) -> list[str]:
             if entry is None:
                 continue  # the page already holds the value: nothing to change
             if entry.sensitive:
-                lines.append(f"  {entry.op} {name} = (sensitive)" if entry.op != "-" else f"  - {name}")
+                lines.append(f"  {entry.op} {name} = (sensitive)" if entry.op != "-" else f"  - {name}".rstrip())
             elif entry.op == "+":
                 lines.append(f"  + {name} = {quote(entry.after or '')}")
             elif entry.op == "~":
                 lines.append(f"  ~ {name} = {quote(entry.before or '')} -> {quote(entry.after or '')}")
             else:
-                lines.append(f"  - {name}")
+                lines.append(f"  - {name}".rstrip())
             continue
         if a.kind in (Kind.NAVIGATE, Kind.READ):
             continue  # reads change nothing; they are in the step list, not in the diff

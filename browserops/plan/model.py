@@ -19,6 +19,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import Field, field_validator, model_validator
 
+from browserops.errors import BrowserOpsError
 from browserops.evidence.layout import (
     REQUEST_ID_PATTERN,
     check_request_id,
@@ -223,7 +224,10 @@ class BrowserPlan(PlanModel):
     @field_validator("request_id")
     @classmethod
     def _request_id(cls, value: str) -> str:
-        check_request_id(value)  # a real date, not just the right digits
+        try:
+            check_request_id(value)  # a real date, not just the right digits
+        except BrowserOpsError as exc:
+            raise ValueError(exc.message) from None
         return value
 
     @field_validator("created")
