@@ -14,7 +14,6 @@ from browserops.plan import (
     Requirement,
     Step,
     build_plan,
-    values_digest,
 )
 
 CREATED = dt.datetime(2026, 1, 5, 10, 15, 0, tzinfo=dt.UTC)
@@ -39,7 +38,7 @@ def expense_steps() -> list[Step]:
     return [Step.model_validate(r) for r in raw]
 
 
-def expense_plan(*, with_diff: bool = True, request_id: str = REQUEST_ID) -> BrowserPlan:
+def expense_plan(*, with_diff: bool = True, request_id: str = REQUEST_ID, workspace: str = "/ws") -> BrowserPlan:
     diff = None
     fingerprint = None
     if with_diff:
@@ -54,13 +53,13 @@ def expense_plan(*, with_diff: bool = True, request_id: str = REQUEST_ID) -> Bro
         fingerprint = Fingerprint(
             pages=[PageFingerprint(url="http://127.0.0.1:8765/expense", title="New expense",
                                    snapshot="snapshots/001_expense.aria.txt", sha256="0" * 64)],
-            before_digest=values_digest(before),
+            values={k: v for k, v in before.items() if k != "password"},
         )
     return build_plan(
         title="File a taxi expense",
         start_url="http://127.0.0.1:8765/expense",
         steps=expense_steps(),
-        workspace="/ws",
+        workspace=workspace,
         source=PlanSource(kind="steps", name="taxi", path="taxi.yaml"),
         requirements=[Requirement(kind="logged-in", detail="Log in to the demo site first", step=2)],
         diff=diff,

@@ -24,7 +24,7 @@ from browserops.evidence import (
     verify_bundle,
 )
 from browserops.evidence.layout import MANIFEST_FILE
-from browserops.plan import confirm_phrase, load_plan
+from browserops.plan import confirm_phrase, load_plan, resolve_plan
 from tests.plan_samples import REQUEST_ID, expense_plan
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
@@ -266,3 +266,29 @@ def test_bundles_are_found_only_inside_their_workspace(tmp_path: Path) -> None:
         with pytest.raises(BrowserOpsError) as info:
             find_bundle(ws_b, bad)
         assert info.value.code is ErrorCode.INVALID_ARGS
+
+
+def test_resolve_plan_by_id_or_path_within_the_workspace(tmp_path: Path) -> None:
+    ws = (tmp_path / "ws")
+    ws.mkdir()
+    plan = expense_plan(workspace=str(ws.resolve()))
+    with BundleWriter.create(ws, REQUEST_ID) as writer:
+        writer.write_plan(plan)
+        writer.finish("prepared")
+    assert resolve_plan(ws, REQUEST_ID) == (plan, writer.path)
+    assert resolve_plan(ws, str(writer.path / "plan.json")) == (plan, writer.path)
+
+    copy = tmp_path / "edited.json"
+    data = orjson.loads(plan.to_json())
+    data["actions"][1]["value"] = "Someone else"
+    copy.write_bytes(orjson.dumps(data))
+    with pytest.raises(BrowserOpsError) as info:
+        resolve_plan(ws, str(copy))
+    assert info.value.code is ErrorCode.PLAN_INVALID and "differs from the plan in its bundle" in info.value.message
+
+    other = tmp_path / "other"
+    other.mkdir()
+    for ref in (REQUEST_ID, str(writer.path / "plan.json")):
+        with pytest.raises(BrowserOpsError) as info:
+            resolve_plan(other, ref)
+        assert info.value.code is ErrorCode.PLAN_NOT_FOUND

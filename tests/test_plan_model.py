@@ -18,9 +18,11 @@ from browserops.plan import (
     Step,
     build_plan,
     confirm_phrase,
+    missing_evidence,
     parse_plan,
     plan_digest,
     render_diff,
+    stale_fields,
     verify_phrase,
 )
 from browserops.plan.phrase import WORDS
@@ -134,6 +136,8 @@ def _edit(plan: BrowserPlan, path: list[Any], value: Any) -> dict[str, Any]:
         (["format_version"], 2, "newer than this browserops"),
         (["startUrl"], "file:///etc/passwd", "absolute http(s) URL"),
         (["requirements", 0, "step"], 99, "does not exist"),
+        (["diff", 1, "before"], "10.01", "before value is not the fingerprint's"),
+        (["fingerprint", "values", "password"], "hunter2", "must not record sensitive fields"),
     ],
 )
 def test_hand_edits_that_break_the_rules_are_refused(path: list[Any], value: Any, fragment: str) -> None:
@@ -186,7 +190,8 @@ def test_phrase_is_deterministic_and_confirms_only_this_plan() -> None:
         (["actions", 6, "target", "names", 0], "Pay now"),
         (["actions", 1, "target", "nth"], 1),
         (["title"], "Something else"),
-        (["diff", 1, "before"], "10.01"),
+        (["fingerprint", "values", "category"], "Travel"),
+        (["fingerprint", "pages", 0, "title"], "Old expense"),
     ],
 )
 def test_any_edit_of_plan_json_changes_the_phrase(path: list[Any], value: Any) -> None:
@@ -215,7 +220,7 @@ def test_render_diff_is_terraform_like() -> None:
 def test_render_diff_quotes_untrusted_page_values() -> None:
     plan = expense_plan()
     data = orjson.loads(plan.to_json())
-    data["diff"][1]["before"] = "\x1b[2J\nrm -rf / " + "x" * 200
+    data["diff"][1]["before"] = data["fingerprint"]["values"]["amount"] = "\x1b[2J\nrm -rf / " + "x" * 200
     text = render_diff(parse_plan(orjson.dumps(data)))
     assert "\x1b" not in text and "\\u001b" in text and "\\n" in text
     assert max(len(line) for line in text.splitlines()) < 250
@@ -234,6 +239,19 @@ def test_read_only_plan_summary() -> None:
                       source=PlanSource(kind="steps"))
     assert render_diff(plan).endswith("side effects: none (read-only)")
     assert not plan.has_changes and not plan.side_effects.requires_confirm
+
+
+def test_stale_fields_and_missing_evidence() -> None:
+    plan = expense_plan()
+    now = {"merchant": None, "amount": "10.00", "notes": "old note", "billable": "false"}
+    assert stale_fields(plan, now) == []
+    assert stale_fields(plan, {**now, "amount": "11.00"}) == ["amount"]
+    assert stale_fields(plan, {k: v for k, v in now.items() if k != "notes"}) == ["notes"]
+    assert stale_fields(expense_plan(with_diff=False), {}) == []
+    files = [e.path for e in plan.evidence_plan if e.path]
+    assert missing_evidence(plan, files) == []
+    missing = missing_evidence(plan, [f for f in files if "after_submit" not in f])
+    assert [m.path for m in missing] == ["screenshots/007_after_submit.png"]
 
 
 def test_diff_entry_compute() -> None:

@@ -4,7 +4,7 @@
 """
 
 from browserops.plan.diff import render_diff, summary_line
-from browserops.plan.loader import load_plan, load_steps, parse_plan, parse_steps
+from browserops.plan.loader import load_plan, load_steps, parse_plan, parse_steps, resolve_plan
 from browserops.plan.model import (
     BrowserPlan,
     DiffEntry,
@@ -16,8 +16,9 @@ from browserops.plan.model import (
     Requirement,
     SideEffectsSummary,
     build_plan,
+    missing_evidence,
     new_request_id,
-    values_digest,
+    stale_fields,
 )
 from browserops.plan.phrase import confirm_phrase, plan_digest, verify_phrase
 from browserops.plan.steps import Action, Expectation, Kind, SemanticTarget, Step, StepFile, ValueRef
@@ -43,12 +44,14 @@ __all__ = [
     "confirm_phrase",
     "load_plan",
     "load_steps",
+    "missing_evidence",
     "new_request_id",
     "parse_plan",
     "parse_steps",
     "plan_digest",
     "render_diff",
+    "resolve_plan",
+    "stale_fields",
     "summary_line",
-    "values_digest",
     "verify_phrase",
 ]

@@ -15,7 +15,10 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.evidence.layout import PLAN_FILE, REQUEST_ID_PATTERN
+from browserops.evidence.store import find_bundle
 from browserops.plan.model import BrowserPlan
+from browserops.plan.phrase import canonical_json
 from browserops.plan.steps import StepFile
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -147,3 +150,37 @@ def load_steps(path: Path) -> StepFile:
     """A step file (``.json`` is JSON, anything else YAML) -> StepFile; errors as :func:`load_plan`."""
     fmt: Format = "json" if path.suffix.lower() == ".json" else "yaml"
     return parse_steps(_read(path), fmt, str(path))
+
+
+def resolve_plan(workspace: Path, ref: str) -> tuple[BrowserPlan, Path]:
+    """``run REQUEST_ID|PLAN``: the plan and its bundle folder, both in this workspace.
+
+    A request id finds the bundle's plan.json. A path must hold the very plan its bundle holds (same
+    canonical content), so the bundle always records the plan that ran. A plan prepared in another workspace is
+    refused: a workspace never uses another's artifacts.
+    """
+    workspace = workspace.resolve()
+    if REQUEST_ID_PATTERN.match(ref):
+        try:
+            bundle = find_bundle(workspace, ref)
+        except BrowserOpsError as exc:
+            raise BrowserOpsError(ErrorCode.PLAN_NOT_FOUND, exc.message) from None
+        return load_plan(bundle / PLAN_FILE), bundle
+    plan = load_plan(Path(ref))
+    if plan.workspace != str(workspace):
+        raise BrowserOpsError(
+            ErrorCode.PLAN_NOT_FOUND,
+            f"{ref}: this plan was prepared in workspace {plan.workspace}, not {workspace}. "
+            "Run it there, or run `browserops prepare` in this workspace.",
+        )
+    try:
+        bundle = find_bundle(workspace, plan.request_id)
+    except BrowserOpsError:
+        raise BrowserOpsError(
+            ErrorCode.PLAN_NOT_FOUND,
+            f"{ref}: no evidence bundle {plan.request_id} in {workspace}. Run `browserops prepare` again.",
+        ) from None
+    if canonical_json(load_plan(bundle / PLAN_FILE)) != canonical_json(plan):
+        raise _invalid(ref, f"differs from the plan in its bundle {plan.request_id}; run the bundle's plan "
+                            "(by request id) or prepare again")
+    return plan, bundle

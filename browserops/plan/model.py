@@ -10,7 +10,6 @@ submit is read-only or drop the before/after screenshots it owes.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,8 +51,9 @@ __all__ = [
     "Requirement",
     "SideEffectsSummary",
     "build_plan",
+    "missing_evidence",
     "new_request_id",
-    "values_digest",
+    "stale_fields",
 ]
 
 
@@ -154,13 +154,35 @@ class PageFingerprint(PlanModel):
 
 
 class Fingerprint(PlanModel):
+    """What the diff was computed against: the pages seen and the value of every (non-sensitive) field read.
+
+    ``run`` reads the same fields again before its first side-effect step; any difference means the plan is
+    stale (:func:`stale_fields`). Sensitive fields are never recorded, not even as a digest (a short secret's
+    digest can be guessed)."""
+
     pages: list[PageFingerprint] = Field(default_factory=list, max_length=100)
-    before_digest: str = Field(pattern=r"^[0-9a-f]{64}$", description="values_digest() of the diff's before values.")
+    values: dict[str, str | None] = Field(
+        default_factory=dict, description="field -> value on the page at prepare time (null: empty or absent)."
+    )
 
 
-def values_digest(values: Mapping[str, str | None]) -> str:
-    """Digest of field -> value, independent of order: the staleness check compares these."""
-    return hashlib.sha256(orjson.dumps(dict(values), option=orjson.OPT_SORT_KEYS)).hexdigest()
+def _norm(value: str | None) -> str:
+    return value or ""
+
+
+def stale_fields(plan: BrowserPlan, current: Mapping[str, str | None]) -> list[str]:
+    """Fields whose value on the page now differs from what prepare saw (a field missing from ``current``
+    counts as changed: it could not be read). Empty and None are the same."""
+    if plan.fingerprint is None:
+        return []
+    return [field for field, before in plan.fingerprint.values.items()
+            if field not in current or _norm(current[field]) != _norm(before)]
+
+
+def missing_evidence(plan: BrowserPlan, files: Iterable[str]) -> list[EvidenceItem]:
+    """Required evidence items with a fixed path that are not among ``files`` (bundle-relative paths)."""
+    present = set(files)
+    return [item for item in plan.evidence_plan if item.required and item.path and item.path not in present]
 
 
 class SideEffectsSummary(PlanModel):
@@ -272,7 +294,14 @@ class BrowserPlan(PlanModel):
                     raise ValueError(f"diff lists field {entry.field!r} twice")
                 if entry.sensitive != action.sensitive:
                     raise ValueError(f"diff entry {entry.field!r} must be sensitive exactly when its step is")
+                if not entry.sensitive and (entry.field not in self.fingerprint.values
+                                            or _norm(self.fingerprint.values[entry.field]) != _norm(entry.before)):
+                    raise ValueError(f"diff entry {entry.field!r}: its before value is not the fingerprint's")
                 seen.add(entry.field)
+            sensitive = {a.field for a in self.actions if a.sensitive and a.field}
+            leaked = sensitive & set(self.fingerprint.values)
+            if leaked:
+                raise ValueError(f"fingerprint must not record sensitive fields: {', '.join(sorted(leaked))}")
         return self
 
     def action(self, number: int) -> PlanAction:

@@ -12,6 +12,7 @@ it, so no hand edit can make a click run without the confirm phrase.
 from __future__ import annotations
 
 import re
+import urllib.parse
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -184,6 +185,11 @@ class Expectation(PlanModel):
 
 
 StepValue = str | bool | list[str]
+
+
+def absolute_url(base: str, url: str) -> str:
+    """A step's URL against the plan's start URL: paths stay on the start site, absolute URLs stay as they are."""
+    return urllib.parse.urljoin(base, url)
 
 
 def _check_url(url: str) -> str:
