@@ -176,6 +176,17 @@ def test_summary_tells_the_story(workspace: Path) -> None:
         assert fragment in summary, fragment
 
 
+def test_a_confirmed_plan_runs_to_completion_once(workspace: Path) -> None:
+    fresh_bundle(workspace)  # prepared, then a confirmed run that completed
+    with pytest.raises(BrowserOpsError) as info:
+        BundleWriter.open(workspace, REQUEST_ID, confirmed_with=confirm_phrase(expense_plan()))
+    assert info.value.code is ErrorCode.PLAN_STALE and "already ran with confirmation" in info.value.message
+    assert verify_bundle(find_bundle(workspace, REQUEST_ID)).ok  # the refusal touched nothing
+    with BundleWriter.open(workspace, REQUEST_ID) as writer:  # an unconfirmed (export-only) run may repeat
+        writer.finish("complete")
+    assert writer.attempt == 3
+
+
 def test_run_without_phrase_is_recorded(workspace: Path) -> None:
     with BundleWriter.create(workspace, REQUEST_ID) as writer:
         writer.write_plan(expense_plan())

@@ -20,6 +20,7 @@ appended one whole line at a time with fsync, and every other file is written at
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import os
 import time
 from collections.abc import Mapping
@@ -36,6 +37,8 @@ from browserops.evidence.events import EventModel, Phase, StepEvent
 from browserops.evidence.manifest import write_manifest
 from browserops.evidence.summary import render_summary
 from browserops.privacy import mask_pii
+
+log = logging.getLogger(__name__)
 
 BundleStatus = Literal["open", "prepared", "complete", "incomplete"]
 FinalStatus = Literal["prepared", "complete", "incomplete"]
@@ -66,6 +69,14 @@ class BundleInfo(EventModel):
     updated: dt.datetime
     status: BundleStatus
     attempts: list[Attempt] = Field(default_factory=list)
+
+
+def confirmed_run(info: BundleInfo) -> Attempt | None:
+    """The run attempt that completed with a confirm phrase, if any."""
+    for attempt in info.attempts:
+        if attempt.phase == "run" and attempt.status == "complete" and attempt.confirmed_with is not None:
+            return attempt
+    return None
 
 
 def read_info(bundle: Path) -> BundleInfo | None:
@@ -155,6 +166,14 @@ class BundleWriter:
             raise BrowserOpsError(
                 ErrorCode.EVIDENCE_NOT_FOUND,
                 f"No readable evidence bundle for {request_id} in {workspace}. Run `browserops evidence list`.",
+            )
+        done = confirmed_run(info)
+        if confirmed_with is not None and done is not None:
+            # A confirmed plan changes the world once; a second confirmed run would file the form twice.
+            raise BrowserOpsError(
+                ErrorCode.PLAN_STALE,
+                f"Plan {request_id} already ran with confirmation (attempt {done.number}, finished "
+                f"{done.ended:%Y-%m-%d %H:%M:%S} UTC). A plan runs once: run `browserops prepare` for a new one.",
             )
         # Order matters for crash safety: the manifest goes first, so from here on the bundle reads as unfinished.
         (path / layout.MANIFEST_FILE).unlink(missing_ok=True)
@@ -303,10 +322,15 @@ class BundleWriter:
             return
         if exc is None:
             self.finish("incomplete", reason="the writer was closed without finish()")
-        elif isinstance(exc, BrowserOpsError):
-            self.finish("incomplete", reason=f"{exc.code.value}: {exc.message}")
+            return
+        if isinstance(exc, BrowserOpsError):
+            reason = f"{exc.code.value}: {exc.message}"
         else:
-            self.finish("incomplete", reason=f"{type(exc).__name__}: {exc}")
+            reason = f"{type(exc).__name__}: {exc}"
+        try:
+            self.finish("incomplete", reason=reason)
+        except Exception:  # the block's own error is the one to report; the bundle stays unfinished (no manifest)
+            log.exception("could not finish evidence bundle %s", self.request_id)
 
     async def __aenter__(self) -> BundleWriter:
         return self

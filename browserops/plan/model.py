@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import orjson
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, SerializerFunctionWrapHandler, field_validator, model_serializer, model_validator
 
 from browserops.errors import BrowserOpsError
 from browserops.evidence.layout import (
@@ -69,6 +69,11 @@ class PlanAction(Step):
         None, ge=0, description="The element number the target had at prepare time (informational: run re-lists)."
     )
     matched_name: str | None = Field(None, max_length=200, description="Which candidate name matched at prepare.")
+
+    @model_serializer(mode="wrap")
+    def _number_first(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {"number": data.pop("number"), **data}  # plan.json reads better with the step number first
 
     def label(self) -> str:
         """Short name used in file names and progress lines: the field, else the kind."""
