@@ -17,6 +17,7 @@ SENSITIVE_KEYS = frozenset({"text", "value", "password", "otp", "code", "questio
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _CARD = re.compile(r"\b(?:\d[ -]?){13,19}\b")
 _PHONE = re.compile(r"(?<![\w])\+?\d[\d ()-]{6,}\d(?![\w])")
+_DIGEST = re.compile(r"sha256:[0-9a-f]{16}")
 
 
 def text_digest(text: str) -> str:
@@ -35,14 +36,27 @@ def mask_pii(text: str) -> str:
     return _PHONE.sub(lambda m: "[phone]" if sum(c.isdigit() for c in m.group()) >= 7 else m.group(), text)
 
 
+def _described(value: Any) -> bool:
+    """Already the output of describe_text (so masking twice changes nothing, e.g. when an event is re-read)."""
+    return (
+        isinstance(value, Mapping)
+        and set(value) == {"textLength", "textDigest"}
+        and isinstance(value["textLength"], int)
+        and isinstance(value["textDigest"], str)
+        and _DIGEST.fullmatch(value["textDigest"]) is not None
+    )
+
+
 def mask_args(args: Mapping[str, Any]) -> dict[str, Any]:
-    """Tool arguments as they may be logged: sensitive strings become length + digest."""
+    """Tool arguments as they may be logged: sensitive strings become length + digest. Idempotent."""
     out: dict[str, Any] = {}
     for key, value in args.items():
-        if key in SENSITIVE_KEYS and isinstance(value, str):
+        if _described(value):
+            out[key] = dict(value)
+        elif key in SENSITIVE_KEYS and isinstance(value, str):
             out[key] = describe_text(value)
         elif key in SENSITIVE_KEYS and isinstance(value, list):
-            out[key] = [describe_text(str(v)) for v in value]
+            out[key] = [dict(v) if _described(v) else describe_text(str(v)) for v in value]
         elif isinstance(value, str):
             out[key] = mask_pii(value)
         elif isinstance(value, Mapping):

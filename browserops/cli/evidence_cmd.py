@@ -1,0 +1,169 @@
+"""``browserops evidence``: list, show and verify the evidence bundles of this workspace."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from browserops.cli.context import CliState, pass_state
+from browserops.cli.options import json_flag
+from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.evidence import (
+    VerifyReport,
+    find_bundle,
+    list_bundles,
+    read_events,
+    read_info,
+    read_plan,
+    verify_bundle,
+)
+from browserops.evidence.manifest import bundle_files
+from browserops.evidence.store import summarize
+from browserops.evidence.summary import render_summary
+
+
+@click.group("evidence")
+def evidence_group() -> None:
+    """Evidence bundles: <workspace>/artifacts/browser/YYYY-MM-DD/<requestId>/.
+
+    \b
+    Examples:
+      browserops evidence list
+      browserops evidence show req-20260105-101500-ab12
+      browserops evidence verify req-20260105-101500-ab12 --json
+    """
+
+
+def _dump(model: Any) -> Any:
+    return model.model_dump(mode="json", by_alias=True)
+
+
+@evidence_group.command("list")
+@json_flag
+@pass_state
+def evidence_list(state: CliState) -> None:
+    """List this workspace's bundles, oldest first, with their status.
+
+    \b
+    Status: prepared (plan written, not run yet), complete, incomplete (a run stopped on an error),
+    interrupted (the writer died: no manifest). `evidence verify` re-hashes the files.
+
+    \b
+    Examples:
+      browserops evidence list
+      browserops --workspace ./ws evidence list --json
+    """
+    bundles = list_bundles(state.workspace)
+    if state.json_output:
+        state.emit_json({"workspace": str(state.workspace), "bundles": [_dump(b) for b in bundles]})
+        return
+    if not bundles:
+        click.echo(f"No evidence bundles in {state.workspace}/artifacts/browser.")
+        return
+    click.echo(f"{'REQUEST ID':<26} {'STATUS':<12} {'STEPS':>5}  {'CREATED':<19}  TITLE")
+    for b in bundles:
+        created = b.created.strftime("%Y-%m-%d %H:%M:%S") if b.created else "?"
+        steps = "" if b.steps is None else str(b.steps)
+        status = "interrupted" if b.interrupted else b.status
+        click.echo(f"{b.request_id:<26} {status:<12} {steps:>5}  {created:<19}  {b.title or ''}")
+
+
+def _report_line(report: VerifyReport) -> str:
+    if report.ok:
+        return f"OK: {report.request_id} is intact and {report.status} ({report.files_checked} files checked)."
+    status = report.status + (" (interrupted)" if report.interrupted else "")
+    return f"FAILED: {report.request_id or report.path}: status {status}, " + (
+        "files match the manifest." if report.intact else "files do not match the manifest."
+    )
+
+
+def _mismatch(report: VerifyReport) -> BrowserOpsError:
+    what = []
+    if report.edited:
+        what.append(f"{len(report.edited)} edited")
+    if report.missing:
+        what.append(f"{len(report.missing)} missing")
+    if report.extra:
+        what.append(f"{len(report.extra)} extra")
+    if report.interrupted:
+        what.append("run interrupted")
+    elif not report.complete:
+        what.append(f"run {report.status}")
+    return BrowserOpsError(
+        ErrorCode.EVIDENCE_MISMATCH,
+        f"Bundle {report.request_id or report.path} does not verify ({', '.join(what) or 'unreadable manifest'}). "
+        "Treat it as untrustworthy; see `browserops evidence show` for what happened.",
+        details={"report": _dump(report)},
+    )
+
+
+@evidence_group.command("show")
+@click.argument("request_id")
+@json_flag
+@pass_state
+def evidence_show(state: CliState, request_id: str) -> None:
+    """Show a bundle as a readable summary: what was asked, who confirmed it, each step and what failed.
+
+    \b
+    The summary is rendered from the bundle's files now (so it also works for a run that was killed), and
+    ends with the result of re-hashing the files.
+
+    \b
+    Examples:
+      browserops evidence show req-20260105-101500-ab12
+      browserops evidence show req-20260105-101500-ab12 --json
+    """
+    path = find_bundle(state.workspace, request_id)
+    info = read_info(path)
+    report = verify_bundle(path)
+    if info is None:
+        raise _mismatch(report)
+    plan = read_plan(path)
+    events, problems = read_events(path)
+    files, _ = bundle_files(path)
+    if state.json_output:
+        state.emit_json({
+            "bundle": _dump(summarize(path)),
+            "info": _dump(info),
+            "plan": plan,
+            "events": [e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in events],
+            "files": files,
+            "verify": _dump(report),
+        })
+        return
+    click.echo(render_summary(info, plan, events, files, problems).rstrip())
+    click.echo("")
+    click.echo(f"Verify: {_report_line(report)}")
+    for line in report.lines():
+        click.echo(f"  {line}")
+
+
+@evidence_group.command("verify")
+@click.argument("request_id")
+@json_flag
+@pass_state
+def evidence_verify(state: CliState, request_id: str) -> None:
+    """Re-hash a bundle against manifest-sha256.txt; exit 1 on any edited, missing or extra file, or if the
+    run is incomplete or was interrupted.
+
+    \b
+    Examples:
+      browserops evidence verify req-20260105-101500-ab12
+      browserops evidence verify req-20260105-101500-ab12 --json
+    """
+    report = verify_bundle(find_bundle(state.workspace, request_id))
+    if report.ok:
+        if state.json_output:
+            state.emit_json({"status": "ok", "report": _dump(report)})
+        else:
+            click.echo(_report_line(report))
+        return
+    if not state.json_output:
+        click.echo(_report_line(report))
+        for line in report.lines():
+            click.echo(f"  {line}")
+    raise _mismatch(report)
+
+
+COMMANDS = [evidence_group]

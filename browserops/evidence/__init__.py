@@ -1,0 +1,45 @@
+"""Evidence bundles: ``<workspace>/artifacts/browser/YYYY-MM-DD/<requestId>/``.
+
+``BundleWriter`` writes them (atomic files, fsynced events, manifest last), ``verify_bundle`` re-hashes them,
+``list_bundles``/``find_bundle`` find them inside one workspace only. ``StepEvent`` is one line of
+``events.jsonl``.
+"""
+
+from browserops.evidence.bundle import (
+    Attempt,
+    BundleInfo,
+    BundleStatus,
+    BundleWriter,
+    FinalStatus,
+    confirmed_run,
+    read_events,
+    read_info,
+    read_plan,
+)
+from browserops.evidence.events import PageInfo, StepEvent, TargetInfo
+from browserops.evidence.layout import bundle_dir, check_request_id, new_request_id
+from browserops.evidence.manifest import VerifyReport, verify_bundle
+from browserops.evidence.store import BundleSummary, find_bundle, list_bundles
+
+__all__ = [
+    "Attempt",
+    "BundleInfo",
+    "BundleStatus",
+    "BundleSummary",
+    "BundleWriter",
+    "FinalStatus",
+    "PageInfo",
+    "StepEvent",
+    "TargetInfo",
+    "VerifyReport",
+    "bundle_dir",
+    "check_request_id",
+    "confirmed_run",
+    "find_bundle",
+    "list_bundles",
+    "new_request_id",
+    "read_events",
+    "read_info",
+    "read_plan",
+    "verify_bundle",
+]

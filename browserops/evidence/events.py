@@ -1,0 +1,137 @@
+"""StepEvent: one line of ``events.jsonl`` per step (seed 001 §11.1, the parts a plan run has).
+
+Privacy is enforced by the model, not by the caller's good manners: ``args`` always pass through
+:func:`browserops.privacy.mask_args` (typed text becomes length + digest) and free text (errors, page titles,
+URLs) through :func:`browserops.privacy.mask_pii`, whatever the caller put in.
+
+Typical use by the runner::
+
+    ev = StepEvent.begin(step=3, tool="browser_overlay_act", args={"index": 7, "action": "type", "text": v})
+    result = await call_tool(...)
+    ev.end(result, page_url=url, page_title=title)
+    writer.log_event(ev)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic.alias_generators import to_camel
+
+from browserops.privacy import mask_args, mask_pii
+from browserops.tools.base import SideEffect
+
+EventStatus = Literal["ok", "error", "skipped", "running"]
+Phase = Literal["prepare", "run"]
+
+
+class EventModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+
+
+class PageInfo(EventModel):
+    url: str = ""
+    title: str = ""
+    nav_type: Literal["full", "spa", "none"] | None = None
+
+    @field_validator("url", "title")
+    @classmethod
+    def _mask(cls, value: str) -> str:
+        return mask_pii(value)[:2000]
+
+
+class TargetInfo(EventModel):
+    """How the step's semantic target was resolved on the page (no page text beyond role and name)."""
+
+    role: str | None = None
+    name: str | None = None
+    number: int | None = Field(None, description="Element number in the listing the step acted on.")
+    matched: bool = True
+
+    @field_validator("name")
+    @classmethod
+    def _mask(cls, value: str | None) -> str | None:
+        return None if value is None else mask_pii(value)[:200]
+
+
+class StepEvent(EventModel):
+    """One step of one run attempt."""
+
+    format_version: Literal[1] = Field(1, alias="format_version")
+    request_id: str | None = Field(None, description="Filled in by BundleWriter.log_event.")
+    attempt: int | None = Field(None, ge=1, description="Which run of this bundle (1 = prepare's own attempt).")
+    phase: Phase = "run"
+    step: int = Field(ge=0, description="Plan step number; 0 for events outside a step (e.g. opening the start URL).")
+    kind: str | None = None
+    side_effect: SideEffect | None = None
+    started: dt.datetime
+    ended: dt.datetime | None = None
+    duration_ms: float | None = Field(None, ge=0)
+    elapsed_ms: float | None = Field(None, ge=0, description="Time since the attempt began (scenario total).")
+    tool: str | None = None
+    args: dict[str, Any] = Field(default_factory=dict, description="Masked: typed text as textLength/textDigest.")
+    status: EventStatus = "running"
+    code: str | None = Field(None, description="BROWSER_* error code.")
+    error: str | None = Field(None, description="Error text with emails/phones/cards masked.")
+    retries: int = Field(0, ge=0)
+    page: PageInfo | None = None
+    target: TargetInfo | None = None
+    screenshots: list[str] = Field(default_factory=list, description="Bundle paths of this step's screenshots.")
+    exports: list[str] = Field(default_factory=list, description="Bundle paths of files this step exported.")
+    note: str | None = Field(None, max_length=500, description="Why a step was skipped, what was checked…")
+
+    _t0: float | None = PrivateAttr(default=None)
+
+    @field_validator("args", mode="before")
+    @classmethod
+    def _mask_args(cls, value: Any) -> Any:
+        return mask_args(value) if isinstance(value, Mapping) else value
+
+    @field_validator("error", "note")
+    @classmethod
+    def _mask_text(cls, value: str | None) -> str | None:
+        return None if value is None else mask_pii(value)[:2000]
+
+    @classmethod
+    def begin(cls, *, step: int, tool: str | None = None, args: Mapping[str, Any] | None = None,
+              **fields: Any) -> StepEvent:
+        event = cls(step=step, tool=tool, args=dict(args or {}), started=dt.datetime.now(dt.UTC), **fields)
+        event._t0 = time.monotonic()
+        return event
+
+    def end(
+        self,
+        result: Mapping[str, Any] | None = None,
+        *,
+        status: EventStatus | None = None,
+        page_url: str | None = None,
+        page_title: str | None = None,
+        **fields: Any,
+    ) -> StepEvent:
+        """Close the event from a tool result (``{"status", "code"?, "error"?}``) or an explicit status."""
+        self.ended = dt.datetime.now(dt.UTC)
+        if self._t0 is not None:
+            self.duration_ms = round((time.monotonic() - self._t0) * 1000, 1)
+        else:
+            self.duration_ms = round((self.ended - self.started).total_seconds() * 1000, 1)
+        if result is not None:
+            self.status = "ok" if result.get("status") == "ok" else "error"
+            if result.get("code"):
+                self.code = str(result["code"])
+            if result.get("error"):
+                self.error = mask_pii(str(result["error"]))[:2000]
+        if status is not None:
+            self.status = status
+        if page_url is not None or page_title is not None:
+            self.page = PageInfo(url=page_url or "", title=page_title or "")
+        for key, value in fields.items():
+            setattr(self, key, value)
+        return self
+
+    def sanitized(self) -> StepEvent:
+        """A re-validated copy: whatever was assigned after construction gets masked too."""
+        return StepEvent.model_validate(self.model_dump(by_alias=True))

@@ -1,0 +1,159 @@
+"""``manifest-sha256.txt`` (BagIt style: ``<sha256>  <path>`` per file) and the check that re-hashes a bundle.
+
+The manifest covers every file of the bundle except itself, ``bundle.json`` (the status) included, so changing a
+byte anywhere, deleting a file, adding one, or flipping the status from ``incomplete`` to ``complete`` is
+detected. It makes tampering *evident* against edits and accidents; it is not a signature — someone who can
+rewrite the whole folder can rewrite the manifest too.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from browserops.evidence import layout
+
+_LINE = re.compile(r"^([0-9a-f]{64})[ \t]+(\S.*)$")
+
+
+def _encode(relpath: str) -> str:
+    # BagIt: percent-encode the characters that would break the one-line-per-file format.
+    return relpath.replace("%", "%25").replace("\n", "%0A").replace("\r", "%0D")
+
+
+def _decode(relpath: str) -> str:
+    return relpath.replace("%0A", "\n").replace("%0a", "\n").replace("%0D", "\r").replace("%0d", "\r").replace(
+        "%25", "%")
+
+
+def bundle_files(bundle: Path) -> tuple[list[str], list[str]]:
+    """Regular files of the bundle (posix relative paths, manifest excluded) and anything else found
+    (symlinks, sockets…) — the writer only ever creates regular files."""
+    files: list[str] = []
+    odd: list[str] = []
+    for root, dirs, names in os.walk(bundle, followlinks=False):
+        base = Path(root)
+        for d in list(dirs):
+            if (base / d).is_symlink():
+                odd.append((base / d).relative_to(bundle).as_posix())
+                dirs.remove(d)
+        for name in names:
+            full = base / name
+            rel = full.relative_to(bundle).as_posix()
+            if rel == layout.MANIFEST_FILE:
+                continue
+            if full.is_symlink() or not full.is_file():
+                odd.append(rel)
+            else:
+                files.append(rel)
+    return sorted(files), sorted(odd)
+
+
+def write_manifest(bundle: Path) -> Path:
+    """Hash every file and write the manifest atomically. Called last, by BundleWriter.finish."""
+    files, _ = bundle_files(bundle)
+    text = "".join(f"{layout.sha256_file(bundle / rel)}  {_encode(rel)}\n" for rel in files)
+    path = bundle / layout.MANIFEST_FILE
+    layout.atomic_write(path, text.encode("utf-8"))
+    return path
+
+
+def read_manifest(bundle: Path) -> tuple[dict[str, str], list[str]]:
+    """path -> sha256, and the problems found reading it (unparseable lines, unsafe paths, duplicates)."""
+    entries: dict[str, str] = {}
+    problems: list[str] = []
+    try:
+        text = (bundle / layout.MANIFEST_FILE).read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return entries, [f"{layout.MANIFEST_FILE} is not UTF-8 text"]
+    for n, line in enumerate(text.splitlines(), start=1):
+        match = _LINE.match(line)
+        if not match:
+            problems.append(f"{layout.MANIFEST_FILE} line {n} is not '<sha256>  <path>'")
+            continue
+        rel = _decode(match.group(2))
+        parts = rel.split("/")
+        if rel.startswith("/") or ".." in parts or "" in parts:
+            problems.append(f"{layout.MANIFEST_FILE} line {n} names a path outside the bundle")
+            continue
+        if rel in entries:
+            problems.append(f"{layout.MANIFEST_FILE} lists {rel} twice")
+        entries[rel] = match.group(1)
+    return entries, problems
+
+
+class VerifyReport(BaseModel):
+    """What ``evidence verify`` found. ``ok`` only for an intact bundle whose last attempt finished."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+    request_id: str | None
+    path: str
+    ok: bool
+    intact: bool = Field(description="Every file matches the manifest, none missing, none extra.")
+    complete: bool = Field(description="The last writer finished (status prepared or complete).")
+    status: str = Field(description="prepared, complete or incomplete (also when the writer died).")
+    interrupted: bool = Field(False, description="The writer stopped before finishing: no manifest (or status open).")
+    edited: list[str] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list)
+    extra: list[str] = Field(default_factory=list)
+    problems: list[str] = Field(default_factory=list)
+    files_checked: int = 0
+
+    def lines(self) -> list[str]:
+        """Human-readable findings, one per line."""
+        out = [f"edited:  {p}" for p in self.edited]
+        out += [f"missing: {p}" for p in self.missing]
+        out += [f"extra:   {p}" for p in self.extra]
+        out += [f"problem: {p}" for p in self.problems]
+        return out
+
+
+def verify_bundle(bundle: Path) -> VerifyReport:
+    """Re-hash a bundle against its manifest and read its status marker."""
+    info_raw: dict[str, object] | None = None
+    try:
+        loaded = orjson.loads((bundle / layout.INFO_FILE).read_bytes())
+        info_raw = loaded if isinstance(loaded, dict) else None
+    except (OSError, orjson.JSONDecodeError):
+        info_raw = None
+    request_id = str(info_raw.get("requestId")) if info_raw and info_raw.get("requestId") else None
+    marker = str(info_raw.get("status")) if info_raw else None
+    problems: list[str] = []
+    if info_raw is None:
+        problems.append(f"{layout.INFO_FILE} is missing or unreadable")
+
+    files, odd = bundle_files(bundle)
+    if not (bundle / layout.MANIFEST_FILE).is_file():
+        problems.append("no manifest: the writer stopped before finishing (killed, or still running)")
+        return VerifyReport(request_id=request_id, path=str(bundle), ok=False, intact=False, complete=False,
+                            status="incomplete", interrupted=True, extra=odd, problems=problems)
+
+    entries, manifest_problems = read_manifest(bundle)
+    problems += manifest_problems
+    present = set(files)
+    edited, missing = [], []
+    for rel, expected in sorted(entries.items()):
+        if rel not in present:
+            missing.append(rel)
+        elif layout.sha256_file(bundle / rel) != expected:
+            edited.append(rel)
+    extra = sorted((present - set(entries)) | set(odd))
+    intact = not (edited or missing or extra or problems)
+    complete = marker in ("prepared", "complete")
+    status = marker if complete else "incomplete"
+    interrupted = marker == "open"
+    if interrupted:
+        problems.append("the writer stopped before finishing (status still open)")
+    elif not complete:
+        problems.append(f"the run did not complete (status: {marker})")
+    return VerifyReport(
+        request_id=request_id, path=str(bundle), ok=intact and complete, intact=intact, complete=complete,
+        status=str(status), interrupted=interrupted, edited=edited, missing=missing, extra=extra, problems=problems,
+        files_checked=len(entries),
+    )

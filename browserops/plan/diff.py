@@ -1,0 +1,123 @@
+"""The plan as a Terraform-style diff, for people to review before they confirm.
+
+::
+
+      + merchant = "Northwind Taxi"
+      ~ amount   = "10.00" -> "23.40"
+      - notes
+      + password = (sensitive)
+      > submit   button "Submit expense"        [browser-act, needs --confirm]
+      ↓ export   link "Export CSV" -> exports/statements_2026-01.csv
+
+    Plan: 3 fills, 1 submit, 1 export; side effects: export, browser-act
+
+Values from the page are untrusted text: they are shown JSON-quoted (control and escape characters visible,
+never interpreted by the terminal) and cut to a readable length.
+"""
+
+from __future__ import annotations
+
+import orjson
+
+from browserops.evidence.layout import export_relpath
+from browserops.plan.model import BrowserPlan, PlanAction
+from browserops.plan.steps import CONFIRM_FREE, SIDE_EFFECT_RANK, Kind
+from browserops.tools.base import SideEffect
+
+MAX_VALUE_CHARS = 80
+_MARK = {Kind.SUBMIT: ">", Kind.PAYMENT: "$", Kind.ACT: ">", Kind.EXPORT: "↓", Kind.NAVIGATE: "→", Kind.READ: "?"}
+
+
+def quote(value: str) -> str:
+    if len(value) > MAX_VALUE_CHARS:
+        value = value[: MAX_VALUE_CHARS - 1] + "…"
+    return orjson.dumps(value).decode()
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _target(action: PlanAction) -> str:
+    if action.target is None:
+        return action.url or ""
+    return action.target.describe()
+
+
+def value_text(action: PlanAction) -> str | None:
+    """The value as the diff shows it (display text, else the value); None when it must not be shown."""
+    if action.sensitive:
+        return None
+    if action.display is not None:
+        return action.display
+    if isinstance(action.value, bool):
+        return "true" if action.value else "false"
+    if isinstance(action.value, list):
+        return ", ".join(action.value)
+    return action.value
+
+
+def planned_value(action: PlanAction) -> str:
+    if action.sensitive:
+        return "(sensitive)"
+    text = value_text(action)
+    if text is None:
+        return f"(from input {action.value_ref.key})" if action.value_ref else "(none)"
+    return quote(text)
+
+
+def diff_lines(plan: BrowserPlan) -> list[str]:
+    """One line per change (fills) or per action that is not a fill, in step order."""
+    entries = {d.step: d for d in plan.diff or []}
+    fill_width = max([len(a.label()) for a in plan.actions] + [4])
+    lines: list[str] = []
+    for a in plan.actions:
+        name = a.label().ljust(fill_width)
+        if a.kind is Kind.FILL:
+            if plan.diff is None:
+                lines.append(f"  + {name} = {planned_value(a)}")
+                continue
+            entry = entries.get(a.number)
+            if entry is None:
+                continue  # the page already holds the value: nothing to change
+            if entry.sensitive:
+                lines.append(f"  {entry.op} {name} = (sensitive)" if entry.op != "-" else f"  - {name}".rstrip())
+            elif entry.op == "+":
+                lines.append(f"  + {name} = {quote(entry.after or '')}")
+            elif entry.op == "~":
+                lines.append(f"  ~ {name} = {quote(entry.before or '')} -> {quote(entry.after or '')}")
+            else:
+                lines.append(f"  - {name}".rstrip())
+            continue
+        if a.kind in (Kind.NAVIGATE, Kind.READ):
+            continue  # reads change nothing; they are in the step list, not in the diff
+        line = f"  {_MARK[a.kind]} {name} {_target(a)}"
+        if a.kind is Kind.EXPORT:
+            line += f" -> {export_relpath(a.save_as) if a.save_as else 'exports/'}"
+        if a.side_effect not in CONFIRM_FREE:
+            line += f"   [{a.side_effect.value}, needs --confirm]"
+        lines.append(line)
+    return lines
+
+
+def summary_line(plan: BrowserPlan) -> str:
+    c = plan.counts()
+    parts = [_plural(c.fills, "fill"), _plural(c.submits, "submit"), _plural(c.exports, "export")]
+    if c.payments:
+        parts.append(_plural(c.payments, "payment"))
+    if c.acts:
+        parts.append(_plural(c.acts, "other action"))
+    effects = sorted(
+        {a.side_effect for a in plan.actions if a.side_effect is not SideEffect.READ_ONLY},
+        key=SIDE_EFFECT_RANK.__getitem__,
+    )
+    shown = ", ".join(e.value for e in effects) if effects else "none (read-only)"
+    return f"Plan: {', '.join(parts)}; side effects: {shown}"
+
+
+def render_diff(plan: BrowserPlan) -> str:
+    """The diff lines, a blank line, then ``Plan: N fills, M submits, K exports; side effects: …``."""
+    lines = diff_lines(plan)
+    if not lines:
+        lines = ["  No changes. The page already matches this plan."]
+    return "\n".join([*lines, "", summary_line(plan)])

@@ -1,0 +1,333 @@
+"""Plan steps as people and domain packs write them: a business kind, a verb, and a *semantic* target.
+
+A :class:`Step` never carries a CSS selector, XPath or script: it names its element the way a person (or a
+screen reader) would — an ARIA role plus candidate accessible names and labels, in several languages. The
+runner re-lists the page, resolves the target to an element **number** and acts through the tools.
+
+Each verb (``action``) implies the least side-effect class it can have and the tool that performs it
+(:data:`ACTIONS`). A step may *raise* its side-effect class (e.g. a navigation that logs you out), never lower
+it, so no hand edit can make a click run without the confirm phrase.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+
+from browserops.tools.base import SideEffect
+
+
+class Kind(StrEnum):
+    """What a step means for the business (drives the diff, the summary and the counts)."""
+
+    NAVIGATE = "navigate"
+    READ = "read"
+    EXPORT = "export"
+    FILL = "fill"
+    SUBMIT = "submit"
+    PAYMENT = "payment"
+    ACT = "act"  # any other click that changes the page (open a menu, add a row)
+
+
+class Action(StrEnum):
+    """The verb the runner performs."""
+
+    NAVIGATE = "navigate"
+    CLICK = "click"
+    TYPE = "type"
+    SELECT = "select"
+    CHECK = "check"  # checkbox / radio / switch to a wanted state: clicked only if it differs
+    UPLOAD = "upload"
+    DOWNLOAD = "download"
+    WAIT_TEXT = "wait_text"
+    SNAPSHOT = "snapshot"
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    tools: tuple[str, ...]  # the first one is the default
+    least: SideEffect
+    kinds: frozenset[Kind]
+    needs_target: bool
+    value: Literal["none", "text", "bool", "files"]
+
+
+_BROWSER_ACT_KINDS = frozenset({Kind.FILL, Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
+
+ACTIONS: dict[Action, ActionSpec] = {
+    Action.NAVIGATE: ActionSpec(("browser_navigate",), SideEffect.READ_ONLY, frozenset({Kind.NAVIGATE}), False, "none"),
+    Action.CLICK: ActionSpec(
+        ("browser_overlay_act",), SideEffect.BROWSER_ACT, frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT}), True, "none"
+    ),
+    Action.TYPE: ActionSpec(("browser_overlay_act",), SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "text"),
+    Action.SELECT: ActionSpec(("browser_overlay_act",), SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "text"),
+    Action.CHECK: ActionSpec(("browser_overlay_act",), SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "bool"),
+    Action.UPLOAD: ActionSpec(("browser_upload",), SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "files"),
+    Action.DOWNLOAD: ActionSpec(
+        ("browser_click_and_wait_download",), SideEffect.EXPORT, frozenset({Kind.EXPORT}), True, "none"
+    ),
+    Action.WAIT_TEXT: ActionSpec(
+        ("browser_wait", "browser_find"), SideEffect.READ_ONLY, frozenset({Kind.READ}), False, "none"
+    ),
+    Action.SNAPSHOT: ActionSpec(
+        ("browser_snapshot", "browser_extract"), SideEffect.READ_ONLY, frozenset({Kind.READ}), False, "none"
+    ),
+}
+
+# The action a kind gets when a step names only its kind.
+DEFAULT_ACTION: dict[Kind, Action] = {
+    Kind.NAVIGATE: Action.NAVIGATE,
+    Kind.READ: Action.WAIT_TEXT,
+    Kind.EXPORT: Action.DOWNLOAD,
+    Kind.FILL: Action.TYPE,
+    Kind.SUBMIT: Action.CLICK,
+    Kind.PAYMENT: Action.CLICK,
+    Kind.ACT: Action.CLICK,
+}
+# The kind a step gets when it names only its action (a bare click is "act", never silently "read").
+DEFAULT_KIND: dict[Action, Kind] = {
+    Action.NAVIGATE: Kind.NAVIGATE,
+    Action.CLICK: Kind.ACT,
+    Action.TYPE: Kind.FILL,
+    Action.SELECT: Kind.FILL,
+    Action.CHECK: Kind.FILL,
+    Action.UPLOAD: Kind.FILL,
+    Action.DOWNLOAD: Kind.EXPORT,
+    Action.WAIT_TEXT: Kind.READ,
+    Action.SNAPSHOT: Kind.READ,
+}
+
+# Side-effect classes in order of consequence. Without --confirm only read-only and export steps run.
+SIDE_EFFECT_RANK: dict[SideEffect, int] = {
+    SideEffect.READ_ONLY: 0,
+    SideEffect.EXPORT: 1,
+    SideEffect.LOCAL_WRITE: 2,
+    SideEffect.BROWSER_ACT: 3,
+}
+CONFIRM_FREE = frozenset({SideEffect.READ_ONLY, SideEffect.EXPORT})
+
+ROLE_PATTERN = re.compile(r"^[a-z][a-z-]{0,31}$")
+FIELD_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
+SAFE_FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,119}$")
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+
+
+class PlanModel(BaseModel):
+    """Base of every plan/step model: camelCase JSON keys, unknown keys are errors (a typo is reported)."""
+
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=False)
+
+
+class SemanticTarget(PlanModel):
+    """An element named the way a person would name it. No selectors, no scripts."""
+
+    role: str = Field(description="ARIA role, e.g. textbox, button, link, combobox, checkbox, radio, spinbutton.")
+    names: list[Name] = Field(
+        default_factory=list, max_length=24,
+        description="Candidate accessible names, several languages; matched case-insensitively, whitespace-normalised.",
+    )
+    labels: list[Name] = Field(
+        default_factory=list, max_length=24,
+        description="Candidate label / placeholder / title texts, tried when no name matches.",
+    )
+    frame: str | None = Field(None, max_length=200, description="Frame path as listed (e.g. 'main>1') or iframe title.")
+    nth: int = Field(0, ge=0, le=999, description="Which match to take when several elements match (0 = first).")
+
+    @field_validator("role")
+    @classmethod
+    def _role(cls, value: str) -> str:
+        value = value.strip().lower()
+        if not ROLE_PATTERN.match(value):
+            raise ValueError(f"{value!r} is not an ARIA role (e.g. 'button', 'textbox', 'link')")
+        return value
+
+    @model_validator(mode="after")
+    def _named(self) -> SemanticTarget:
+        if not self.names and not self.labels:
+            raise ValueError("a target needs at least one candidate name or label")
+        return self
+
+    def describe(self) -> str:
+        first = (self.names or self.labels)[0]
+        return f'{self.role} "{first}"'
+
+
+class ValueRef(PlanModel):
+    """Where a value comes from in the input data. A sensitive value stays out of plans and logs: only its
+    key, and optionally its digest (so a run can tell the input changed since prepare), are recorded."""
+
+    key: str = Field(pattern=FIELD_PATTERN.pattern, description="Key in the input data, e.g. 'password'.")
+    sensitive: bool = Field(False, description="Never write the value into plan.json, events or the summary.")
+    digest: str | None = Field(
+        None, pattern=r"^sha256:[0-9a-f]{16,64}$", description="privacy.text_digest of the value seen at prepare."
+    )
+
+
+class Expectation(PlanModel):
+    """What proves a step worked (e.g. a submit): any of these texts on the page, and/or a URL fragment."""
+
+    text: list[Name] = Field(default_factory=list, max_length=24, description="Any one of these texts must appear.")
+    url_contains: str | None = Field(None, min_length=1, max_length=500, description="The URL must contain this.")
+    timeout_ms: int = Field(10_000, ge=100, le=600_000, description="How long to wait for the proof.")
+
+    @model_validator(mode="after")
+    def _something(self) -> Expectation:
+        if not self.text and self.url_contains is None:
+            raise ValueError("an expectation needs 'text' or 'urlContains'")
+        return self
+
+
+StepValue = str | bool | list[str]
+
+
+def absolute_url(base: str, url: str) -> str:
+    """A step's URL against the plan's start URL: paths stay on the start site, absolute URLs stay as they are."""
+    return urllib.parse.urljoin(base, url)
+
+
+def _check_url(url: str) -> str:
+    url = url.strip()
+    low = url.lower()
+    if low.startswith(("http://", "https://")) or url.startswith("/") or low == "about:blank":
+        if any(ch in url for ch in "\r\n\t") or url.startswith("//"):
+            raise ValueError("URL must not contain control characters or start with '//'")
+        return url
+    raise ValueError(f"{url[:80]!r} is not allowed: use an http(s) URL or a path starting with '/'")
+
+
+class Step(PlanModel):
+    """One step of a hand-written step file or of a domain pack's output."""
+
+    kind: Kind | None = Field(None, description="Business meaning; derived from action when omitted.")
+    action: Action | None = Field(None, description="Verb; derived from kind when omitted.")
+    field: str | None = Field(
+        None, pattern=FIELD_PATTERN.pattern, description="Business field name shown in the diff (fills)."
+    )
+    title: str | None = Field(None, max_length=200, description="Human description of the step.")
+    target: SemanticTarget | None = None
+    url: str | None = Field(None, max_length=2000, description="For navigate: http(s) URL or a path on the start site.")
+    value: StepValue | None = Field(
+        None, description="Literal value: text (type/select), bool (check), files (upload)."
+    )
+    value_ref: ValueRef | None = Field(None, description="Take the value from the input data instead.")
+    display: str | None = Field(
+        None, max_length=200, description="How the value reads in the diff, e.g. a radio's option label or a file name."
+    )
+    expect: Expectation | None = None
+    save_as: str | None = Field(None, description="For downloads: file name under exports/.")
+    side_effect: SideEffect | None = Field(None, description="May raise the action's class, never lower it.")
+    tool: str | None = Field(None, description="Tool that performs the action; defaults from the action.")
+    optional: bool = Field(False, description="A target that cannot be found is skipped instead of stopping the run.")
+
+    @field_validator("value", mode="before")
+    @classmethod
+    def _no_bare_numbers(cls, value: Any) -> Any:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            raise ValueError(f"write numbers as quoted text (e.g. \"{value}\") so no digit is lost")
+        return value
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        return None if value is None else _check_url(value)
+
+    @field_validator("save_as")
+    @classmethod
+    def _save_as(cls, value: str | None) -> str | None:
+        if value is not None and (not SAFE_FILE_NAME.match(value) or ".." in value):
+            raise ValueError(f"{value[:80]!r} is not a plain file name (letters, digits, '._ -'; no folders)")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Step:
+        if self.kind is None and self.action is None:
+            raise ValueError("a step needs 'kind' or 'action'")
+        if self.action is None:
+            assert self.kind is not None
+            self.action = DEFAULT_ACTION[self.kind]
+        if self.kind is None:
+            self.kind = DEFAULT_KIND[self.action]
+        spec = ACTIONS[self.action]
+        where = f"{self.kind.value} step with action {self.action.value}"
+        if self.kind not in spec.kinds:
+            allowed = ", ".join(sorted(k.value for k in spec.kinds))
+            raise ValueError(f"action {self.action.value!r} cannot be kind {self.kind.value!r} (allowed: {allowed})")
+        if spec.needs_target and self.target is None:
+            raise ValueError(f"{where} needs a 'target'")
+        if self.action is Action.NAVIGATE and self.url is None:
+            raise ValueError("navigate step needs a 'url'")
+        if self.action is not Action.NAVIGATE and self.url is not None:
+            raise ValueError(f"'url' belongs to navigate steps, not to a {where}")
+        if self.action is Action.WAIT_TEXT and self.expect is None:
+            raise ValueError("wait_text step needs 'expect' (text or urlContains)")
+        if self.save_as is not None and self.action is not Action.DOWNLOAD:
+            raise ValueError(f"'saveAs' belongs to download steps, not to a {where}")
+        self._check_value(spec, where)
+        if self.display is not None and self.sensitive:
+            raise ValueError("a sensitive value has no 'display': it is never shown")
+        if self.tool is None:
+            self.tool = spec.tools[0]
+        elif self.tool not in spec.tools:
+            raise ValueError(f"tool {self.tool!r} cannot perform {self.action.value} (use {', '.join(spec.tools)})")
+        least = spec.least
+        if self.kind in _BROWSER_ACT_KINDS:
+            least = SideEffect.BROWSER_ACT
+        if self.side_effect is None:
+            self.side_effect = least
+        elif SIDE_EFFECT_RANK[self.side_effect] < SIDE_EFFECT_RANK[least]:
+            raise ValueError(
+                f"sideEffect {self.side_effect.value!r} is lower than {least.value!r}, which a {where} has"
+            )
+        return self
+
+    def _check_value(self, spec: ActionSpec, where: str) -> None:
+        has_value = self.value is not None or self.value_ref is not None
+        if spec.value == "none":
+            if has_value:
+                raise ValueError(f"a {where} takes no value")
+            return
+        if not has_value:
+            raise ValueError(f"{where} needs a 'value' or a 'valueRef'")
+        if self.value_ref is not None and self.value_ref.sensitive and self.value is not None:
+            raise ValueError("a sensitive value must not be written into the file: keep only 'valueRef'")
+        if self.value is None:
+            return
+        if spec.value == "text" and not isinstance(self.value, str):
+            raise ValueError(f"{where} needs a text value")
+        if spec.value == "bool" and not isinstance(self.value, bool):
+            raise ValueError(f"{where} needs true or false")
+        if spec.value == "files":
+            files = [self.value] if isinstance(self.value, str) else self.value
+            if not isinstance(files, list) or not files or not all(isinstance(f, str) and f for f in files):
+                raise ValueError(f"{where} needs a file path or a non-empty list of file paths")
+
+    @property
+    def sensitive(self) -> bool:
+        return bool(self.value_ref and self.value_ref.sensitive)
+
+    @property
+    def needs_confirm(self) -> bool:
+        return self.side_effect not in CONFIRM_FREE
+
+
+class StepFile(PlanModel):
+    """A hand-written plan source (YAML or JSON): ``browserops prepare --steps FILE``."""
+
+    format_version: Literal[1] = Field(1, alias="format_version")
+    title: str = Field(min_length=1, max_length=200, description="What this is for, shown in the plan and summary.")
+    start_url: str | None = Field(
+        None, max_length=2000, description="Where to start: http(s) URL or a path on the --base-url site."
+    )
+    steps: list[Step] = Field(min_length=1, max_length=500)
+
+    @field_validator("start_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        return None if value is None else _check_url(value)

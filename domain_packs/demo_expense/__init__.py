@@ -1,0 +1,1 @@
+"""Domain pack: file an expense on the demo site (see pack.py)."""

@@ -1,0 +1,39 @@
+"""Layer rules for plan/, packs, lane and evidence (checked on the source, like tests/test_layers.py)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "browserops"
+
+
+def _browserops_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names if a.name.startswith("browserops"))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("browserops"):
+            names.add(node.module)
+    return names
+
+
+def _offenders(paths: list[Path], forbidden: tuple[str, ...]) -> list[str]:
+    return [f"{p.relative_to(PACKAGE)} imports {name}" for p in paths for name in _browserops_imports(p)
+            if any(name == f or name.startswith(f + ".") for f in forbidden)]
+
+
+def test_guards_and_records_do_not_import_deciders_or_front_doors() -> None:
+    paths = [*(PACKAGE / "evidence").glob("*.py"), PACKAGE / "lane.py", PACKAGE / "privacy.py"]
+    forbidden = ("browserops.plan", "browserops.packs", "browserops.agent", "browserops.cli", "browserops.server",
+                 "browserops.mcp_server", "browserops.browser")
+    assert _offenders(paths, forbidden) == []
+
+
+def test_plan_data_modules_and_packs_never_touch_the_browser() -> None:
+    names = ("steps", "model", "loader", "diff", "phrase", "schemas")
+    paths = [PACKAGE / "plan" / f"{n}.py" for n in names] + [PACKAGE / "packs.py"]
+    forbidden = ("browserops.browser", "browserops.tools.registry", "browserops.agent", "browserops.cli",
+                 "browserops.server", "browserops.mcp_server", "browserops.lane")
+    assert _offenders(paths, forbidden) == []

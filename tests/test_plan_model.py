@@ -1,0 +1,265 @@
+"""BrowserPlan and Step: derived fields, the rules a hand edit cannot break, the phrase, the diff text."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import orjson
+import pytest
+from pydantic import ValidationError
+
+from browserops.evidence.layout import check_request_id, new_request_id
+from browserops.plan import (
+    BrowserPlan,
+    DiffEntry,
+    PlanSource,
+    Step,
+    build_plan,
+    confirm_phrase,
+    missing_evidence,
+    parse_plan,
+    plan_digest,
+    render_diff,
+    stale_fields,
+    verify_phrase,
+)
+from browserops.plan.phrase import WORDS
+from browserops.tools.base import SideEffect
+from tests.plan_samples import REQUEST_ID, expense_plan, expense_steps
+
+
+def step(**raw: Any) -> Step:
+    return Step.model_validate(raw)
+
+
+# --------------------------------------------------------------------------- steps
+
+
+def test_kind_and_action_derive_each_other_with_side_effect_and_tool() -> None:
+    s = step(kind="submit", target={"role": "button", "names": ["Pay"]})
+    assert (s.action, s.side_effect, s.tool) == ("click", SideEffect.BROWSER_ACT, "browser_overlay_act")
+    s = step(action="download", target={"role": "link", "names": ["Export CSV"]})
+    assert (s.kind, s.side_effect, s.tool) == ("export", SideEffect.EXPORT, "browser_click_and_wait_download")
+    s = step(action="click", target={"role": "button", "names": ["Add row"]})
+    assert s.kind == "act" and s.needs_confirm  # a bare click is never a read
+    s = step(kind="navigate", url="https://example.com/x")
+    assert s.side_effect is SideEffect.READ_ONLY and not s.needs_confirm
+
+
+@pytest.mark.parametrize(
+    ("raw", "fragment"),
+    [
+        ({"kind": "submit", "sideEffect": "read-only", "target": {"role": "button", "names": ["Submit"]}},
+         "lower than 'browser-act'"),
+        ({"kind": "export", "action": "click", "target": {"role": "link", "names": ["x"]}}, "cannot be kind"),
+        ({"kind": "fill", "target": {"role": "textbox", "names": ["Amount"]}, "value": 23.4}, "quoted text"),
+        ({"kind": "fill", "target": {"role": "textbox", "names": ["A"]}}, "needs a 'value'"),
+        ({"kind": "fill", "target": {"role": "textbox", "names": ["P"]}, "value": "x",
+          "valueRef": {"key": "p", "sensitive": True}}, "sensitive value must not be written"),
+        ({"kind": "fill", "action": "check", "target": {"role": "checkbox", "names": ["B"]}, "value": "yes"},
+         "true or false"),
+        ({"kind": "navigate", "url": "javascript:alert(1)"}, "not allowed"),
+        ({"kind": "navigate", "url": "//evil.example/x"}, "start with '//'"),
+        ({"kind": "submit"}, "needs a 'target'"),
+        ({"kind": "fill", "target": {"role": "textbox", "names": []}, "value": "x"}, "candidate name"),
+        ({"kind": "fill", "target": {"role": "div.button > a", "names": ["x"]}, "value": "x"}, "not an ARIA role"),
+        ({"kind": "submit", "target": {"role": "button", "names": ["x"], "selector": "#pay"}}, "Extra inputs"),
+        ({"kind": "export", "target": {"role": "link", "names": ["x"]}, "saveAs": "../../etc/passwd"},
+         "plain file name"),
+        ({"kind": "submit", "tool": "browser_navigate", "target": {"role": "button", "names": ["x"]}},
+         "cannot perform click"),
+        ({"kind": "read", "action": "wait_text"}, "needs 'expect'"),
+    ],
+)
+def test_invalid_steps_are_refused_with_a_reason(raw: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        Step.model_validate(raw)
+    assert fragment in str(info.value)
+
+
+def test_side_effect_may_be_raised_never_lowered() -> None:
+    s = step(kind="navigate", url="/logout", sideEffect="browser-act")
+    assert s.side_effect is SideEffect.BROWSER_ACT and s.needs_confirm
+
+
+# --------------------------------------------------------------------------- plans
+
+
+def test_build_plan_derives_side_effects_and_evidence() -> None:
+    plan = expense_plan()
+    assert [a.number for a in plan.actions] == list(range(1, 9))
+    assert plan.side_effects.highest is SideEffect.BROWSER_ACT
+    assert plan.side_effects.confirm_steps == [2, 3, 4, 5, 6, 7]
+    assert plan.side_effects.free_steps == [1, 8]
+    paths = {e.path for e in plan.evidence_plan}
+    assert {"screenshots/007_before_submit.png", "screenshots/007_after_submit.png",
+            "exports/statements_2026-01.csv", "snapshots/001_expense.aria.txt"} <= paths
+    assert plan.request_id == REQUEST_ID
+
+
+def test_plan_json_round_trips_exactly() -> None:
+    plan = expense_plan()
+    again = parse_plan(plan.to_json())
+    assert again == plan
+    assert plan_digest(again) == plan_digest(plan)
+
+
+def test_sensitive_values_never_reach_plan_json() -> None:
+    text = expense_plan().to_json().decode()
+    assert "secret" not in text
+    assert '"sensitive": true' in text
+
+
+def _edit(plan: BrowserPlan, path: list[Any], value: Any) -> dict[str, Any]:
+    data: dict[str, Any] = orjson.loads(plan.to_json())
+    node: Any = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "fragment"),
+    [
+        (["actions", 6, "sideEffect"], "read-only", "lower than"),
+        (["sideEffects", "confirmSteps"], [], "sideEffects does not match"),
+        (["actions", 2, "number"], 9, "numbered 1, 2, 3"),
+        (["evidencePlan"], [], "lacks required evidence"),
+        (["diff", 0, "op"], "-", "values say '+'"),
+        (["diff", 0, "step"], 7, "not a fill"),
+        (["fingerprint"], None, "needs the fingerprint"),
+        (["requestId"], "req-20261399-000000-abcd", "not a request id"),
+        (["created"], "2026-01-05T10:15:00", "time zone"),
+        (["format_version"], 2, "newer than this browserops"),
+        (["startUrl"], "file:///etc/passwd", "absolute http(s) URL"),
+        (["requirements", 0, "step"], 99, "does not exist"),
+        (["diff", 1, "before"], "10.01", "before value is not the fingerprint's"),
+        (["fingerprint", "values", "password"], "hunter2", "must not record sensitive fields"),
+    ],
+)
+def test_hand_edits_that_break_the_rules_are_refused(path: list[Any], value: Any, fragment: str) -> None:
+    from browserops.errors import BrowserOpsError, ErrorCode
+
+    data = _edit(expense_plan(), path, value)
+    with pytest.raises(BrowserOpsError) as info:
+        parse_plan(orjson.dumps(data), "plan.json")
+    assert info.value.code is ErrorCode.PLAN_INVALID
+    assert fragment in info.value.message and info.value.message.startswith("plan.json: ")
+
+
+def test_counts_use_the_diff_once_prepare_computed_it() -> None:
+    assert expense_plan(with_diff=False).counts().fills == 5
+    assert expense_plan().counts().fills == 5  # all five fields change
+    plan = build_plan(title="t", start_url="http://x/", steps=expense_steps()[:3], workspace="/ws",
+                      source=PlanSource(kind="steps"), diff=[], fingerprint=expense_plan().fingerprint)
+    assert plan.counts().fills == 0 and not plan.has_changes
+
+
+# --------------------------------------------------------------------------- request ids and phrases
+
+
+def test_request_ids_are_dated_and_distinct() -> None:
+    now = dt.datetime(2026, 3, 4, 5, 6, 7, tzinfo=dt.UTC)
+    ids = {new_request_id(now) for _ in range(50)}
+    assert len(ids) > 40
+    assert all(re.fullmatch(r"req-20260304-050607-[0-9a-f]{4}", i) for i in ids)
+    assert check_request_id(next(iter(ids))) == dt.date(2026, 3, 4)
+
+
+def test_phrase_is_deterministic_and_confirms_only_this_plan() -> None:
+    plan = expense_plan()
+    phrase = confirm_phrase(plan)
+    words = phrase.split("-")
+    assert len(words) == 4 and all(w in WORDS for w in words[:3]) and re.fullmatch(r"[0-9a-f]{4}", words[3])
+    assert confirm_phrase(parse_plan(plan.to_json())) == phrase
+    assert verify_phrase(plan, phrase)
+    assert verify_phrase(plan, "  " + phrase.upper().replace("-", " ") + " ")
+    assert not verify_phrase(plan, phrase[:-1] + ("0" if phrase[-1] != "0" else "1"))
+    assert not verify_phrase(plan, "")
+    other = expense_plan(request_id="req-20260105-101500-ab13")
+    assert confirm_phrase(other) != phrase
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (["actions", 1, "value"], "Northwind Taxi!"),
+        (["actions", 6, "target", "names", 0], "Pay now"),
+        (["actions", 1, "target", "nth"], 1),
+        (["title"], "Something else"),
+        (["fingerprint", "values", "category"], "Travel"),
+        (["fingerprint", "pages", 0, "title"], "Old expense"),
+    ],
+)
+def test_any_edit_of_plan_json_changes_the_phrase(path: list[Any], value: Any) -> None:
+    plan = expense_plan()
+    edited = parse_plan(orjson.dumps(_edit(plan, path, value)))
+    assert confirm_phrase(edited) != confirm_phrase(plan)
+    assert not verify_phrase(edited, confirm_phrase(plan))
+
+
+# --------------------------------------------------------------------------- diff text
+
+
+def test_render_diff_is_terraform_like() -> None:
+    text = render_diff(expense_plan())
+    lines = text.splitlines()
+    assert '  + merchant = "Northwind Taxi"' in lines
+    assert '  ~ amount   = "10.00" -> "23.40"' in lines
+    assert "  - notes" in lines
+    assert '  ~ billable = "false" -> "true"' in lines
+    assert "  + password = (sensitive)" in lines
+    assert any(line.startswith('  > submit   button "Submit expense"') and "needs --confirm" in line for line in lines)
+    assert any("↓ export" in line and "exports/statements_2026-01.csv" in line for line in lines)
+    assert lines[-1] == "Plan: 5 fills, 1 submit, 1 export; side effects: export, browser-act"
+
+
+def test_render_diff_quotes_untrusted_page_values() -> None:
+    plan = expense_plan()
+    data = orjson.loads(plan.to_json())
+    data["diff"][1]["before"] = data["fingerprint"]["values"]["amount"] = "\x1b[2J\nrm -rf / " + "x" * 200
+    text = render_diff(parse_plan(orjson.dumps(data)))
+    assert "\x1b" not in text and "\\u001b" in text and "\\n" in text
+    assert max(len(line) for line in text.splitlines()) < 250
+
+
+def test_render_diff_without_changes() -> None:
+    plan = build_plan(title="t", start_url="http://x/", steps=expense_steps()[:3], workspace="/ws",
+                      source=PlanSource(kind="steps"), diff=[], fingerprint=expense_plan().fingerprint)
+    text = render_diff(plan)
+    assert "No changes" in text
+    assert text.endswith("Plan: 0 fills, 0 submits, 0 exports; side effects: browser-act")
+
+
+def test_read_only_plan_summary() -> None:
+    plan = build_plan(title="t", start_url="http://x/", steps=[step(kind="navigate", url="/")], workspace="/ws",
+                      source=PlanSource(kind="steps"))
+    assert render_diff(plan).endswith("side effects: none (read-only)")
+    assert not plan.has_changes and not plan.side_effects.requires_confirm
+
+
+def test_stale_fields_and_missing_evidence() -> None:
+    plan = expense_plan()
+    now = {"merchant": None, "amount": "10.00", "notes": "old note", "billable": "false"}
+    assert stale_fields(plan, now) == []
+    assert stale_fields(plan, {**now, "amount": "11.00"}) == ["amount"]
+    assert stale_fields(plan, {k: v for k, v in now.items() if k != "notes"}) == ["notes"]
+    assert stale_fields(expense_plan(with_diff=False), {}) == []
+    files = [e.path for e in plan.evidence_plan if e.path]
+    assert missing_evidence(plan, files) == []
+    missing = missing_evidence(plan, [f for f in files if "after_submit" not in f])
+    assert [m.path for m in missing] == ["screenshots/007_after_submit.png"]
+
+
+def test_diff_entry_compute() -> None:
+    assert DiffEntry.compute("f", 1, "a", "a") is None
+    assert DiffEntry.compute("f", 1, None, "") is None
+    entry = DiffEntry.compute("f", 1, "", "b")
+    assert entry is not None and entry.op == "+"
+    entry = DiffEntry.compute("f", 1, "a", None)
+    assert entry is not None and entry.op == "-" and entry.after is None
+    entry = DiffEntry.compute("pw", 1, "old", "new", sensitive=True)
+    assert entry is not None and entry.before is None and entry.after is None and entry.op == "~"
