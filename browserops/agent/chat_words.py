@@ -55,6 +55,7 @@ def _tokens(phrase: str) -> list[str]:
 
 
 _WORD_TOKENS = [_tokens(p) for p in _WORD_PHRASES]
+_CJK_COMPACT = [normalise(p).replace(" ", "") for p in _CJK_PHRASES]
 
 
 def _contains(words: list[str], phrase: list[str]) -> int:
@@ -72,7 +73,7 @@ def is_done_message(text: str) -> bool:
     if not norm:
         return False
     compact = norm.replace(" ", "")
-    if any(p in compact for p in _CJK_PHRASES):
+    if any(p in compact for p in _CJK_COMPACT):
         return len(compact) <= _MAX_CJK_CHARS and not any(n in norm for n in _CJK_NEGATIONS)
     words = norm.split()
     if len(words) > _MAX_WORDS:
