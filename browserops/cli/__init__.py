@@ -76,9 +76,9 @@ def cli(ctx: click.Context, workspace: Path | None, json_output: bool, log_level
 
 def _register() -> None:
     # Command modules register themselves on ``cli``; imported here so `--help` lists every group.
-    from browserops.cli import config_cmd, demo_cmd, doctor_cmd
+    from browserops.cli import chat_cmd, config_cmd, demo_cmd, doctor_cmd, serve_cmd
 
-    for module in (config_cmd, demo_cmd, doctor_cmd):
+    for module in (config_cmd, demo_cmd, doctor_cmd, chat_cmd, serve_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import socket
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Generator
 from types import FrameType
 from urllib.parse import quote
 
@@ -52,24 +54,48 @@ def bind_socket(host: str, port: int) -> socket.socket:
 
 
 class _Server(uvicorn.Server):
-    """uvicorn's server, ending our streams as soon as a shutdown signal arrives."""
+    """uvicorn's server; Ctrl+C/SIGTERM end our streams first and shut down cleanly (exit status 0).
 
-    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]) -> None:
+    With ``handle_signals=False`` (tests, embedding) it leaves the process's signal handling alone.
+    """
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None], *, handle_signals: bool) -> None:
         super().__init__(config)
         self._on_exit = on_exit
+        self._handle_signals = handle_signals
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        installed: list[int] = []
+        if self._handle_signals and threading.current_thread() is threading.main_thread():
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, self._on_signal, sig)
+                installed.append(sig)
+        try:
+            yield
+        finally:
+            for installed_sig in installed:
+                asyncio.get_running_loop().remove_signal_handler(installed_sig)
+
+    def _on_signal(self, sig: int) -> None:
+        self._on_exit()
+        if self.should_exit and sig == signal.SIGINT:
+            self.force_exit = True  # a second Ctrl+C: stop waiting for connections
+        self.should_exit = True
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        self._on_exit()
-        super().handle_exit(sig, frame)
+        self._on_signal(sig)
 
 
 class ChatServer:
     def __init__(self, engine: ChatEngine, *, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                 tokens: Tokens | None = None) -> None:
+                 tokens: Tokens | None = None, handle_signals: bool = False) -> None:
         self.engine = engine
         self.host = check_loopback(host)
         self.requested_port = port
         self.tokens = tokens or Tokens.generate()
+        self.handle_signals = handle_signals
         self.app = create_app(engine, self.tokens)
         self._state: ServerState = self.app.state.server
         self._server: _Server | None = None
@@ -85,19 +111,14 @@ class ChatServer:
         return f"{self.url}/?session={quote(session_id)}&token={quote(token)}"
 
     def _end_streams(self) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self._state.close_streams()
-            return
-        loop.call_soon_threadsafe(self._state.close_streams)
+        self._state.close_streams()
 
     async def start(self) -> None:
         sock = bind_socket(self.host, self.requested_port)
         self.port = sock.getsockname()[1]
         config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off",
                                 ws="websockets-sansio", timeout_graceful_shutdown=3)
-        self._server = _Server(config, self._end_streams)
+        self._server = _Server(config, self._end_streams, handle_signals=self.handle_signals)
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="chat-server")
         while not self._server.started:
             if self._task.done():

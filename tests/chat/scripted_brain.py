@@ -116,10 +116,10 @@ class ScriptedPlanBrain:
             await self._call(state, step.tool, step.args, emit)
             bs["next"] += 1
             executed += 1
-            if plan.manual_when_url_contains:
-                manual = self._manual(plan, await self._observe(state, emit))
-                if manual is not None:
-                    return manual
+            # Act, then look again (as the loop validates each step).
+            manual = self._manual(plan, await self._observe(state, emit))
+            if manual is not None:
+                return manual
         return TurnOutcome(kind="final", message=f"{plan.final} ({len(bs['done'])} steps worked, "
                                                  f"{len(bs['failed'])} failed.)")
 

@@ -62,7 +62,7 @@ async def test_one_task_event_sequence(engine: ChatEngine, demo_site: DemoSite) 
     assert demo_site.state.searches == ["chat-demo"]
     events = engine.bus.recent(SID, start)
     assert [e.type for e in events] == [
-        "status", "observation", "tool_call", "tool_result", "final", "agent_message", "status"]
+        "status", "observation", "tool_call", "tool_result", "observation", "final", "agent_message", "status"]
     assert [e.data["status"] for e in events if e.type == "status"] == ["running", "idle"]
     assert [e.seq for e in events] == list(range(start + 1, start + 1 + len(events)))
     state = engine.session(SID)

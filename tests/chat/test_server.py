@@ -133,7 +133,7 @@ async def test_full_event_sequence_of_one_task_arrives_in_order(
     events = await asyncio.wait_for(watcher, 20)
     assert [e["type"] for e in events] == [
         "status",  # the page's message put the session into chat mode
-        "status", "observation", "tool_call", "tool_result", "final", "agent_message", "status",
+        "status", "observation", "tool_call", "tool_result", "observation", "final", "agent_message", "status",
     ]
     assert [e["data"]["status"] for e in events if e["type"] == "status"] == ["idle", "running", "idle"]
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
