@@ -20,6 +20,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from filelock import FileLock
+
 from browserops.agent.chat_api import (
     Brain,
     ChatSession,
@@ -96,6 +98,7 @@ class ChatEngine:
         self._sessions: dict[str, ChatSession] = {}
         self._tasks: dict[str, asyncio.Task[TurnOutcome]] = {}
         self._stop: dict[str, bool] = {}
+        self._claims: dict[str, FileLock] = {}
 
     # -- state -------------------------------------------------------------------------------------
     def session(self, session_id: str) -> ChatSession:
@@ -103,6 +106,8 @@ class ChatEngine:
         check_session_id(session_id)
         state = self._sessions.get(session_id)
         if state is None:
+            if session_id not in self._claims:
+                self._claims[session_id] = self.store.claim(session_id)
             state = self.store.load(session_id) or ChatSession(session_id=session_id)
             if state.status == "running":
                 # The process running this turn died; nothing is running now, so say so.
@@ -414,3 +419,7 @@ class ChatEngine:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self.bus.close()
+        for claim in self._claims.values():
+            claim.release()
+        self._claims.clear()
+        self._sessions.clear()

@@ -15,9 +15,11 @@ from collections import deque
 from pathlib import Path
 
 import orjson
+from filelock import FileLock, Timeout
 from pydantic import ValidationError
 
 from browserops.agent.chat_api import ChatSession, Event, check_session_id
+from browserops.errors import BrowserOpsError, ErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,19 @@ class ChatStore:
 
     def events_path(self, session_id: str) -> Path:
         return self.root / f"{check_session_id(session_id)}.events.jsonl"
+
+    def claim(self, session_id: str) -> FileLock:
+        """Hold the session for this process: two processes writing one session would lose each other's state."""
+        lock = FileLock(self._dir() / f"{check_session_id(session_id)}.lock", thread_local=False)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout as exc:
+            raise BrowserOpsError(
+                ErrorCode.SESSION_IN_USE,
+                f"Chat session {session_id!r} is open in another browserops process (chat or serve) on this "
+                "workspace. Close that one, or use another --session.",
+            ) from exc
+        return lock
 
     # -- state -------------------------------------------------------------------------------------
     def load(self, session_id: str) -> ChatSession | None:

@@ -129,6 +129,7 @@ def create_app(engine: ChatEngine, tokens: Tokens, *, workspace: Path | None = N
     async def websocket(ws: WebSocket) -> None:
         try:
             sid = _session_param(ws)
+            engine.session(sid)
         except BrowserOpsError as exc:
             await ws.close(code=1008, reason=exc.message[:120])
             return
@@ -141,7 +142,7 @@ def create_app(engine: ChatEngine, tokens: Tokens, *, workspace: Path | None = N
 
     async def bad_request(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, BrowserOpsError)
-        return _error(400, exc.code, exc.message)
+        return _error(409 if exc.code is ErrorCode.SESSION_IN_USE else 400, exc.code, exc.message)
 
     app = Starlette(
         routes=[

@@ -14,6 +14,7 @@ from browserops.agent.chat_engine import ChatEngine
 from browserops.browser.session import BrowserSession
 from browserops.demo_site import DemoSite
 from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.tools.base import ToolContext
 from tests.chat.scripted_brain import Plan, ScriptedPlanBrain
 
 SID = "default"
@@ -91,9 +92,9 @@ async def test_ten_step_report_then_chat_message_continues(
 
 
 async def test_engine_caps_steps_even_if_the_brain_does_not(
-    workspace: Path, tool_ctx: object, plans: dict[str, Plan], demo_site: DemoSite
+    workspace: Path, tool_ctx: ToolContext, plans: dict[str, Plan], demo_site: DemoSite
 ) -> None:
-    greedy = ScriptedPlanBrain(tool_ctx, plans, steps_per_message=50)  # type: ignore[arg-type]
+    greedy = ScriptedPlanBrain(tool_ctx, plans, steps_per_message=50)
     engine = ChatEngine(workspace, greedy, steps_per_message=10)
     await engine.submit(SID, "/chat")
     outcome = outcome_of(await engine.submit(SID, "twelve"))
@@ -182,9 +183,9 @@ async def test_stop_interrupts_between_steps(engine: ChatEngine) -> None:
 
 
 async def test_engine_enforces_stop_for_a_brain_that_ignores_it(
-    workspace: Path, tool_ctx: object, plans: dict[str, Plan]
+    workspace: Path, tool_ctx: ToolContext, plans: dict[str, Plan]
 ) -> None:
-    stubborn = ScriptedPlanBrain(tool_ctx, plans, honour_stop=False)  # type: ignore[arg-type]
+    stubborn = ScriptedPlanBrain(tool_ctx, plans, honour_stop=False)
     engine = ChatEngine(workspace, stubborn)
     await engine.submit(SID, "/chat")
     async with engine.bus.subscribe(SID, types={"tool_result"}) as results:
@@ -219,15 +220,15 @@ async def test_viewer_cannot_start_or_confirm(engine: ChatEngine, demo_site: Dem
 
 
 async def test_state_survives_a_restart(
-    workspace: Path, tool_ctx: object, plans: dict[str, Plan], demo_site: DemoSite
+    workspace: Path, tool_ctx: ToolContext, plans: dict[str, Plan], demo_site: DemoSite
 ) -> None:
-    first = ChatEngine(workspace, ScriptedPlanBrain(tool_ctx, plans))  # type: ignore[arg-type]
+    first = ChatEngine(workspace, ScriptedPlanBrain(tool_ctx, plans))
     await first.submit(SID, "/chat")
     await first.submit(SID, "confirm the search")
     seq_before = first.bus.last_seq(SID)
     await first.close()
 
-    second = ChatEngine(workspace, ScriptedPlanBrain(tool_ctx, plans))  # type: ignore[arg-type]
+    second = ChatEngine(workspace, ScriptedPlanBrain(tool_ctx, plans))
     state = second.session(SID)
     assert (state.mode, state.status, state.pending_kind) == ("chat", "waiting_user", "confirm")
     assert state.pending_action is not None and "confirmed-once" in state.pending_action.raw_args["url"]
@@ -278,3 +279,19 @@ async def test_typed_text_never_reaches_events_and_errors_become_status(workspac
     # An error keeps the goal: the next message is feedback for it.
     await engine.submit(SID, "try again")
     assert engine.session(SID).current_goal == "type my password"
+
+
+async def test_one_process_at_a_time_per_session(workspace: Path, brain: ScriptedPlanBrain) -> None:
+    first, second = ChatEngine(workspace, brain), ChatEngine(workspace, brain)
+    await first.submit(SID, "/chat")
+    with pytest.raises(BrowserOpsError) as err:
+        await second.submit(SID, "/status")
+    assert err.value.code is ErrorCode.SESSION_IN_USE
+    assert await second.submit("other", "/chat")  # other sessions are free
+    await first.close()
+    assert engine_mode(second) == "chat"  # released: the second process takes over with the saved state
+    await second.close()
+
+
+def engine_mode(engine: ChatEngine) -> str:
+    return engine.session(SID).mode
