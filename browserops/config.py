@@ -19,7 +19,7 @@ from browserops.errors import BrowserOpsError, ErrorCode
 
 CONFIG_FILE_NAME = "browserops.toml"
 ENV_PREFIX = "BROWSEROPS_"
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-5-5"  # the current Sonnet; 4-5 is deprecated (anthropic SDK 2.12)
 
 Source = Literal["default", "file", "env", "flag"]
 
