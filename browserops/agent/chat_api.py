@@ -40,6 +40,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from browserops import policy
 from browserops.config import Settings
 from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.privacy import mask_args, mask_pii
@@ -131,6 +132,16 @@ class PendingAction(BaseModel):
             reason=mask_pii(reason),
             raw_args=dict(raw_args),
         )
+
+    @classmethod
+    def from_policy(cls, pending: policy.PendingAction, raw_args: Mapping[str, Any],
+                    number: int | None = None) -> PendingAction:
+        """From the policy gate's pending action (masked) plus the raw args the loop was about to call with."""
+        target: dict[str, Any] | None = None
+        if pending.target is not None:
+            target = {"n": number, "role": pending.target.role, "name": pending.target.name[:120]}
+        reason = f"{pending.decision.category}: {pending.decision.reason}"
+        return cls.create(pending.tool, raw_args, reason=reason, target=target)
 
     def describe(self) -> str:
         """One line for people: tool, target and why it needs confirmation."""

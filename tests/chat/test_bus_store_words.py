@@ -13,6 +13,8 @@ from browserops.agent.chat_api import ChatSession, Event, PendingAction
 from browserops.agent.chat_events import EventBus
 from browserops.agent.chat_store import ChatStore
 from browserops.agent.chat_words import _CJK_PHRASES, _WORD_PHRASES, is_done_message
+from browserops.policy import PendingAction as PolicyPending
+from browserops.policy import TargetInfo, classify
 
 
 async def test_replay_then_live_in_order_with_increasing_seq() -> None:
@@ -120,3 +122,16 @@ def test_done_words_in_the_issue_and_non_done_messages() -> None:
     for text in ("не готово", "还没好", "没好", "", "   ", "what should I do?", "log in for me",
                  "when you are done open the cart and then pay with the saved card"):
         assert not is_done_message(text), text
+
+
+def test_pending_action_from_the_policy_gate_keeps_raw_args_out_of_views() -> None:
+    target = TargetInfo(role="button", name="Pay now")
+    raw = {"index": 7, "action": "click"}
+    decision = classify("browser_overlay_act", raw, target)
+    assert not decision.allowed
+    pending = PendingAction.from_policy(PolicyPending.of("browser_overlay_act", raw, decision, target), raw, number=7)
+    assert pending.raw_args == raw and pending.target == {"n": 7, "role": "button", "name": "Pay now"}
+    assert pending.describe().startswith("browser_overlay_act on 7 button Pay now — destructive")
+    typed_args = {"index": 2, "text": "card 4111"}
+    typed = PendingAction.from_policy(PolicyPending.of("browser_type", typed_args, decision), typed_args)
+    assert "4111" not in typed.model_dump_json() and typed.raw_args["text"] == "card 4111"
