@@ -26,3 +26,18 @@ if ! uv run --frozen browserops doctor --no-launch >/dev/null 2>&1; then
   fi
 fi
 uv run --frozen browserops doctor --no-launch >&2
+
+# Test-only JavaScript (axe-core, injected into the chat page by the accessibility tests).
+if command -v npm >/dev/null 2>&1; then
+  echo "setup: installing test JavaScript (npm ci in tests/js)" >&2
+  npm ci --prefix tests/js --no-audit --no-fund --silent >/dev/null
+else
+  echo "setup: npm not found; the chat page accessibility test needs it (apt-get install -y npm)" >&2
+fi
+
+# Optional: espeak-ng for `browserops chat --speak` (best effort; the feature says so when it is missing).
+if ! command -v espeak-ng >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: installing espeak-ng for --speak" >&2
+  (apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng >/dev/null) \
+    || echo "setup: could not install espeak-ng; --speak will say so" >&2
+fi

@@ -74,11 +74,24 @@ def cli(ctx: click.Context, workspace: Path | None, json_output: bool, log_level
     ctx.obj = CliState(workspace=workspace.resolve(), json_output=json_output, overrides=overrides)
 
 
-def _register() -> None:
-    # Command modules register themselves on ``cli``; imported here so `--help` lists every group.
-    from browserops.cli import config_cmd, demo_cmd, doctor_cmd, evidence_cmd, pack_cmd
+# One module per line, so branches adding commands merge without conflicts.
+_COMMAND_MODULES = (
+    "config_cmd",
+    "demo_cmd",
+    "doctor_cmd",
+    "evidence_cmd",
+    "pack_cmd",
+    "chat_cmd",
+    "serve_cmd",
+)
 
-    for module in (config_cmd, demo_cmd, doctor_cmd, evidence_cmd, pack_cmd):
+
+def _register() -> None:
+    # Command modules expose COMMANDS; imported here so `--help` lists every group.
+    import importlib
+
+    for name in _COMMAND_MODULES:
+        module = importlib.import_module(f"browserops.cli.{name}")
         for command in module.COMMANDS:
             cli.add_command(command)
 
