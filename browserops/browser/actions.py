@@ -97,8 +97,11 @@ def action_error(what: str, exc: PlaywrightError) -> BrowserOpsError:
     return BrowserOpsError(ErrorCode.ACTION_FAILED, f"{what} failed: {_first_line(exc)}.")
 
 
+EL_TIMEOUT_MS = 2000  # a located element answers at once; waiting longer only hides that it is gone
+
+
 async def _el(locator: Locator, op: str, **args: Any) -> Any:
-    return await locator.evaluate(element_script("element"), {"op": op, **args})
+    return await locator.evaluate(element_script("element"), {"op": op, **args}, timeout=EL_TIMEOUT_MS)
 
 
 def _label(target: int | str, desc: dict[str, Any] | None = None) -> str:
@@ -157,6 +160,8 @@ async def _after(session: BrowserSession, resolved: ResolvedElement, nav: _NavWa
     result.update(await nav.report(timeout_ms))
     if not result.get("navigated"):
         try:
+            if not await resolved.locator.count():
+                raise PlaywrightError("element is not attached")
             result["element"] = _public(await _el(resolved.locator, "describe"), resolved)
         except PlaywrightError:
             result["element_gone"] = True  # the click removed or replaced it (a closed dialog, a new view)

@@ -39,7 +39,7 @@ async def scroll(
         else:
             resolved = await resolve_element(session, target)
             args["intoView"] = to is None and by_x is None and by_y is None
-            result = await resolved.locator.evaluate(element_script("scroll"), args)
+            result = await resolved.locator.evaluate(element_script("scroll"), args, timeout=5000)
             label = frame_ids(session, resolved.frame).label
             if label != "main":
                 result["frame"] = label
