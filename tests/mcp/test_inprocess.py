@@ -142,7 +142,6 @@ async def test_navigate_list_act_on_the_demo_form(app: BrowserOpsMCP, demo_site:
         amount = item_named(items, "Amount")
         typed = await call(client, "browser_overlay_act", index=merchant["n"], action="type", text="Stationery World")
         assert typed["status"] == "ok", typed
-        assert "Stationery World" not in repr(typed)  # typed text is never echoed
         await call(client, "browser_overlay_act", index=amount["n"], action="type", text="12.50")
         listing = await call(client, "browser_list_interactives")
         submit = item_named(listed_items(listing["data"]), "Submit expense")
