@@ -23,8 +23,10 @@ from browserops.browser import banner_js
 
 log = logging.getLogger(__name__)
 
-# After a click, how long a banner gets to go away (they often animate out) before we look again.
-SETTLE_MS = 120
+# After a click, how long a banner gets to go away (they often animate out) before the next pass; checked
+# every POLL_MS, so a banner that vanishes at once costs one poll, not the whole settle time.
+SETTLE_MS = 150
+POLL_MS = 25
 _ARGS = {
     "cookie": banner_js.COOKIE_WORDS,
     "subscribe": banner_js.SUBSCRIBE_WORDS,
@@ -132,6 +134,17 @@ class _Run:
                     clicked = True
         return clicked
 
+    async def settle(self, pass_started: float, pass_ms: float) -> None:
+        """Wait until every clicked overlay is gone, SETTLE_MS has passed, or the pass budget is used."""
+        settle_until = time.monotonic() + SETTLE_MS / 1000
+        pass_until = pass_started + pass_ms / 1000
+        while self.pending:
+            now = time.monotonic()
+            if now >= settle_until or now + POLL_MS / 1000 >= pass_until:
+                break
+            await asyncio.sleep(POLL_MS / 1000)
+            await asyncio.wait_for(self.verify(), timeout=max(0.05, pass_until - time.monotonic()))
+
     async def verify(self) -> None:
         by_frame: dict[Frame, list[int]] = {}
         for frame, token in self.pending:
@@ -160,10 +173,7 @@ async def close_banners(page: Page, budget: BannerBudget | None = None) -> Banne
             run.report.passes += 1
             if not await run.one_pass(pass_ms):
                 break
-            left = pass_ms - (time.monotonic() - pass_started) * 1000
-            await asyncio.sleep(max(0.0, min(SETTLE_MS, left - 30)) / 1000)
-            await asyncio.wait_for(run.verify(), timeout=max(0.05, (pass_ms - (time.monotonic() - pass_started)
-                                                                     * 1000) / 1000))
+            await run.settle(pass_started, pass_ms)
         if run.pending and run.remaining_ms() > 60:
             # A banner that animates out may need a moment more than one settle.
             await asyncio.sleep(min(250, run.remaining_ms() - 50) / 1000)

@@ -129,6 +129,19 @@ async def test_a_killed_chromium_is_restarted_by_the_next_call(app: BrowserOpsMC
         assert "browser_restarted" not in again["data"]
 
 
+async def test_a_crash_during_a_call_is_reported_and_recovered(app: BrowserOpsMCP, demo_site: DemoSite) -> None:
+    async with connect(app) as client:
+        await call(client, "browser_navigate", url=demo_site.base_url + "/search")
+        slow = asyncio.ensure_future(call(client, "browser_navigate", url=demo_site.base_url + "/slow?ms=4000"))
+        await asyncio.sleep(0.8)
+        assert kill_browser_with_marker(MARKER) == 1
+        crashed = await slow
+        assert crashed["status"] == "error" and crashed["code"] == "BROWSER_CRASHED"
+        assert "next call restarts" in crashed["error"]
+        result = await call(client, "browser_navigate", url=demo_site.base_url + "/search?q=ink")
+        assert result["status"] == "ok" and "browser_restarted" in result["data"]
+
+
 @pytest.mark.skipif(get_tool("browser_overlay_act") is None,
                     reason="needs tool catalogue I (browser_list_interactives, browser_overlay_act)")
 async def test_navigate_list_act_on_the_demo_form(app: BrowserOpsMCP, demo_site: DemoSite, workspace: Path) -> None:
