@@ -242,7 +242,8 @@ class BrowserSession:
             listener(dialog)
 
     def _on_download(self, download: Download) -> None:
-        self.downloads.append(download)
+        # Unclaimed downloads are kept for browser_download_wait; a bounded list, oldest dropped first.
+        self.downloads = [*self.downloads[-49:], download]
         for listener in list(self.download_listeners):
             listener(download)
 

@@ -106,6 +106,7 @@ def describe_validation_error(exc: ValidationError) -> str:
 async def invoke(tool: ToolDef[Any], ctx: ToolContext, raw_args: Mapping[str, Any] | None) -> ToolResult:
     """Validate, run with a timeout, and return the contract. Never raises (except cancellation)."""
     started = time.monotonic()
+    ctx.signals.clear()  # per-call facts: a context reused across calls must not carry the last call's
     try:
         args = tool.args.model_validate(dict(raw_args or {}))
     except ValidationError as exc:

@@ -10,7 +10,8 @@ It runs the banner closer when
 
 - a page-changing tool succeeded: ``browser_navigate``, ``browser_reload``, ``browser_back``,
   ``browser_forward``, ``browser_open_in_new_tab`` (on the new tab), ``browser_switch_tab``, and
-  ``browser_overlay_act`` with action click/select/type;
+  ``browser_overlay_act``/``browser_act_by_index`` with action click/select/type (a full budget when the
+  action navigated, as ``ctx.signals["navigated"]`` says; also for ``browser_press``);
 - or ``browser_list_interactives`` ran for the first time on a domain.
 
 Budgets: a new document (navigation, tab change, first listing on a domain) gets the full budget
@@ -39,8 +40,10 @@ NEW_DOCUMENT_TOOLS = frozenset({
     "browser_navigate", "browser_reload", "browser_back", "browser_forward", "browser_open_in_new_tab",
     "browser_switch_tab",
 })
-ACT_TOOL = "browser_overlay_act"
+ACT_TOOLS = frozenset({"browser_overlay_act", "browser_act_by_index"})
 ACT_ACTIONS = frozenset({"click", "select", "type"})
+# A key press is not a trigger of its own, but one that navigated (Enter in a search box) brings a new page.
+NAVIGATING_TOOLS = ACT_TOOLS | {"browser_press"}
 LIST_TOOL = "browser_list_interactives"
 
 _DOMAINS_KEY = "banners.domains_seen"
@@ -59,11 +62,13 @@ def _skip(reason: str) -> dict[str, Any]:
     return {"ran": False, "reason": reason, "found": 0, "closed": 0, "spent_ms": 0, "relist": False}
 
 
-def _trigger(tool_name: str, args: Mapping[str, Any] | None) -> str | None:
+def _trigger(tool_name: str, args: Mapping[str, Any] | None, signals: Mapping[str, Any]) -> str | None:
     """'document' (full budget), 'action' (one pass), 'listing' (first on a domain) or None."""
     if tool_name in NEW_DOCUMENT_TOOLS:
         return "document"
-    if tool_name == ACT_TOOL:
+    if tool_name in NAVIGATING_TOOLS and signals.get("navigated"):
+        return "document"
+    if tool_name in ACT_TOOLS:
         action = str((args or {}).get("action", "click"))
         return "action" if action in ACT_ACTIONS else None
     if tool_name == LIST_TOOL:
@@ -89,7 +94,7 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
     settings = ctx.settings
     if not settings.banners_auto_close:
         return _skip("disabled (banners_auto_close = false)")
-    trigger = _trigger(tool_name, args)
+    trigger = _trigger(tool_name, args, ctx.signals)
     if trigger is None:
         return _skip("not a page-changing tool")
     if result.get("status") != "ok":
