@@ -86,7 +86,12 @@ class _NavWatch:
         finally:
             self._stop()
         out: dict[str, Any] = {}
-        if self.navigated and self.page.url != self.url_before:
+        if self.navigated and self.page.url != self.url_before and not self.pending:
+            # pushState routing in a single-page app: same document, new URL, content probably swapped.
+            out["url_changed"] = True
+            out["url"] = self.page.url
+            out["hint"] = "The app switched view: list the elements again before using numbers."
+        elif self.navigated and self.page.url != self.url_before:
             try:
                 await self.page.wait_for_load_state("domcontentloaded", timeout=timeout_ms)
             except PlaywrightError:

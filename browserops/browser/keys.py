@@ -72,7 +72,7 @@ def normalise_key(key: str) -> str:
     if raw == "+":
         return "+"
     parts = raw.split("+")
-    if parts[-1] == "" and len(parts) >= 2:  # "Control++" means Control and the + key
+    if raw.endswith("++"):  # "Control++" means Control and the + key
         parts = [*parts[:-2], "+"]
     if any(p.strip() == "" for p in parts) or len(parts) > MAX_CHORD:
         raise ValueError(f"{key!r} is not a key or chord; write chords as Control+a or Shift+Tab")
