@@ -69,8 +69,8 @@ def normalise_key(key: str) -> str:
     raw = key.strip() if key.strip() else key
     if not raw:
         raise ValueError("key is empty: give a key name such as Enter or a chord such as Control+a")
-    if raw == "+":
-        return "+"
+    if len(raw) == 1:  # any single character, "+" and " " included
+        return raw
     parts = raw.split("+")
     if raw.endswith("++"):  # "Control++" means Control and the + key
         parts = [*parts[:-2], "+"]
