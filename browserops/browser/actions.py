@@ -8,12 +8,13 @@ element's new state, whether the page navigated, and where it is now. Typed text
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from types import TracebackType
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame, Locator, Page
+from playwright.async_api import Frame, Locator, Page, Request
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browserops.browser.elements import ResolvedElement, latest_listing, locate_blind_id, resolve_element
@@ -25,36 +26,72 @@ from browserops.errors import BrowserOpsError, ErrorCode
 
 COVER_RETRY_S = 1.0
 POPUP_WAIT_S = 1.5
+KEY_GRACE_S = 0.2  # after a key press: time for the page to start a navigation (Enter submitting a form)
 TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
 _OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "clear", "нет", "выкл", "否", "关"}
 
 
 class _NavWatch:
-    """Notices main-frame navigations (and new tabs) caused by an action."""
+    """Notices main-frame navigations (and new tabs) caused by an action.
+
+    A click waits for the navigation it starts (Playwright does that); a key press does not, so keyboard
+    actions give the page a short grace period to start one (a form submitted by Enter).
+    """
 
     def __init__(self, session: BrowserSession, page: Page) -> None:
         self.session = session
         self.page = page
         self.navigated = False
+        self.pending = False
         self.url_before = page.url
         self.tabs_before = len(session.pages)
+        self.stopped = False
+        self._event = asyncio.Event()
 
-    def _on(self, frame: Frame) -> None:
+    def _on_nav(self, frame: Frame) -> None:
         if frame is self.page.main_frame:
             self.navigated = True
+            self._event.set()
+
+    def _on_request(self, request: Request) -> None:
+        if request.is_navigation_request() and request.frame is self.page.main_frame:
+            self.pending = True
 
     async def __aenter__(self) -> _NavWatch:
-        self.page.on("framenavigated", self._on)
+        self.page.on("framenavigated", self._on_nav)
+        self.page.on("request", self._on_request)
         return self
 
     async def __aexit__(
         self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self.page.remove_listener("framenavigated", self._on)
+        if et is not None:
+            self._stop()  # the action failed: nobody will ask for a report
 
-    async def report(self, timeout_ms: int) -> dict[str, Any]:
+    def _stop(self) -> None:
+        if self.stopped:
+            return
+        self.stopped = True
+        self.page.remove_listener("framenavigated", self._on_nav)
+        self.page.remove_listener("request", self._on_request)
+
+    async def report(self, timeout_ms: int, *, grace_s: float = 0.0) -> dict[str, Any]:
+        try:
+            if grace_s and not self.navigated:
+                await asyncio.sleep(grace_s)
+            if self.pending and not self.navigated:
+                # The response of a submitted form is on its way.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._event.wait(), timeout_ms / 1000)
+        finally:
+            self._stop()
         out: dict[str, Any] = {}
-        if self.navigated and self.page.url != self.url_before:
+        if self.navigated and self.page.url != self.url_before and not self.pending:
+            # pushState routing in a single-page app: same document, new URL, content probably swapped.
+            out["url_changed"] = True
+            out["url"] = self.page.url
+            out["hint"] = "The app switched view: list the elements again before using numbers."
+        elif self.navigated and self.page.url != self.url_before:
             try:
                 await self.page.wait_for_load_state("domcontentloaded", timeout=timeout_ms)
             except PlaywrightError:
@@ -156,8 +193,8 @@ async def _reachable(resolved: ResolvedElement, label: str, timeout_ms: int) -> 
 
 
 async def _after(session: BrowserSession, resolved: ResolvedElement, nav: _NavWatch, timeout_ms: int,
-                 result: dict[str, Any]) -> dict[str, Any]:
-    result.update(await nav.report(timeout_ms))
+                 result: dict[str, Any], *, grace_s: float = 0.0) -> dict[str, Any]:
+    result.update(await nav.report(timeout_ms, grace_s=grace_s))
     if not result.get("navigated"):
         try:
             if not await resolved.locator.count():
@@ -223,6 +260,7 @@ async def type_text(
     page = session.page
     loc = resolved.locator
     await _focus(resolved, label, timeout_ms)
+    result: dict[str, Any] = {"action": "type", "target": _public(desc, resolved)}
     async with _NavWatch(session, page) as nav:
         try:
             if kind == "fill":  # date/time/colour/range inputs take a formatted value, not keystrokes
@@ -238,26 +276,23 @@ async def type_text(
                     await page.keyboard.insert_text(text)
                 else:
                     await page.keyboard.type(text)
+            # What the field holds before any Enter (a chat box may clear itself on submit).
+            _report_value(result, str(await _el(loc, "value")), text, secret=desc.get("type") == "password")
             if submit:
                 await page.keyboard.press("Enter")
         except PlaywrightError as exc:
             raise action_error(f"Typing into {label}", exc) from exc
-    result: dict[str, Any] = {"action": "type", "target": _public(desc, resolved)}
-    if not nav.navigated:
-        try:
-            value = str(await _el(loc, "value"))
-        except PlaywrightError:
-            value = None
-        if value is not None:
-            secret = desc.get("type") == "password"
-            result["length"] = len(value)
-            if not secret:
-                result["value"] = value if len(value) <= 200 else value[:199] + "…"
-            result["matches"] = value == text
-            if value != text and not submit:
-                result["note"] = ("The field holds something other than the text typed (an input mask, a length "
-                                  "limit or a suggestion). Check it before going on.")
-    return await _after(session, resolved, nav, timeout_ms, result)
+    return await _after(session, resolved, nav, timeout_ms, result, grace_s=KEY_GRACE_S if submit else 0.0)
+
+
+def _report_value(result: dict[str, Any], value: str, typed: str, *, secret: bool) -> None:
+    result["length"] = len(value)
+    if not secret:
+        result["value"] = value if len(value) <= 200 else value[:199] + "…"
+    result["matches"] = value == typed
+    if value != typed:
+        result["note"] = ("The field holds something other than the text typed (an input mask, a length limit or "
+                          "a suggestion). Check it before going on.")
 
 
 async def _pick_popup_option(session: BrowserSession, resolved: ResolvedElement, choice: str, label: str,
@@ -266,11 +301,17 @@ async def _pick_popup_option(session: BrowserSession, resolved: ResolvedElement,
     loc = resolved.locator
     ids = frame_ids(session, resolved.frame)
 
+    seen_options: list[str] = []
+
     async def look() -> dict[str, Any]:
         result = await _el(loc, "popup", text=choice, prefix=ids.prefix, seq=ids.seq)
-        if isinstance(result, dict) and result.get("seq"):
+        if not isinstance(result, dict):
+            return {"open": False}
+        if result.get("seq"):
             ids.seq = max(ids.seq, int(result["seq"]))
-        return result if isinstance(result, dict) else {"open": False}
+        if result.get("options"):
+            seen_options[:] = result["options"]  # typing to filter may hide them all: remember the full list
+        return result
 
     found = await look()
     if not found.get("id") and desc.get("kind") != "listbox":
@@ -295,7 +336,7 @@ async def _pick_popup_option(session: BrowserSession, resolved: ResolvedElement,
         except PlaywrightError as exc:
             raise action_error(f"Opening {label}", exc) from exc
     if not found.get("id"):
-        options = found.get("options") or []
+        options = found.get("options") or seen_options
         listed = f" Options: {', '.join(options)}." if options else " No options appeared when it was opened."
         raise BrowserOpsError(ErrorCode.ELEMENT_NOT_FOUND, f"No option matching {choice!r} in {label}.{listed}",
                               details={"options": options})
@@ -411,7 +452,7 @@ async def press(session: BrowserSession, key: str, target: int | str | None = No
                 await page.keyboard.press(key)
             except PlaywrightError as exc:
                 raise action_error(f"Pressing {key}", exc) from exc
-    result.update(await nav.report(timeout_ms))
+    result.update(await nav.report(timeout_ms, grace_s=KEY_GRACE_S))
     if not result.get("navigated"):
         focused = await focused_element(session)
         if focused:

@@ -69,10 +69,10 @@ def normalise_key(key: str) -> str:
     raw = key.strip() if key.strip() else key
     if not raw:
         raise ValueError("key is empty: give a key name such as Enter or a chord such as Control+a")
-    if raw == "+":
-        return "+"
+    if len(raw) == 1:  # any single character, "+" and " " included
+        return raw
     parts = raw.split("+")
-    if parts[-1] == "" and len(parts) >= 2:  # "Control++" means Control and the + key
+    if raw.endswith("++"):  # "Control++" means Control and the + key
         parts = [*parts[:-2], "+"]
     if any(p.strip() == "" for p in parts) or len(parts) > MAX_CHORD:
         raise ValueError(f"{key!r} is not a key or chord; write chords as Control+a or Shift+Tab")

@@ -9,6 +9,7 @@ See :mod:`browserops.browser.elements` for the numbering rule.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -133,8 +134,14 @@ def _frame_titles(views: list[FrameView]) -> dict[str, str]:
     return out
 
 
+LOAD_GRACE_MS = 1500
+
+
 async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, list[FrameView]]:
     page = session.page
+    # Right after a navigation iframes may not have loaded yet; give them a moment (free once loaded).
+    with contextlib.suppress(PlaywrightError):
+        await page.wait_for_load_state("load", timeout=LOAD_GRACE_MS)
     try:
         views = await visible_frames(session, page)
     except PlaywrightError as exc:

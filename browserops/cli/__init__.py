@@ -58,6 +58,7 @@ def cli(ctx: click.Context, workspace: Path | None, json_output: bool, log_level
       browserops demo-site --port 8765          # serve the bundled demo site
       browserops doctor                         # check that Chromium can be found and driven
       browserops config show                    # effective settings and where each came from
+      browserops tools list                     # the tool catalogue
       browserops mcp                            # serve the browser tools to an MCP client (stdio)
       browserops --workspace ./ws --json config show
     """
@@ -77,9 +78,9 @@ def cli(ctx: click.Context, workspace: Path | None, json_output: bool, log_level
 
 def _register() -> None:
     # Command modules register themselves on ``cli``; imported here so `--help` lists every group.
-    from browserops.cli import config_cmd, demo_cmd, doctor_cmd, mcp_cmd
+    from browserops.cli import config_cmd, demo_cmd, doctor_cmd, mcp_cmd, tools_cmd
 
-    for module in (config_cmd, demo_cmd, doctor_cmd, mcp_cmd):
+    for module in (config_cmd, demo_cmd, doctor_cmd, mcp_cmd, tools_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -36,10 +36,14 @@ async def _act(ctx: ToolContext, target: Target, action: str, text: str | None, 
         data = await actions.type_text(ctx.session, target, text or "", submit=submit, timeout_ms=timeout)
     else:
         data = await actions.select(ctx.session, target, text or "", timeout_ms=timeout)
-    ctx.signals["acted"] = True
-    if data.get("navigated"):
-        ctx.signals["navigated"] = True
+    _signal(ctx, data)
     return data
+
+
+def _signal(ctx: ToolContext, data: dict[str, Any]) -> None:
+    ctx.signals["acted"] = True
+    if data.get("navigated") or data.get("url_changed"):
+        ctx.signals["navigated"] = True
 
 
 class OverlayActArgs(ToolArgs):
@@ -108,9 +112,7 @@ class PressArgs(ToolArgs):
 
 async def _press(ctx: ToolContext, args: PressArgs) -> dict[str, Any]:
     data = await actions.press(ctx.session, args.key, args.id, timeout_ms=action_timeout(ctx))
-    ctx.signals["acted"] = True
-    if data.get("navigated"):
-        ctx.signals["navigated"] = True
+    _signal(ctx, data)
     return data
 
 
