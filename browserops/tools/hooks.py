@@ -29,8 +29,10 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from browserops.browser import listing, overlay
 from browserops.browser.banners import BannerBudget, close_banners_quietly
 from browserops.browser.dialogs import blocking_dialog
+from browserops.browser.elements import latest_listing
 from browserops.config import Settings
 from browserops.tools.base import ToolContext, ToolResult
 
@@ -88,8 +90,10 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
                        args: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Close banners if ``tool_name`` (called with ``args``, returning ``result``) may have shown new ones.
 
-    Returns ``{"ran", "reason", "found", "closed", "spent_ms", "relist", "banners"?}``; ``relist`` is True
-    when something was closed, so element numbers from before are stale.
+    Returns ``{"ran", "reason", "found", "closed", "spent_ms", "relist", "banners"?, "relisted"?}``. When
+    something was closed and the page had a listing, the hook re-lists it (same limit/offset/scope, overlay
+    redrawn) and returns the new listing in ``relisted``; otherwise ``relist`` is True when numbers held from
+    before are stale and the caller should list again.
     """
     settings = ctx.settings
     if not settings.banners_auto_close:
@@ -143,4 +147,26 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
     }
     if report.found:
         out["banners"] = report.items
+    if report.closed:
+        relisted = await _relist(ctx, page)
+        if relisted is not None:
+            out["relisted"] = relisted
+            out["relist"] = False
     return out
+
+
+async def _relist(ctx: ToolContext, page: object) -> dict[str, Any] | None:
+    """Seed 000 §10.1: after closing, number the page again if it was numbered (and redraw the overlay), so
+    the numbers a caller holds are never stale. None when there was no listing of this page to renew."""
+    session = ctx.session
+    current = latest_listing(session)
+    if current is None or current.kind != "list" or current.page is not page or page is not session.page:
+        return None
+    try:
+        fresh = await listing.list_interactives(session, limit=current.limit, offset=current.offset,
+                                                scope=current.scope)
+        await overlay.refresh_overlay(session)
+    except Exception:  # the hook never fails the action; the caller re-lists itself
+        log.exception("re-listing after closing banners failed")
+        return None
+    return listing.listing_data(fresh)

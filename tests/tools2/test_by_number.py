@@ -105,3 +105,20 @@ async def test_covered_content_is_usable_after_closing_the_banner(tool_ctx: Tool
     assert (await call(tool_ctx, "browser_overlay_act", index=n, action="click"))["status"] == "ok"
     text = await call(tool_ctx, "browser_extract", mode="text")
     assert "Content clicked 1 times" in str(text["data"])
+
+
+async def test_hook_renumbers_after_closing_on_the_first_listing(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    from browserops.tools.hooks import after_action
+
+    await goto(tool_ctx, demo_site.base_url + "/banners/iframe")
+    assert (await call(tool_ctx, "browser_overlay_show"))["status"] == "ok"
+    listed = await call(tool_ctx, "browser_list_interactives")
+    assert "covered_by" in listed["data"]  # the consent iframe lies over the content
+    hook = await after_action(tool_ctx, "browser_list_interactives", listed, {})
+    assert hook["closed"] == 1 and hook["relist"] is False
+    fresh = hook["relisted"]
+    assert "covered_by" not in fresh
+    content = next(i for i in fresh["items"] if i["name"] == "Content button")
+    # The new numbers are the session's latest listing: acting on them works straight away.
+    clicked = await call(tool_ctx, "browser_overlay_act", index=content["n"], action="click")
+    assert clicked["status"] == "ok", clicked
