@@ -9,6 +9,7 @@ import socket
 import sys
 from pathlib import Path
 
+import httpx
 from mcp.client import Client
 
 from browserops.demo_site import DemoSite
@@ -59,6 +60,13 @@ async def test_streamable_http(workspace: Path, demo_site: DemoSite) -> None:
             assert tabs["data"]["tabs"][0]["url"].endswith("/search?q=stapler")
         ours = browser_of_server(str(workspace), main_only=False)
         assert ours
+        # A web page in the user's browser must not drive it (DNS rebinding / cross-site requests).
+        async with httpx.AsyncClient() as http:
+            foreign = await http.post(
+                f"http://127.0.0.1:{port}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                headers={"Origin": "http://evil.example", "Accept": "application/json, text/event-stream"},
+            )
+            assert foreign.status_code in (400, 403)
     finally:
         proc.send_signal(signal.SIGINT)
         _, err = await asyncio.wait_for(proc.communicate(), timeout=20)
