@@ -26,6 +26,7 @@ from browserops.errors import BrowserOpsError, ErrorCode
 
 COVER_RETRY_S = 1.0
 POPUP_WAIT_S = 1.5
+NEW_TAB_WAIT_S = 1.5
 KEY_GRACE_S = 0.2  # after a key press: time for the page to start a navigation (Enter submitting a form)
 TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
 _OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "clear", "нет", "выкл", "否", "关"}
@@ -46,6 +47,7 @@ class _NavWatch:
         self.url_before = page.url
         self.tabs_before = len(session.pages)
         self.stopped = False
+        self.expect_tab = False  # a target=_blank link: the new tab shows up just after the click
         self._event = asyncio.Event()
 
     def _on_nav(self, frame: Frame) -> None:
@@ -99,8 +101,13 @@ class _NavWatch:
             out["navigated"] = True
             out.update(await page_info(self.page))
             out["hint"] = "The page changed: call browser_list_interactives before using numbers."
+        if self.expect_tab:
+            deadline = time.monotonic() + NEW_TAB_WAIT_S
+            while len(self.session.pages) <= self.tabs_before and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
         if len(self.session.pages) > self.tabs_before:
             out["new_tab"] = len(self.session.pages) - 1
+            out["tab_hint"] = f"A new tab opened (index {out['new_tab']}); this tab stays active."
         return out
 
 
@@ -160,7 +167,7 @@ async def _resolve(session: BrowserSession, target: int | str) -> tuple[Resolved
 
 
 def _public(desc: dict[str, Any], resolved: ResolvedElement) -> dict[str, Any]:
-    out = {k: v for k, v in desc.items() if k != "kind"}
+    out = {k: v for k, v in desc.items() if k not in ("kind", "opens_tab")}
     out["id"] = resolved.blind_id
     if resolved.item is not None:
         out["n"] = resolved.item.number
@@ -211,6 +218,7 @@ async def click(session: BrowserSession, target: int | str, *, timeout_ms: int) 
     await _reachable(resolved, label, timeout_ms)
     page = session.page
     async with _NavWatch(session, page) as nav:
+        nav.expect_tab = bool(desc.get("opens_tab"))
         try:
             await resolved.locator.click(timeout=timeout_ms)
         except PlaywrightError as exc:
