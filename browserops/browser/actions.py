@@ -26,6 +26,7 @@ from browserops.errors import BrowserOpsError, ErrorCode
 
 COVER_RETRY_S = 1.0
 POPUP_WAIT_S = 1.5
+NEW_TAB_WAIT_S = 1.5
 KEY_GRACE_S = 0.2  # after a key press: time for the page to start a navigation (Enter submitting a form)
 TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
 _OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "clear", "нет", "выкл", "否", "关"}
@@ -46,7 +47,9 @@ class _NavWatch:
         self.url_before = page.url
         self.tabs_before = len(session.pages)
         self.stopped = False
+        self.expect_tab = False  # a target=_blank link: the new tab shows up just after the click
         self._event = asyncio.Event()
+        self._tab_event = asyncio.Event()
 
     def _on_nav(self, frame: Frame) -> None:
         if frame is self.page.main_frame:
@@ -57,9 +60,13 @@ class _NavWatch:
         if request.is_navigation_request() and request.frame is self.page.main_frame:
             self.pending = True
 
+    def _on_page(self, page: Page) -> None:
+        self._tab_event.set()
+
     async def __aenter__(self) -> _NavWatch:
         self.page.on("framenavigated", self._on_nav)
         self.page.on("request", self._on_request)
+        self.session.context.on("page", self._on_page)
         return self
 
     async def __aexit__(
@@ -74,17 +81,25 @@ class _NavWatch:
         self.stopped = True
         self.page.remove_listener("framenavigated", self._on_nav)
         self.page.remove_listener("request", self._on_request)
+        self.session.context.remove_listener("page", self._on_page)
 
     async def report(self, timeout_ms: int, *, grace_s: float = 0.0) -> dict[str, Any]:
         try:
-            if grace_s and not self.navigated:
-                await asyncio.sleep(grace_s)
-            if self.pending and not self.navigated:
-                # The response of a submitted form is on its way.
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._event.wait(), timeout_ms / 1000)
+            return await self._report(timeout_ms, grace_s)
         finally:
             self._stop()
+
+    async def _report(self, timeout_ms: int, grace_s: float) -> dict[str, Any]:
+        if grace_s and not self.navigated:
+            await asyncio.sleep(grace_s)
+        if self.pending and not self.navigated:
+            # The response of a submitted form is on its way.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._event.wait(), timeout_ms / 1000)
+        if self.expect_tab and len(self.session.pages) <= self.tabs_before:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._tab_event.wait(), NEW_TAB_WAIT_S)
+            await asyncio.sleep(0)  # let the session register the page it was told about
         out: dict[str, Any] = {}
         if self.navigated and self.page.url != self.url_before and not self.pending:
             # pushState routing in a single-page app: same document, new URL, content probably swapped.
@@ -101,6 +116,7 @@ class _NavWatch:
             out["hint"] = "The page changed: call browser_list_interactives before using numbers."
         if len(self.session.pages) > self.tabs_before:
             out["new_tab"] = len(self.session.pages) - 1
+            out["tab_hint"] = f"A new tab opened (index {out['new_tab']}); this tab stays active."
         return out
 
 
@@ -160,7 +176,7 @@ async def _resolve(session: BrowserSession, target: int | str) -> tuple[Resolved
 
 
 def _public(desc: dict[str, Any], resolved: ResolvedElement) -> dict[str, Any]:
-    out = {k: v for k, v in desc.items() if k != "kind"}
+    out = {k: v for k, v in desc.items() if k not in ("kind", "opens_tab")}
     out["id"] = resolved.blind_id
     if resolved.item is not None:
         out["n"] = resolved.item.number
@@ -211,6 +227,7 @@ async def click(session: BrowserSession, target: int | str, *, timeout_ms: int) 
     await _reachable(resolved, label, timeout_ms)
     page = session.page
     async with _NavWatch(session, page) as nav:
+        nav.expect_tab = bool(desc.get("opens_tab"))
         try:
             await resolved.locator.click(timeout=timeout_ms)
         except PlaywrightError as exc:

@@ -115,10 +115,19 @@ async def _scan(views: list[FrameView], extra: dict[str, Any]) -> list[_FrameRes
     async def one(view: FrameView) -> _FrameResult | None:
         try:
             data = await view.frame.evaluate(script, {**view.script_args(), **extra})
-        except PlaywrightError:
-            if view.label == MAIN:
-                raise
-            return None  # a child frame navigating away mid-listing simply has nothing to list
+        except PlaywrightError as exc:
+            if view.label != MAIN:
+                return None  # a child frame navigating away mid-listing simply has nothing to list
+            # The page itself was navigating: wait for the new document once, then list it.
+            try:
+                await view.frame.wait_for_load_state("domcontentloaded", timeout=LOAD_GRACE_MS * 4)
+                data = await view.frame.evaluate(script, {**view.script_args(), **extra})
+            except PlaywrightError:
+                raise BrowserOpsError(
+                    ErrorCode.ACTION_FAILED,
+                    f"Could not list the page: {str(exc).splitlines()[0]}. Wait for it to load "
+                    "(browser_wait), then list again.",
+                ) from exc
         view.ids.seq = max(view.ids.seq, int(data.get("seq", 0)))
         return _FrameResult(view, data)
 

@@ -124,7 +124,8 @@ TOOLS: list[ToolDef[Any]] = [
         description=(
             "Draw the latest listing's numbers as high-contrast badges over the elements (frames and shadow "
             "roots included), so a screenshot shows which number is which. Badges do not block clicks and "
-            "follow scrolling; a new listing redraws them. Lists first if there is no listing yet."
+            "follow scrolling; while the overlay is on for this tab, every new listing redraws it (until "
+            "browser_overlay_hide). Lists first if there is no listing yet."
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_overlay_show,

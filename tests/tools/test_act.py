@@ -195,3 +195,50 @@ async def test_wrong_action_for_the_element_and_missing_text(tool_ctx: ToolConte
     assert bad["data"]["fields"] == ["action"]
     bad = await fails(tool_ctx, "browser_overlay_act", "BROWSER_INVALID_ARGS", index=1, css="#x")
     assert bad["data"]["fields"] == ["css"]
+
+
+async def test_contenteditable_pointer_divs_dates_and_clearing(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    page = tool_ctx.session.page
+    await page.evaluate(
+        """() => { const m = document.querySelector('main');
+          m.insertAdjacentHTML('afterbegin', '<div contenteditable="true" aria-label="Notes editor" ' +
+            'style="border:1px solid;min-height:2em">old</div><div id="tile" style="cursor:pointer">' +
+            '<span>Pick this tile</span></div>');
+          document.getElementById('tile').addEventListener('click', () => { document.title = 'tile picked'; }); }"""
+    )
+    items = await listed(tool_ctx)
+    editor = by_name(items, "Notes editor")
+    assert editor["role"] == "textbox" and editor["state"]["value"] == "old"
+    typed = await ok(tool_ctx, "browser_overlay_act", index=editor["n"], action="type", text="Новый текст")
+    assert typed["value"] == "Новый текст" and typed["matches"] is True
+    tile = by_name(items, "Pick this tile")
+    assert tile["role"] == "clickable"
+    assert not any(i["name"] == "Pick this tile" and i["id"] != tile["id"] for i in items)  # the span is not separate
+    await ok(tool_ctx, "browser_overlay_act", index=tile["n"])
+    assert await page.title() == "tile picked"
+    date = await ok(tool_ctx, "browser_overlay_act", index=by_name(items, "Date")["n"], action="type",
+                    text="2026-02-03")
+    assert date["value"] == "2026-02-03"
+    merchant = by_name(items, "Merchant")["n"]
+    await ok(tool_ctx, "browser_overlay_act", index=merchant, action="type", text="Acme")
+    cleared = await ok(tool_ctx, "browser_overlay_act", index=merchant, action="type", text="")
+    assert cleared["value"] == "" and cleared["length"] == 0
+
+
+async def test_clicks_report_spa_views_and_new_tabs(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/spa")
+    items = await listed(tool_ctx)
+    settings_tab = next(i for i in items if i["role"] == "tab" and i["name"] == "Settings")
+    done = await ok(tool_ctx, "browser_overlay_act", index=settings_tab["n"])
+    assert done["url_changed"] is True and done["url"].endswith("/spa/settings") and "navigated" not in done
+    assert done["element"]["state"]["selected"] is True
+    after = await listed(tool_ctx)
+    switch = by_name(after, "Email notifications")
+    assert switch["role"] == "switch" and switch["state"]["checked"] is False and switch["new"] is True
+    toggled = await ok(tool_ctx, "browser_overlay_act", index=switch["n"])
+    assert toggled["element"]["state"]["checked"] is True
+    await open_page(tool_ctx, demo_site.base_url + "/popup")
+    items = await listed(tool_ctx)
+    opened = await ok(tool_ctx, "browser_overlay_act", index=by_name(items, "Open report in new tab")["n"])
+    assert opened["new_tab"] == 1 and len(tool_ctx.session.pages) == 2

@@ -37,6 +37,9 @@ function describeEl(el) {
   for (const k in st) { out.state = st; break; }
   const t = typeOf(el);
   if (t) { out.type = t; }
+  const link = el.closest ? el.closest("a[target], area[target], form[target]") : null;
+  const target = link ? (link.getAttribute("target") || "").toLowerCase() : "";
+  if (target && !["_self", "_parent", "_top"].includes(target)) { out.opens_tab = true; }
   return out;
 }
 

@@ -268,26 +268,30 @@ function walkComposed(onElement, baseFlags) {
   const viewport = [0, 0, vw, vh];
   const docEl = document.documentElement;
   const body = document.body;
+  // Hot loop (tens of thousands of elements on big pages): read only the style properties that can matter.
   const visit = (el, flags, clip) => {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) { return; }
     const cs = getComputedStyle(el);
     const display = cs.display;
-    if (display === "none" || cs.contentVisibility === "hidden") { return; }
-    let kind = markupInteractive(el, tag);
-    const pointer = cs.cursor === "pointer";
-    if (!kind && pointer && !(flags & (F_INTER | F_POINTER)) && tag !== "label" && el !== docEl && el !== body &&
-        display !== "contents") {
-      kind = 2;
+    if (display === "none") { return; }
+    const parent = !LEAF_TAGS.has(tag) && (el.firstElementChild || el.shadowRoot || tag === "slot");
+    if (parent && cs.contentVisibility === "hidden") { return; }
+    let kind = el.hasAttributes() || tag === "button" || tag === "select" || tag === "textarea" || tag === "summary" ||
+      tag === "input" ? markupInteractive(el, tag) : 0;
+    let pointer = false;
+    if (!(flags & (F_INTER | F_POINTER))) {
+      pointer = cs.cursor === "pointer";
+      if (!kind && pointer && tag !== "label" && el !== docEl && el !== body && display !== "contents") { kind = 2; }
     }
     let f = flags;
-    if (cs.opacity === "0") { f |= F_ZERO; }
+    if (!(f & F_ZERO) && cs.opacity === "0") { f |= F_ZERO; }
     if (el.hasAttribute("inert")) { f |= F_INERT; }
     const extra = onElement(el, cs, f, clip, kind);
     if (extra) { f |= extra; }
     if (kind) { f |= F_INTER; }
     if (pointer) { f |= F_POINTER; }
-    if (LEAF_TAGS.has(tag)) { return; }
+    if (!parent) { return; }
     let childClip = clip;
     if (cs.position === "fixed") { childClip = viewport; }
     if (el !== docEl && el !== body && (cs.overflowX !== "visible" || cs.overflowY !== "visible")) {
