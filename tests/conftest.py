@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -34,6 +35,12 @@ async def browser_session() -> AsyncIterator[BrowserSession]:
 async def session(browser_session: BrowserSession, demo_site: DemoSite) -> BrowserSession:
     """The shared session reduced to one tab, with the demo site's state reset."""
     await browser_session.ensure_alive()
+    # A dialog left open by an earlier test would block the page for this one.
+    for dialog in list(browser_session.dialogs):
+        with contextlib.suppress(Exception):
+            await dialog.dismiss()
+    browser_session.dialogs.clear()
+    browser_session.downloads.clear()
     for page in browser_session.pages[1:]:
         await page.close()
     browser_session.switch_to(0)

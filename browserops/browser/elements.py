@@ -4,6 +4,11 @@ The numbering engine stamps every interactive element with a stable ``data-blind
 the latest listing of the active page here. Numbers are valid only for that latest listing (seed 000 §5.1);
 a blind id stays valid as long as the element exists. Every tool that takes an element goes through
 :func:`resolve_target`, so "stale number" and "element gone" errors read the same everywhere.
+
+Numbering rule: a listing sorts every visible interactive element of the page (all frames, open shadow
+roots) viewport first, then top to bottom; an element's number is its 1-based position in that full
+order, so with ``offset=40`` the first item is number 41, and the overlay badges show the same numbers.
+``browser_find`` stores a listing of its matches with those same full-order numbers.
 """
 
 from __future__ import annotations
@@ -35,7 +40,9 @@ class ListedElement:
     state: dict[str, Any] = field(default_factory=dict)
     in_viewport: bool = True
     new: bool = False
-    bbox: dict[str, float] | None = None
+    bbox: dict[str, float] | None = None  # top-level viewport pixels: x, y, width, height
+    kind: str | None = None  # input type when it says more than the role (date, email, password, file...)
+    covered: str | None = None  # what lies on top of it at its centre (a banner, a modal), if anything
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -44,12 +51,16 @@ class ListedElement:
             "role": self.role,
             "name": self.name,
         }
+        if self.kind:
+            out["type"] = self.kind
         if self.frame != "main":
             out["frame"] = self.frame
         if self.state:
             out["state"] = self.state
         if not self.in_viewport:
             out["in_viewport"] = False
+        if self.covered:
+            out["covered"] = True  # the listing's "covered_by" says by what, once for all items
         if self.new:
             out["new"] = True
         return out
@@ -66,6 +77,10 @@ class Listing:
     offset: int
     scope: str | None = None
     generation: int = 0
+    kind: str = "list"  # "list" (browser_list_interactives) or "find" (browser_find's matches)
+    frames: dict[str, Frame] = field(default_factory=dict)  # frame label -> Playwright frame
+    frame_titles: dict[str, str] = field(default_factory=dict)  # child frame label -> its URL
+    url: str = ""  # the page's URL when listed
 
     def by_number(self, number: int) -> ListedElement | None:
         for item in self.items:
@@ -87,6 +102,13 @@ def latest_listing(session: BrowserSession) -> Listing | None:
 
 def forget_listing(session: BrowserSession) -> None:
     session.extras.pop(_LISTING_KEY, None)
+
+
+def coerce_target(target: int | str) -> int | str:
+    """A digit-only string is a number (callers, LLMs especially, quote numbers); blind ids never are."""
+    if isinstance(target, str) and target.strip().isdigit():
+        return int(target.strip())
+    return target
 
 
 def check_blind_id(blind_id: str) -> str:
@@ -115,15 +137,21 @@ async def locate_blind_id(page: Page, blind_id: str) -> tuple[Frame, Locator] | 
     return None
 
 
-async def resolve_target(session: BrowserSession, target: int | str) -> tuple[ListedElement | None, Locator]:
-    """An element number of the latest listing (int) or a blind id (str) → (listed item, locator).
+@dataclass
+class ResolvedElement:
+    item: ListedElement | None  # the listing item when the target was a number
+    blind_id: str
+    frame: Frame
+    locator: Locator
 
-    Errors say exactly what to do: re-list for a stale or unknown number, scroll/close banners for a gone id.
-    """
+
+async def resolve_element(session: BrowserSession, target: int | str) -> ResolvedElement:
+    """Like :func:`resolve_target`, and also says which frame holds the element."""
     page = session.page
     item: ListedElement | None = None
     if isinstance(target, bool):
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, "Element must be a number or an id string.")
+    target = coerce_target(target)
     if isinstance(target, int):
         listing = latest_listing(session)
         if listing is None or listing.page is not page:
@@ -133,12 +161,20 @@ async def resolve_target(session: BrowserSession, target: int | str) -> tuple[Li
                 "Call browser_list_interactives first, then use its numbers.",
             )
         item = listing.by_number(target)
-        if item is None:
-            first = listing.offset
-            last = listing.offset + len(listing.items) - 1
+        if item is None and listing.url and listing.url != page.url:
             raise BrowserOpsError(
                 ErrorCode.STALE_INDEX,
-                f"Number {target} is not in the latest listing (numbers {first}..{last} of {listing.total}). "
+                f"Number {target} belongs to the listing of {listing.url}, but the tab now shows {page.url}. "
+                "Call browser_list_interactives for this page and use its numbers.",
+            )
+        if item is None:
+            if listing.items:
+                span = f"numbers {listing.items[0].number}..{listing.items[-1].number} of {listing.total}"
+            else:
+                span = f"no items of {listing.total}"
+            raise BrowserOpsError(
+                ErrorCode.STALE_INDEX,
+                f"Number {target} is not in the latest listing ({span}). "
                 "Re-list with browser_list_interactives (same limit/offset) and use the new numbers.",
             )
         blind_id = item.blind_id
@@ -151,4 +187,13 @@ async def resolve_target(session: BrowserSession, target: int | str) -> tuple[Li
             f"Element {target!r} is no longer on the page (it changed since the listing). "
             "Call browser_list_interactives again; if it is still missing, close banners or scroll.",
         )
-    return item, found[1]
+    return ResolvedElement(item, blind_id, found[0], found[1])
+
+
+async def resolve_target(session: BrowserSession, target: int | str) -> tuple[ListedElement | None, Locator]:
+    """An element number of the latest listing (int) or a blind id (str) → (listed item, locator).
+
+    Errors say exactly what to do: re-list for a stale or unknown number, scroll/close banners for a gone id.
+    """
+    resolved = await resolve_element(session, target)
+    return resolved.item, resolved.locator

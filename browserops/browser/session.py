@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.discovery import ChromiumLocation, find_chromium, launch_args, running_as_root
@@ -97,6 +98,14 @@ class BrowserSession:
         self.restarts = 0
         # Per-session scratch space for higher layers (numbering registry, dialogs, ...), keyed by owner.
         self.extras: dict[str, Any] = {}
+        # JavaScript dialogs (alert/confirm/prompt/beforeunload) wait here until browser_dialog answers them.
+        # Having a listener stops Playwright from auto-dismissing them; nothing awaits them, so nothing blocks.
+        self.dialogs: list[Dialog] = []
+        # Downloads the site started that no tool has claimed yet (browser_download_wait takes them).
+        self.downloads: list[Download] = []
+        # Called on every new dialog/download, e.g. by a tool waiting for one (see browser/dialogs.py).
+        self.dialog_listeners: list[Callable[[Dialog], None]] = []
+        self.download_listeners: list[Callable[[Download], None]] = []
 
     # -- lifecycle -------------------------------------------------------------------------------
     async def __aenter__(self) -> BrowserSession:
@@ -191,6 +200,8 @@ class BrowserSession:
             self._browser = None
             self._context = None
             self._pages = []
+            self.dialogs = []
+            self.downloads = []
             self._closing = False
 
     async def restart(self) -> None:
@@ -220,6 +231,21 @@ class BrowserSession:
 
     def _watch_page(self, page: Page) -> None:
         page.on("close", self._on_page_close)
+        page.on("dialog", self._on_dialog)
+        page.on("download", self._on_download)
+
+    def _on_dialog(self, dialog: Dialog) -> None:
+        self.dialogs.append(dialog)
+        tab = self._pages.index(dialog.page) if dialog.page in self._pages else None
+        self.notices.append({"kind": "dialog", "type": dialog.type, "message": dialog.message[:300], "tab": tab})
+        for listener in list(self.dialog_listeners):
+            listener(dialog)
+
+    def _on_download(self, download: Download) -> None:
+        # Unclaimed downloads are kept for browser_download_wait; a bounded list, oldest dropped first.
+        self.downloads = [*self.downloads[-49:], download]
+        for listener in list(self.download_listeners):
+            listener(download)
 
     def _on_new_page(self, page: Page) -> None:
         if page in self._pages:
@@ -236,6 +262,7 @@ class BrowserSession:
             self._pages.remove(page)
             if self._active >= idx and self._active > 0:
                 self._active -= 1
+        self.dialogs = [d for d in self.dialogs if d.page is not page]
 
     @property
     def context(self) -> BrowserContext:

@@ -58,6 +58,8 @@ def cli(ctx: click.Context, workspace: Path | None, json_output: bool, log_level
       browserops demo-site --port 8765          # serve the bundled demo site
       browserops doctor                         # check that Chromium can be found and driven
       browserops config show                    # effective settings and where each came from
+      browserops tools list                     # the tool catalogue
+      browserops mcp                            # serve the browser tools to an MCP client (stdio)
       browserops --workspace ./ws --json config show
     """
     if workspace is None:
@@ -83,6 +85,8 @@ _COMMAND_MODULES = (
     "pack_cmd",
     "chat_cmd",
     "serve_cmd",
+    "tools_cmd",
+    "mcp_cmd",
 )
 
 

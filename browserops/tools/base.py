@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from browserops.browser.dialogs import check_no_dialog, run_watching_dialogs
 from browserops.browser.session import BrowserSession
 from browserops.config import Settings
 from browserops.errors import BrowserOpsError, ErrorCode
@@ -69,6 +70,9 @@ class ToolDef(Generic[A]):
     handler: Handler[A]
     # Tools that must not get the generic timeout (a wait with its own timeout, a download).
     timeout_from_args: str | None = None
+    # Tools that may run while a JavaScript dialog blocks the active tab (browser_dialog, tab switching);
+    # every other tool fails fast with BROWSER_DIALOG_OPEN instead of hanging on the blocked page.
+    dialog_safe: bool = False
 
     @property
     def read_only(self) -> bool:
@@ -102,6 +106,7 @@ def describe_validation_error(exc: ValidationError) -> str:
 async def invoke(tool: ToolDef[Any], ctx: ToolContext, raw_args: Mapping[str, Any] | None) -> ToolResult:
     """Validate, run with a timeout, and return the contract. Never raises (except cancellation)."""
     started = time.monotonic()
+    ctx.signals.clear()  # per-call facts: a context reused across calls must not carry the last call's
     try:
         args = tool.args.model_validate(dict(raw_args or {}))
     except ValidationError as exc:
@@ -116,7 +121,12 @@ async def invoke(tool: ToolDef[Any], ctx: ToolContext, raw_args: Mapping[str, An
         if isinstance(own, int | float) and own > 0:
             timeout_ms = max(timeout_ms, float(own) + 2_000)
     try:
-        data = await asyncio.wait_for(tool.handler(ctx, args), timeout=timeout_ms / 1000)
+        if tool.dialog_safe:
+            data = await asyncio.wait_for(tool.handler(ctx, args), timeout=timeout_ms / 1000)
+        else:
+            check_no_dialog(ctx.session)
+            data = await asyncio.wait_for(run_watching_dialogs(ctx.session, tool.handler(ctx, args)),
+                                          timeout=timeout_ms / 1000)
         result = ok(data)
     except BrowserOpsError as exc:
         result = error(exc.code, exc.message, exc.details or None)

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from browserops.browser import navigation
+from browserops.browser import navigation, waiting
 from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
 
 
@@ -19,6 +19,7 @@ class NoArgs(ToolArgs):
 
 
 async def _navigate(ctx: ToolContext, args: NavigateArgs) -> dict[str, Any]:
+    waiting.track_network(ctx.session)  # so browser_wait(network_idle) counts this page's requests from the start
     data = await navigation.goto(ctx.session.page, args.url, ctx.settings.navigation_timeout_ms)
     ctx.signals["navigated"] = True
     return data

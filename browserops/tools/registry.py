@@ -6,10 +6,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from browserops.errors import ErrorCode
-from browserops.tools import navigation
+from browserops.tools import (
+    actions,
+    banners,
+    dialogs,
+    downloads,
+    elements,
+    navigation,
+    reading,
+    tabs,
+    uploads,
+    waiting,
+)
 from browserops.tools.base import ToolContext, ToolDef, ToolResult, error, invoke
 
-_MODULES = (navigation,)
+_MODULES = (navigation, waiting, elements, actions, reading, tabs, downloads, uploads, dialogs, banners)
 
 CATALOGUE: dict[str, ToolDef[Any]] = {tool.name: tool for module in _MODULES for tool in module.TOOLS}
 

@@ -1,0 +1,142 @@
+// Operations on one element Playwright has already located (our own locator for [data-blind-id]).
+// args: {op, text?, prefix?, seq?} (prefix/seq: the frame's blind-id counter, for anything we stamp)
+//   describe  -> role, name, state, type, and what kind of control it is (for type/select decisions)
+//   focused   -> is it the focused element (through shadow roots)?
+//   clear     -> select its whole content so the next keystrokes replace it
+//   value     -> what it holds now
+//   hit       -> what covers its visible centre (null when nothing does)
+//   native    -> index of the <option> best matching text, or the option labels
+//   popup     -> for a combobox/listbox: stamp and return the visible option best matching text
+function controlKind(el, role) {
+  const tag = el.localName;
+  if (tag === "select") { return "native-select"; }
+  if (tag === "input") {
+    const t = (el.getAttribute("type") || "text").toLowerCase();
+    if (t === "checkbox" || t === "radio") { return "checkable"; }
+    if (t === "file") { return "file"; }
+    if (["button", "submit", "reset", "image"].includes(t)) { return "button"; }
+    if (["date", "time", "datetime-local", "month", "week", "color", "range"].includes(t)) { return "fill"; }
+    return role === "combobox" ? "combobox-input" : "text";
+  }
+  if (tag === "textarea") { return "text"; }
+  if (el.isContentEditable) { return "editable"; }
+  if (role === "combobox") { return "combobox"; }
+  if (role === "listbox") { return "listbox"; }
+  if (role === "option") { return "option"; }
+  if (role === "checkbox" || role === "switch" || role === "radio" || role === "menuitemcheckbox") { return "checkable"; }
+  if (role === "textbox" || role === "searchbox") { return "text"; }
+  if (el.getAttribute("aria-haspopup") === "listbox") { return "combobox"; }
+  return "other";
+}
+
+function describeEl(el) {
+  let role = roleOf(el);
+  if (role === "generic") { role = "clickable"; }
+  const out = { role, name: cut(nameOf(el, role), 80), kind: controlKind(el, role) };
+  const st = stateOf(el, role);
+  for (const k in st) { out.state = st; break; }
+  const t = typeOf(el);
+  if (t) { out.type = t; }
+  const link = el.closest ? el.closest("a[target], area[target], form[target]") : null;
+  const target = link ? (link.getAttribute("target") || "").toLowerCase() : "";
+  if (target && !["_self", "_parent", "_top"].includes(target)) { out.opens_tab = true; }
+  return out;
+}
+
+function currentValue(el) {
+  if (el.localName === "input" || el.localName === "textarea") { return el.value; }
+  if (el.localName === "select") { return Array.from(el.selectedOptions).map((o) => norm(o.label || o.textContent)).join(", "); }
+  if (el.isContentEditable) { return el.innerText.replace(/\n$/, ""); }
+  return el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow") || norm(el.textContent);
+}
+
+// Best option for a wanted text: exact label, exact value, label prefix, label contains, title contains.
+function bestOption(options, wanted, labelOf, valueOf, titleOf) {
+  const q = fold(wanted);
+  const scores = [(o) => fold(labelOf(o)) === q, (o) => fold(valueOf(o)) === q, (o) => fold(labelOf(o)).startsWith(q),
+    (o) => fold(labelOf(o)).includes(q), (o) => fold(titleOf(o)).includes(q)];
+  for (const test of scores) {
+    const hit = options.find(test);
+    if (hit) { return hit; }
+  }
+  return null;
+}
+
+function visibleEl(el) {
+  if (!el.isConnected || !el.checkVisibility({ visibilityProperty: true })) { return false; }
+  const r = el.getBoundingClientRect();
+  return r.width >= 1 && r.height >= 1;
+}
+
+function deepAll(selector) {
+  const out = Array.from(document.querySelectorAll(selector));
+  for (const r of boState().roots) { if (r.host && r.host.isConnected) { out.push(...r.querySelectorAll(selector)); } }
+  return out;
+}
+
+function popupOptions(el) {
+  // The listbox a combobox controls (aria-controls / aria-owns), the element itself, or any open listbox.
+  const lists = [];
+  const root = el.getRootNode();
+  for (const attr of ["aria-controls", "aria-owns"]) {
+    for (const id of (el.getAttribute(attr) || "").split(/\s+/).filter(Boolean)) {
+      const t = (root.getElementById ? root.getElementById(id) : null) || document.getElementById(id);
+      if (t) { lists.push(t); }
+    }
+  }
+  if (roleOf(el) === "listbox") { lists.push(el); }
+  if (!lists.some(visibleEl)) { lists.push(...deepAll('[role="listbox"]').filter(visibleEl)); }
+  const options = [];
+  for (const l of lists) {
+    const own = l.getAttribute("role") === "option" ? [l] : Array.from(l.querySelectorAll('[role="option"]'));
+    for (const o of own) { if (visibleEl(o) && !options.includes(o)) { options.push(o); } }
+  }
+  return options;
+}
+
+function main(el, args) {
+  const st = boState();
+  if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
+  if (args.seq > st.seq) { st.seq = args.seq; }
+  switch (args.op) {
+    case "describe": return describeEl(el);
+    case "focused": {
+      const a = deepActiveElement();
+      return a === el || (a && composedContains(el, a));
+    }
+    case "clear": {
+      if (el.localName === "input" || el.localName === "textarea") {
+        try { el.select(); } catch (e) { el.setSelectionRange && el.setSelectionRange(0, el.value.length); }
+      } else if (el.isContentEditable) {
+        const sel = el.ownerDocument.getSelection();
+        sel.removeAllRanges();
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        sel.addRange(range);
+      }
+      return { readonly: !!el.readOnly, disabled: !!el.disabled };
+    }
+    case "value": return currentValue(el);
+    case "hit": {
+      const vw = document.documentElement.clientWidth || window.innerWidth;
+      return coveredBy(el, [0, 0, vw, window.innerHeight]);
+    }
+    case "native": {
+      const opts = Array.from(el.options);
+      const best = bestOption(opts.filter((o) => !o.disabled), args.text, (o) => o.label || o.textContent,
+        (o) => o.value, (o) => o.title || "");
+      if (best) { return { index: best.index, label: norm(best.label || best.textContent) }; }
+      return { options: opts.slice(0, 25).map((o) => norm(o.label || o.textContent)) };
+    }
+    case "popup": {
+      const opts = popupOptions(el);
+      if (!opts.length) { return { open: false }; }
+      const best = bestOption(opts.filter((o) => o.getAttribute("aria-disabled") !== "true"), args.text,
+        (o) => nameOf(o, "option"), (o) => o.getAttribute("data-value") || o.getAttribute("value") || "",
+        (o) => o.getAttribute("title") || "");
+      if (best) { return { open: true, id: stamp(best), label: cut(nameOf(best, "option"), 80), seq: st.seq }; }
+      return { open: true, options: opts.slice(0, 25).map((o) => cut(nameOf(o, "option"), 40)) };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,153 @@
+// Enumerate what a person could act on in this frame: one walk, visible only, sorted viewport first.
+// args: {prefix, seq, off: [x, y], fclip: [x0, y0, x1, y1] | null, keep, scope, match, track}
+//  - off/fclip place this frame's viewport inside the top-level viewport (null for the main frame);
+//  - keep: how many items (in sorted order) to describe; the rest are only counted;
+//  - scope: {viewport: true} | {id} | {text}: restrict to the viewport, a container by blind id, or a
+//    container (dialog, form, region, landmark...) by role or accessible name;
+//  - match: {text, roles} for browser_find: every candidate is described and tested;
+//  - track: remember this listing's elements so the next one can flag new ones.
+function main(args) {
+  const st = boState();
+  if (args.prefix) { st.prefix = args.prefix; }
+  if (args.seq > st.seq) { st.seq = args.seq; }
+  const off = args.off || [0, 0];
+  const scope = args.scope || null;
+  const wantScope = !!(scope && (scope.id || scope.text));
+  const scopeText = scope && scope.text ? fold(scope.text) : "";
+  let scopeFound = !wantScope;
+  const containers = [];
+  const cands = [];
+  const onElement = (el, cs, flags, clip, kind) => {
+    let extra = 0;
+    if (wantScope && !(flags & F_SCOPE)) {
+      if (scope.id) {
+        if (el.getAttribute(ID_ATTR) === scope.id) { extra = F_SCOPE; }
+      } else {
+        const role = roleOf(el);
+        if (CONTAINER_ROLES.has(role) || el.localName === "dialog") {
+          const name = nameOf(el, role);
+          if (containers.length < 15 && (name || role === "dialog" || role === "main")) {
+            containers.push(name ? role + ' "' + cut(name, 40) + '"' : role);
+          }
+          if (role === scopeText || (name && fold(name).includes(scopeText))) { extra = F_SCOPE; }
+        }
+      }
+      if (extra) { scopeFound = true; flags |= extra; }
+    }
+    if (!kind || (flags & F_INERT) || cs.visibility !== "visible") { return extra; }
+    if (wantScope && !(flags & F_SCOPE)) { return extra; }
+    if ((flags & F_ZERO) && !(el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type))) { return extra; }
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) { return extra; }
+    const vis = intersect([r.left, r.top, r.right, r.bottom], clip);
+    let vp = nonEmpty(vis);
+    if (vp && args.fclip) {
+      vp = nonEmpty(intersect([vis[0] + off[0], vis[1] + off[1], vis[2] + off[0], vis[3] + off[1]], args.fclip));
+    }
+    const y = r.top + off[1];
+    const x = r.left + off[0];
+    if (scope && scope.viewport && !vp) { return extra; }
+    cands.push({ el, r, clip, vp, g: 0, y, x, kind, cov: null });
+    return extra;
+  };
+  walkComposed(onElement, 0);
+  // Groups: 0 in the viewport and reachable, 1 in the viewport but under a banner/modal, 2 below or right
+  // of the viewport (what paging forward reaches next), 3 scrolled past above. Hit-testing only the
+  // in-viewport items keeps this cheap on long pages.
+  for (const c of cands) {
+    if (c.vp) {
+      c.cov = coveredBy(c.el, c.clip);
+      c.g = c.cov ? 1 : 0;
+    } else {
+      c.g = c.r.bottom + off[1] < 0 ? 3 : 2;
+    }
+  }
+  cands.sort((a, b) => (a.g - b.g) || (a.y - b.y) || (a.x - b.x));
+  // Reading order: items whose middle falls within a row's first item's band share its row, left to right.
+  let row = null;
+  for (const c of cands) {
+    const mid = c.y + c.r.height / 2;
+    if (!row || row.g !== c.g || mid > row.bottom) {
+      row = { g: c.g, top: c.y, bottom: c.y + Math.min(Math.max(c.r.height, 8), 50) };
+    }
+    c.y = row.top;
+  }
+  cands.sort((a, b) => (a.g - b.g) || (a.y - b.y) || (a.x - b.x));
+
+  const prevSeen = st.seen;
+  const had = !!prevSeen;
+  const describe = (c, i) => {
+    const el = c.el;
+    let role = roleOf(el);
+    if (role === "generic" || role === "paragraph" || role === "listitem" || role === "img" || role === "section") {
+      role = c.kind === 2 || el.hasAttribute("onclick") ? "clickable" : (role === "generic" ? "focusable" : role);
+    }
+    const item = { i, role, name: cut(nameOf(el, role === "clickable" || role === "focusable" ? "clickable" : role), 80),
+      g: c.g, y: c.y, x: c.x, ty: c.r.top + off[1], w: c.r.width, h: c.r.height };
+    const state = stateOf(el, role);
+    for (const k in state) { item.st = state; break; }
+    const t = typeOf(el);
+    if (t) { item.t = t; }
+    if (c.cov) { item.cov = c.cov; }
+    if (!had || !prevSeen.has(el)) { item.nw = 1; }
+    return item;
+  };
+
+  const out = { total: cands.length, had, scopeFound, items: [] };
+  if (wantScope && !scopeFound) { out.containers = containers; }
+  if (args.match) {
+    const roles = args.match.roles && args.match.roles.length ? new Set(args.match.roles) : null;
+    const q = args.match.text ? fold(args.match.text) : "";
+    out.keys = cands.map((c) => [c.g, c.y, c.x]);
+    for (let i = 0; i < cands.length; i++) {
+      const c = cands[i];
+      const item = describe(c, i);
+      if (roles && !roles.has(item.role)) { continue; }
+      if (q) {
+        const rank = matchRank(c.el, item, q);
+        if (rank < 0) { continue; }
+        item.rank = rank;
+      } else {
+        item.rank = 0;
+      }
+      out.items.push(item);
+    }
+  } else {
+    const keep = Math.min(args.keep, cands.length);
+    for (let i = 0; i < keep; i++) { out.items.push(describe(cands[i], i)); }
+  }
+  // Stamp after all reads, so attribute writes do not force style recalculation mid-walk.
+  for (const item of out.items) { item.id = ensureUniqueId(cands[item.i].el); }
+  if (args.track) { st.seen = new WeakSet(cands.map((c) => c.el)); }
+  out.seq = st.seq;
+  return out;
+}
+
+// A page can clone an element together with our attribute; the clone must not answer to the same id.
+function ensureUniqueId(el) {
+  const have = el.getAttribute(ID_ATTR);
+  if (have) {
+    const first = byBlindId(have);
+    if (first === el || !first) { return have; }
+    el.removeAttribute(ID_ATTR);
+  }
+  return stamp(el);
+}
+
+// Rank of a find match: 0 exact name, 1 name starts with, 2 name contains, 3 another label source contains.
+function matchRank(el, item, q) {
+  const name = fold(item.name);
+  if (name === q) { return 0; }
+  if (name.startsWith(q)) { return 1; }
+  if (name.includes(q)) { return 2; }
+  const sources = [el.getAttribute("aria-label"), el.getAttribute("placeholder"), el.getAttribute("title"),
+    el.getAttribute("alt"), el.getAttribute("value") && /^(button|submit|reset)$/.test(el.type) ? el.value : ""];
+  if (el.labels) { for (const l of el.labels) { sources.push(l.textContent); } }
+  if (el.localName !== "select" && el.localName !== "textarea" && !(el.localName === "input")) { sources.push(el.textContent); }
+  const lb = idrefText(el, "aria-labelledby");
+  if (lb) { sources.push(lb); }
+  const db = idrefText(el, "aria-describedby");
+  if (db) { sources.push(db); }
+  for (const s of sources) { if (s && fold(s).includes(q)) { return 3; } }
+  return -1;
+}

@@ -1,0 +1,186 @@
+"""The MCP server: the whole tool catalogue over stdio or streamable HTTP (official ``mcp`` SDK, ``MCPServer``).
+
+One server process holds one browser session (:class:`BrowserOpsMCP`), started lazily on the first call.
+Calls are serialised with a lock: a second concurrent call waits its turn and never interleaves with the
+first on the same page (seed 000 §14: one assistant, one session, no parallel tool calls). If Chromium
+crashed, the next call restarts it and says so in ``data.browser_restarted``.
+
+Each catalogue tool is registered with the input schema of its args model and annotations from its
+side-effect class; the result is the tool contract ``{"status", "error"?, "code"?, "data"?}`` as JSON text
+and as structured content (``isError`` set for ``status: "error"``). After page-changing tools the
+post-action banner hook runs (``banners_auto_close``); what the session noticed meanwhile (a tab the site
+opened, a dialog) is returned in ``data.notices``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import orjson
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import ConfigDict
+
+from browserops import __version__
+from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.config import Settings
+from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.tools.base import SideEffect, ToolContext, ToolDef, ToolResult, error
+from browserops.tools.hooks import after_action
+from browserops.tools.registry import all_tools, call_tool
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = "browserops"
+DEFAULT_HTTP_PORT = 8931
+RESTARTED_NOTE = "The browser had crashed and was restarted; earlier tabs and element numbers are gone."
+CRASHED_NOTE = "The browser crashed during this call; the next call restarts it."
+
+INSTRUCTIONS = (
+    "Drive a real Chromium through numbered elements. Typical loop: browser_navigate(url) → "
+    "browser_list_interactives() → act by number (browser_overlay_act) → list again. Numbers are valid only "
+    "for the latest listing. Every result is {status, error?, code?, data?}; codes are stable BROWSER_* "
+    "values and the error text says what to do next. data.notices reports tabs the site opened and dialogs."
+)
+
+# The tool contract, published as each tool's output schema.
+CONTRACT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "status": {"type": "string", "enum": ["ok", "error"]},
+        "code": {"type": "string", "description": "Stable BROWSER_* error code (errors only)."},
+        "error": {"type": "string", "description": "What went wrong and what to do next (errors only)."},
+        "data": {"type": "object"},
+    },
+    "required": ["status"],
+}
+
+
+class BrowserOpsMCP:
+    """The state behind the MCP tools: settings, workspace, one lazily started browser session, one lock."""
+
+    def __init__(self, settings: Settings, workspace: Path, options: SessionOptions | None = None) -> None:
+        self.settings = settings
+        self.workspace = workspace
+        self.options = options or SessionOptions.from_settings(settings)
+        self.session: BrowserSession | None = None
+        self._lock = asyncio.Lock()
+
+    async def _ensure_session(self) -> tuple[BrowserSession, bool]:
+        """The running session; True when a crashed browser had to be restarted first."""
+        if self.session is None:
+            session = BrowserSession(self.options)
+            await session.start()
+            self.session = session
+            return session, False
+        return self.session, await self.session.ensure_alive()
+
+    async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> ToolResult:
+        """Run one tool call after any call in progress has finished. Never raises (except cancellation)."""
+        async with self._lock:
+            try:
+                session, restarted = await self._ensure_session()
+            except BrowserOpsError as exc:
+                return error(exc.code, exc.message, exc.details or None)
+            ctx = ToolContext(session=session, settings=self.settings, workspace=self.workspace)
+            result = await call_tool(name, ctx, arguments)
+            if not session.alive:
+                # Whatever the tool saw (a timeout, a closed target), the cause is the dead browser.
+                result = error(ErrorCode.CRASHED, CRASHED_NOTE)
+            extra: dict[str, Any] = {}
+            if restarted:
+                extra["browser_restarted"] = RESTARTED_NOTE
+            if session.alive:
+                hook = await after_action(ctx, name, result, arguments)
+                if hook["ran"] and hook["found"]:
+                    extra["banners_auto_closed"] = hook
+                notices = [n for n in session.take_notices() if n.get("kind") != "browser_restarted"]
+                if notices:
+                    extra["notices"] = notices
+            if extra:
+                result = {**result, "data": {**(result.get("data") or {}), **extra}}
+            return result
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self.session is not None:
+                await self.session.close()
+                self.session = None
+
+
+class _RawArguments(ArgModelBase):
+    """Hands the call's arguments over untouched: the catalogue's own args model validates them, so a bad
+    argument comes back as BROWSER_INVALID_ARGS naming the field, like everywhere else."""
+
+    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
+
+    def model_dump_one_level(self) -> dict[str, Any]:
+        return {"arguments": dict(self.model_extra or {})}
+
+
+def to_call_tool_result(result: ToolResult) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text=orjson.dumps(result).decode())],
+        structured_content=result,
+        is_error=result.get("status") == "error",
+    )
+
+
+def annotations_for(tool: ToolDef[Any]) -> ToolAnnotations:
+    return ToolAnnotations(
+        read_only_hint=tool.read_only,
+        # Only acting on the page can change things on the site; exports and local writes add files.
+        destructive_hint=tool.side_effect is SideEffect.BROWSER_ACT,
+        idempotent_hint=False,
+        open_world_hint=True,
+    )
+
+
+def _mcp_tool(app: BrowserOpsMCP, tool: ToolDef[Any]) -> Tool:
+    name = tool.name
+
+    async def run(arguments: dict[str, Any]) -> CallToolResult:
+        return to_call_tool_result(await app.call(name, arguments))
+
+    return Tool(
+        fn=run,
+        name=name,
+        description=f"{tool.description} [side effect: {tool.side_effect.value}]",
+        parameters=tool.input_schema(),
+        fn_metadata=FuncMetadata(arg_model=_RawArguments, output_schema=CONTRACT_SCHEMA),
+        is_async=True,
+        annotations=annotations_for(tool),
+        meta={"browserops/side_effect": tool.side_effect.value},
+    )
+
+
+def build_server(app: BrowserOpsMCP) -> MCPServer:
+    """An MCPServer serving every catalogue tool through ``app``."""
+    return MCPServer(
+        SERVER_NAME,
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        tools=[_mcp_tool(app, tool) for tool in all_tools()],
+        log_level="WARNING",
+    )
+
+
+async def serve_stdio(app: BrowserOpsMCP) -> None:
+    try:
+        await build_server(app).run_stdio_async()
+    finally:
+        await app.close()
+
+
+async def serve_http(app: BrowserOpsMCP, port: int = DEFAULT_HTTP_PORT) -> None:
+    """Streamable HTTP on 127.0.0.1 only: the server drives a browser with the user's sessions in it."""
+    try:
+        await build_server(app).run_streamable_http_async(host="127.0.0.1", port=port)
+    finally:
+        await app.close()

@@ -1,0 +1,74 @@
+"""``browserops mcp --http`` over streamable HTTP on 127.0.0.1, with a real MCP client session."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+import httpx
+from mcp.client import Client
+
+from browserops.demo_site import DemoSite
+from browserops.tools.registry import all_tools
+from tests.mcp.helpers import browser_of_server, call
+from tests.procs import wait_gone
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _wait_listening(port: int, proc: asyncio.subprocess.Process) -> None:
+    for _ in range(200):
+        assert proc.returncode is None, "the server exited early"
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.05)
+            continue
+        writer.close()
+        await writer.wait_closed()
+        return
+    raise AssertionError("the server never listened")
+
+
+async def test_streamable_http(workspace: Path, demo_site: DemoSite) -> None:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "browserops", "--workspace", str(workspace), "mcp", "--http", "--port", str(port),
+        env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        await _wait_listening(port, proc)
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert names == {t.name for t in all_tools()}
+            nav = await call(client, "browser_navigate", url=demo_site.base_url + "/search?q=stapler")
+            assert nav["status"] == "ok" and nav["data"]["title"] == "Search results"
+            tabs = await call(client, "browser_switch_tab")
+            assert [t["title"] for t in tabs["data"]["tabs"]] == ["Search results"]
+        # A second client session talks to the same browser session (one per server process).
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            tabs = await call(client, "browser_switch_tab")
+            assert tabs["data"]["tabs"][0]["url"].endswith("/search?q=stapler")
+        ours = browser_of_server(str(workspace), main_only=False)
+        assert ours
+        # A web page in the user's browser must not drive it (DNS rebinding / cross-site requests).
+        async with httpx.AsyncClient() as http:
+            foreign = await http.post(
+                f"http://127.0.0.1:{port}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                headers={"Origin": "http://evil.example", "Accept": "application/json, text/event-stream"},
+            )
+            assert foreign.status_code in (400, 403)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = await asyncio.wait_for(proc.communicate(), timeout=20)
+    assert b"http://127.0.0.1:" in err
+    assert wait_gone(ours) == set()

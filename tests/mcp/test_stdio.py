@@ -1,0 +1,89 @@
+"""``browserops mcp`` as a subprocess over stdio, with a real MCP client session."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+from browserops.demo_site import DemoSite
+from browserops.tools.registry import all_tools, get_tool
+from tests.mcp.helpers import browser_of_server, call, item_named, listed_items
+from tests.procs import wait_gone
+
+
+def server_params(workspace: Path, *extra: str) -> StdioServerParameters:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "browserops", "--workspace", str(workspace), "mcp", *extra], env=env,
+    )
+
+
+async def _wait_dead_then_call(client: Client, url: str) -> dict[str, object]:
+    # The server notices the crash asynchronously; the next call must restart and say so.
+    await asyncio.sleep(0.5)
+    return await call(client, "browser_navigate", url=url)
+
+
+async def test_stdio_session_end_to_end(workspace: Path, demo_site: DemoSite) -> None:
+    async with Client(server_params(workspace)) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        assert names == {t.name for t in all_tools()}
+        # The browser starts lazily: nothing runs before the first call.
+        assert not browser_of_server(str(workspace))
+
+        nav = await call(client, "browser_navigate", url=demo_site.base_url + "/search?q=pen")
+        assert nav["status"] == "ok" and nav["data"]["title"] == "Search results"
+        assert len(browser_of_server(str(workspace))) == 1
+
+        # Two concurrent calls over one stdio session run one after the other.
+        slow = demo_site.base_url + "/slow?ms=600&nobanner=1"
+        started = time.monotonic()
+        first, second = await asyncio.gather(call(client, "browser_navigate", url=slow + "&n=1"),
+                                             call(client, "browser_navigate", url=slow + "&n=2"))
+        assert first["status"] == second["status"] == "ok", (first, second)
+        assert time.monotonic() - started >= 1.2
+
+        # Chromium is killed under the server: the next call restarts it and says so.
+        (browser_pid,) = browser_of_server(str(workspace))
+        os.kill(browser_pid, signal.SIGKILL)
+        again = await _wait_dead_then_call(client, demo_site.base_url + "/search?q=ink")
+        assert again["status"] == "ok", again
+        assert "restarted" in str(again["data"]["browser_restarted"])
+        assert browser_of_server(str(workspace)) not in (set(), {browser_pid})
+
+        ours = browser_of_server(str(workspace), main_only=False)
+        assert len(ours) > 1
+    # Closing the session ends the server and its browser: nothing is left behind.
+    assert wait_gone(ours) == set()
+
+
+@pytest.mark.skipif(get_tool("browser_overlay_act") is None,
+                    reason="needs tool catalogue I (browser_list_interactives, browser_overlay_act)")
+async def test_stdio_navigate_list_act_on_the_demo_form(workspace: Path, demo_site: DemoSite) -> None:
+    async with Client(server_params(workspace)) as client:
+        await _form_scenario(client, demo_site)
+
+
+async def _form_scenario(client: Client, demo_site: DemoSite) -> None:
+    await call(client, "browser_navigate", url=demo_site.base_url + "/expense")
+    items = listed_items((await call(client, "browser_list_interactives"))["data"])
+    merchant = item_named(items, "Merchant")
+    typed = await call(client, "browser_overlay_act", index=merchant["n"], action="type", text="Paper Co")
+    assert typed["status"] == "ok", typed
+    amount = item_named(items, "Amount")
+    assert (await call(client, "browser_overlay_act", index=amount["n"], action="type", text="3.20"))["status"] == "ok"
+    submit = item_named(listed_items((await call(client, "browser_list_interactives"))["data"]), "Submit expense")
+    assert (await call(client, "browser_overlay_act", index=submit["n"], action="click"))["status"] == "ok"
+    for _ in range(50):
+        if demo_site.state.snapshot()["submissions"]:
+            break
+        await asyncio.sleep(0.05)
+    assert demo_site.state.snapshot()["submissions"][-1]["merchant"] == "Paper Co"

@@ -1,0 +1,128 @@
+"""The catalogue itself: one definition per tool, the seed's names, side-effect classes, the contract for
+bad arguments, and the CLI listing that reads the same registry."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from browserops.browser.keys import normalise_key
+from browserops.cli import cli
+from browserops.tools.base import SideEffect, ToolContext
+from browserops.tools.registry import all_tools, get_tool
+from tests.tools.helpers import fails
+
+EXPECTED = {
+    "browser_navigate": SideEffect.READ_ONLY,
+    "browser_back": SideEffect.READ_ONLY,
+    "browser_forward": SideEffect.READ_ONLY,
+    "browser_reload": SideEffect.READ_ONLY,
+    "browser_wait": SideEffect.READ_ONLY,
+    "browser_list_interactives": SideEffect.READ_ONLY,
+    "browser_overlay_show": SideEffect.READ_ONLY,
+    "browser_overlay_hide": SideEffect.READ_ONLY,
+    "browser_find": SideEffect.READ_ONLY,
+    "browser_focus_next": SideEffect.READ_ONLY,
+    "browser_focus_prev": SideEffect.READ_ONLY,
+    "browser_overlay_act": SideEffect.BROWSER_ACT,
+    "browser_act_by_index": SideEffect.BROWSER_ACT,
+    "browser_press": SideEffect.BROWSER_ACT,
+    "browser_scroll": SideEffect.READ_ONLY,
+    "browser_extract": SideEffect.READ_ONLY,
+    "browser_snapshot": SideEffect.READ_ONLY,
+    "browser_screenshot": SideEffect.LOCAL_WRITE,
+    "browser_observe": SideEffect.LOCAL_WRITE,
+}
+
+SEED_ARGS = {
+    "browser_wait": {"selector", "state", "network_idle", "ms"},
+    "browser_list_interactives": {"scope", "limit", "offset"},
+    "browser_overlay_show": {"scheme"},
+    "browser_find": {"role", "text", "limit", "offset"},
+    "browser_focus_next": {"role"},
+    "browser_overlay_act": {"index", "action", "text", "limit", "offset"},
+    "browser_press": {"key", "id"},
+    "browser_scroll": {"to", "by_x", "by_y", "element_id", "behavior"},
+    "browser_extract": {"mode"},
+    "browser_screenshot": {"full_page"},
+}
+
+
+def test_catalogue_has_this_issues_tools_with_their_side_effects() -> None:
+    tools = {t.name: t for t in all_tools()}
+    for name, effect in EXPECTED.items():
+        assert name in tools, name
+        assert tools[name].side_effect is effect, name
+    assert len(tools) == len(all_tools())  # names are unique
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_tool_is_one_complete_definition(name: str) -> None:
+    tool = get_tool(name)
+    assert tool is not None
+    assert len(tool.description) >= 50 and "\n" not in tool.description
+    schema = tool.input_schema()
+    assert schema["type"] == "object" and schema.get("additionalProperties") is False
+    for prop, spec in schema.get("properties", {}).items():
+        assert spec.get("description"), f"{name}.{prop} has no description"
+    assert SEED_ARGS.get(name, set()) <= set(schema.get("properties", {}))
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+async def test_unknown_arguments_are_an_error_naming_the_field(tool_ctx: ToolContext, name: str) -> None:
+    result = await fails(tool_ctx, name, "BROWSER_INVALID_ARGS", css_selector="#main", **_required(name))
+    assert result["data"]["fields"] == ["css_selector"]
+    assert "css_selector" in result["error"]
+
+
+def _required(name: str) -> dict[str, object]:
+    return {"browser_navigate": {"url": "about:blank"}, "browser_overlay_act": {"index": 1},
+            "browser_act_by_index": {"id": "b1"}, "browser_press": {"key": "Enter"}}.get(name, {})
+
+
+async def test_unknown_tool_is_an_error(tool_ctx: ToolContext) -> None:
+    result = await fails(tool_ctx, "browser_click_css", "BROWSER_UNKNOWN_TOOL")
+    assert "browser_overlay_act" in result["error"]
+
+
+def test_cli_lists_the_registry() -> None:
+    runner = CliRunner()
+    text = runner.invoke(cli, ["tools", "list"], catch_exceptions=False)
+    assert text.exit_code == 0
+    lines = text.stdout.strip().splitlines()
+    assert [line.split()[0] for line in lines] == [t.name for t in all_tools()]
+    assert "browser-act" in next(line for line in lines if line.startswith("browser_press "))
+    for args in (["tools", "list", "--json"], ["--json", "tools", "list"]):
+        out = runner.invoke(cli, args, catch_exceptions=False)
+        data = orjson.loads(out.stdout)
+        assert [r["name"] for r in data["tools"]] == [t.name for t in all_tools()] and data["count"] == len(lines)
+        assert {r["name"]: r["side_effect"] for r in data["tools"]}["browser_screenshot"] == "local-write"
+        assert all(r["summary"].endswith((".", ")")) for r in data["tools"])
+    full = orjson.loads(runner.invoke(cli, ["tools", "list", "--json", "--schema"]).stdout)
+    act = next(r for r in full["tools"] if r["name"] == "browser_overlay_act")
+    assert "index" in act["input_schema"]["properties"] and act["description"].startswith("Act on")
+    helped = runner.invoke(cli, ["tools", "list", "--help"])
+    assert "Examples:" in helped.stdout
+
+
+@pytest.mark.parametrize(
+    ("given_key", "expected"),
+    [("enter", "Enter"), ("ESC", "Escape"), ("ctrl+a", "Control+a"), ("Shift+Tab", "Shift+Tab"), ("k", "k"),
+     ("Control++", "Control++"), ("arrowdown", "ArrowDown"), ("cmd+shift+z", "Meta+Shift+z"), (" ", " "),
+     ("space", "Space"), ("F5", "F5"), ("Shift", "Shift"), ("Я", "Я")],
+)
+def test_key_names(given_key: str, expected: str) -> None:
+    assert normalise_key(given_key) == expected
+
+
+@given(st.text(max_size=20))
+def test_key_parser_accepts_or_refuses_cleanly_and_is_idempotent(raw: str) -> None:
+    try:
+        key = normalise_key(raw)
+    except ValueError as exc:
+        assert str(exc)
+        return
+    assert normalise_key(key) == key

@@ -1,0 +1,175 @@
+"""browser_wait (DOM quiet, network idle on an SPA, element/text/URL), browser_scroll, browser_press."""
+
+from __future__ import annotations
+
+import time
+
+from browserops.demo_site import DemoSite
+from browserops.tools.base import ToolContext
+from tests.tools.helpers import by_name, fails, listed, ok, open_page
+
+
+async def test_wait_without_arguments_waits_for_dom_quiet(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    started = time.monotonic()
+    data = await ok(tool_ctx, "browser_wait")
+    assert data["dom_quiet"] is True and time.monotonic() - started < 3
+
+
+async def test_dom_quiet_returns_on_a_page_that_never_settles(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/mutating")
+    started = time.monotonic()
+    data = await ok(tool_ctx, "browser_wait", state="dom_quiet", timeout_ms=1200)
+    elapsed = time.monotonic() - started
+    assert data["dom_quiet"] is False and "kept changing" in data["note"]
+    assert 1.0 < elapsed < 4
+
+
+async def test_network_idle_on_a_polling_spa_returns(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/spa")
+    started = time.monotonic()
+    data = await ok(tool_ctx, "browser_wait", network_idle=True, timeout_ms=1500)
+    assert data["network_idle"] is False and data["dom_quiet"] is True
+    assert "never went idle" in data["note"]
+    assert time.monotonic() - started < 6
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    data = await ok(tool_ctx, "browser_wait", network_idle=True, timeout_ms=5000)
+    assert data["network_idle"] is True
+
+
+async def test_wait_for_element_text_and_url(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/slow-content?ms=700")
+    data = await ok(tool_ctx, "browser_wait", text="content LOADED", timeout_ms=5000)
+    assert data["text"] is True
+    items = await listed(tool_ctx)
+    late = by_name(items, "Late button")
+    await tool_ctx.session.page.evaluate("() => { const b = document.getElementById('late-button');"
+                                         " setTimeout(() => { b.style.display = 'none'; }, 300); }")
+    data = await ok(tool_ctx, "browser_wait", selector=late["n"], state="hidden", timeout_ms=3000)
+    assert data["element"] == "hidden"
+    await tool_ctx.session.page.evaluate("() => setTimeout(() => document.getElementById('late-button').remove(),"
+                                         " 200)")
+    await ok(tool_ctx, "browser_wait", selector=late["id"], state="detached", timeout_ms=3000)
+    await open_page(tool_ctx, demo_site.base_url + "/spa")
+    items = await listed(tool_ctx)
+    await ok(tool_ctx, "browser_overlay_act", index=by_name(items, "Archive")["n"])
+    data = await ok(tool_ctx, "browser_wait", url_contains="/spa/archive", timeout_ms=3000)
+    assert data["url"].endswith("/spa/archive")
+
+
+async def test_wait_errors(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    timeout = await fails(tool_ctx, "browser_wait", "BROWSER_TIMEOUT", text="never on this page", timeout_ms=300)
+    assert "did not appear" in timeout["error"]
+    css = await fails(tool_ctx, "browser_wait", "BROWSER_INVALID_ARGS", selector="#main .x")
+    assert "not an element id" in css["error"]
+    await fails(tool_ctx, "browser_wait", "BROWSER_STALE_INDEX", selector=3)  # no listing yet
+    bad = await fails(tool_ctx, "browser_wait", "BROWSER_INVALID_ARGS", ms=-1)
+    assert bad["data"]["fields"] == ["ms"]
+    bad = await fails(tool_ctx, "browser_wait", "BROWSER_INVALID_ARGS", state="visible")
+    assert "selector" in bad["error"]
+    bad = await fails(tool_ctx, "browser_wait", "BROWSER_INVALID_ARGS", state="gone")
+    assert bad["data"]["fields"] == ["state"]
+
+
+async def test_wait_ms_pauses_beyond_the_default_tool_timeout(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    tool_ctx.settings.tool_timeout_ms = 500  # the wait's own budget must win over the generic limit
+    data = await ok(tool_ctx, "browser_wait", ms=900, timeout_ms=200)
+    assert data["paused_ms"] == 900 and data["waited_ms"] >= 900
+
+
+async def test_scroll_a_container(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/scroll")
+    items = await listed(tool_ctx, limit=100)
+    box = by_name(items, "Scrollable list")
+    assert by_name(items, "Select item 40").get("in_viewport") is False
+    data = await ok(tool_ctx, "browser_scroll", element_id=box["n"], by_y=1000)
+    assert data["kind"] == "container" and data["container"] == 'region "Scrollable list"'
+    assert data["y"] == 1000 and data["above"] == 1000 and data["below"] > 0 and data["moved"]
+    assert await tool_ctx.session.page.evaluate("() => document.getElementById('scroll-list').scrollTop") == 1000
+    assert await tool_ctx.session.page.evaluate("() => window.scrollY") == 0  # the page did not move
+    after = await listed(tool_ctx, limit=100)
+    assert by_name(after, "Select item 1").get("in_viewport") is False
+    visible = [int(i["name"].split()[-1]) for i in after if i["name"].startswith("Select item")
+               and i.get("in_viewport", True)]
+    assert visible and min(visible) > 20
+    # An element inside the container scrolls that container; to="bottom" goes all the way.
+    data = await ok(tool_ctx, "browser_scroll", element_id=by_name(after, "Select item 40")["id"], to="bottom")
+    assert data["kind"] == "container" and data["below"] == 0
+    # The element alone: brought into view.
+    data = await ok(tool_ctx, "browser_scroll", element_id=by_name(after, "Select item 2")["id"])
+    assert await tool_ctx.session.page.evaluate(
+        "() => { const b = document.querySelector('[data-select=\"2\"]').getBoundingClientRect();"
+        " const c = document.getElementById('scroll-list').getBoundingClientRect();"
+        " return b.top >= c.top && b.bottom <= c.bottom; }"
+    )
+
+
+async def test_scroll_the_page_and_smoothly(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/scroll")
+    down = await ok(tool_ctx, "browser_scroll")
+    assert down["kind"] == "page" and down["y"] == 640 and down["above"] == 640  # 80 % of an 800 px viewport
+    bottom = await ok(tool_ctx, "browser_scroll", to="bottom", behavior="smooth")
+    assert bottom["below"] == 0 and bottom["y"] > 2000
+    items = await listed(tool_ctx)
+    assert by_name(items, "Bottom button").get("in_viewport", True) is True
+    top = await ok(tool_ctx, "browser_scroll", to="top")
+    assert top["y"] == 0 and top["above"] == 0 and top["below"] > 2000
+    again = await ok(tool_ctx, "browser_scroll", by_y=-100)
+    assert again["moved"] is False
+
+
+async def test_scroll_inside_an_iframe(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/frames")
+    items = await listed(tool_ctx)  # waits for the frames to load
+    page = tool_ctx.session.page
+    inner = next(f for f in page.frames if f.url.endswith("/frames/inner"))
+    await inner.evaluate("() => { document.body.style.height = '2000px'; }")  # make the frame's page scroll
+    data = await ok(tool_ctx, "browser_scroll", element_id=by_name(items, "Inner button")["n"], by_y=150)
+    assert data["kind"] == "frame" and data["frame"] == by_name(items, "Inner button")["frame"]
+    assert data["y"] == 150 and data["below"] > 0
+    assert await inner.evaluate("() => window.scrollY") == 150
+    assert await page.evaluate("() => window.scrollY") == 0
+
+
+async def test_press_keys_and_chords(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/focus")
+    items = await listed(tool_ctx)
+    name = by_name(items, "Name")
+    await ok(tool_ctx, "browser_overlay_act", index=name["n"], action="type", text="hello")
+    data = await ok(tool_ctx, "browser_press", key="CTRL+a")
+    assert data["key"] == "Control+a" and data["focused"]["name"] == "Name"
+    await ok(tool_ctx, "browser_press", key="Backspace")
+    assert await tool_ctx.session.page.input_value("#focus-name") == ""
+    tabbed = await ok(tool_ctx, "browser_press", key="Tab")
+    assert tabbed["focused"]["name"] == "Second button"
+    pressed = await ok(tool_ctx, "browser_press", key="Enter")
+    assert pressed["focused"]["name"] == "Second button"
+    assert await tool_ctx.session.page.inner_text("#focus-status") == "Second button pressed"
+    back = await ok(tool_ctx, "browser_press", key="Shift+Tab")
+    assert back["focused"]["name"] == "Name" and back["focused"]["n"] == name["n"]
+
+
+async def test_press_on_a_given_element_and_keyboard_widgets(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/spa")
+    items = await listed(tool_ctx)
+    inbox = next(i for i in items if i["role"] == "tab" and i["name"] == "Inbox")
+    data = await ok(tool_ctx, "browser_press", key="ArrowRight", id=inbox["n"])
+    assert data["focused"]["name"] == "Archive" and data["focused"]["state"]["selected"] is True
+    assert tool_ctx.session.page.url.endswith("/spa/archive")
+    await open_page(tool_ctx, demo_site.base_url + "/search")
+    items = await listed(tool_ctx)
+    box = next(i for i in items if i["role"] == "searchbox")
+    await ok(tool_ctx, "browser_overlay_act", index=box["n"], action="type", text="pen")
+    submitted = await ok(tool_ctx, "browser_press", key="Enter")
+    assert submitted["navigated"] is True and "q=pen" in submitted["url"]
+    assert tool_ctx.signals["navigated"] is True
+
+
+async def test_press_bad_keys(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/focus")
+    for key in ("Foo", "Hyper+a", "Control+", "", "a+b+c+d+e"):
+        bad = await fails(tool_ctx, "browser_press", "BROWSER_INVALID_ARGS", key=key)
+        assert bad["data"]["fields"] == ["key"], key
+    await fails(tool_ctx, "browser_press", "BROWSER_STALE_INDEX", key="Enter", id=5)

@@ -1,0 +1,99 @@
+"""browser_close_banners in real Chromium: main page, iframe, shadow root, other languages, within budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from browserops.browser.session import BrowserSession
+from browserops.config import Settings
+from browserops.demo_site import DemoSite
+from browserops.tools.base import ToolContext
+from tests.tools2.helpers import call, goto
+
+BUDGET_MS = Settings().banners_total_budget_ms
+
+
+async def _cookie(session: BrowserSession, name: str) -> str | None:
+    return next((c["value"] for c in await session.context.cookies() if c["name"] == name), None)
+
+
+async def _content_clickable(session: BrowserSession) -> bool:
+    """The page's own button can really be clicked (no overlay on top of it)."""
+    await session.page.locator("#content-button").click(timeout=2000)
+    return await session.page.locator("#content-status").text_content() == "Content clicked 1 times"
+
+
+async def test_banner_in_the_main_page(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    session = tool_ctx.session
+    await goto(tool_ctx, demo_site.base_url + "/")
+    assert await session.page.locator("#cookie-consent").count() == 1
+    result = await call(tool_ctx, "browser_close_banners")
+    assert result["status"] == "ok", result
+    data = result["data"]
+    assert (data["found"], data["closed"]) == (1, 1)
+    assert data["banners"] == [{"kind": "cookie", "frame": "main", "action": "reject", "control": "Reject",
+                                "in_shadow_root": False, "closed": True}]
+    assert data["spent_ms"] <= BUDGET_MS and data["passes"] <= 3
+    assert await session.page.locator("#cookie-consent").count() == 0
+    assert await _cookie(session, "consent") == "necessary"  # the privacy-friendly choice
+    assert "list the elements again" in data["note"]
+
+
+async def test_banner_in_an_iframe(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    session = tool_ctx.session
+    await goto(tool_ctx, demo_site.base_url + "/banners/iframe")
+    with pytest.raises(Exception, match=r"intercepts pointer events|Timeout"):
+        await session.page.locator("#content-button").click(timeout=500)
+    data = (await call(tool_ctx, "browser_close_banners"))["data"]
+    assert (data["found"], data["closed"]) == (1, 1) and data["spent_ms"] <= BUDGET_MS
+    assert data["banners"][0]["frame"].startswith("iframe ") and data["banners"][0]["frame"].endswith(
+        "/banners/consent-frame"
+    )
+    assert await session.page.locator("#consent-frame").count() == 0
+    assert await _content_clickable(session)
+
+
+async def test_banner_in_a_shadow_root(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    session = tool_ctx.session
+    await goto(tool_ctx, demo_site.base_url + "/banners/shadow")
+    data = (await call(tool_ctx, "browser_close_banners"))["data"]
+    assert (data["found"], data["closed"]) == (1, 1) and data["spent_ms"] <= BUDGET_MS
+    assert data["banners"][0]["in_shadow_root"] is True and data["banners"][0]["action"] == "reject"
+    assert await session.page.locator("consent-banner").count() == 0
+    assert await _content_clickable(session)
+
+
+@pytest.mark.parametrize(("variant", "control"), [("ru", "Отклонить"), ("zh", "拒绝")])
+async def test_banners_in_other_languages(tool_ctx: ToolContext, demo_site: DemoSite, variant: str,
+                                          control: str) -> None:
+    await goto(tool_ctx, demo_site.base_url + f"/banners/{variant}")
+    data = (await call(tool_ctx, "browser_close_banners"))["data"]
+    assert data["closed"] == 1 and data["banners"][0]["control"] == control
+    assert await _content_clickable(tool_ctx.session)
+
+
+async def test_newsletter_modal_is_closed_never_subscribed(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    session = tool_ctx.session
+    await goto(tool_ctx, demo_site.base_url + "/banners/subscribe")
+    data = (await call(tool_ctx, "browser_close_banners"))["data"]
+    assert data["closed"] == 1 and data["banners"][0]["kind"] == "subscribe"
+    assert data["banners"][0]["action"] == "close"
+    assert await _cookie(session, "newsletter") == "dismissed"
+    assert await _content_clickable(session)
+
+
+@pytest.mark.parametrize("path", ["/dialogs", "/expense", "/pay", "/statements", "/frames", "/shadow"])
+async def test_pages_without_banners_are_left_alone(tool_ctx: ToolContext, demo_site: DemoSite, path: str) -> None:
+    await goto(tool_ctx, demo_site.base_url + path)
+    before = await tool_ctx.session.page.content()
+    data = (await call(tool_ctx, "browser_close_banners"))["data"]
+    assert (data["found"], data["closed"], data["passes"]) == (0, 0, 1)
+    assert await tool_ctx.session.page.content() == before
+
+
+async def test_a_tight_budget_is_honoured(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    tool_ctx.settings = Settings(banners_total_budget_ms=300, banners_pass_budget_ms=200, banners_max_passes=2)
+    await goto(tool_ctx, demo_site.base_url + "/")
+    data = (await call(tool_ctx, "browser_close_banners"))["data"]
+    assert data["closed"] == 1 and data["passes"] <= 2
+    assert data["spent_ms"] <= 300 + 50  # scheduling slack around the last await
