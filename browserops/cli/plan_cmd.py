@@ -206,7 +206,8 @@ def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | 
         if result.error is None:
             state.emit_json({"status": "ok", **result.to_json()})
         else:
-            state.emit_json({"status": "error", **result.error.to_dict(), "details": {"run": result.to_json()}})
+            state.emit_json({"status": "error", "code": result.error.code.value, "error": result.error.message,
+                             "details": {**result.error.details, "run": result.to_json()}})
     else:
         _print_run(result)
         if result.error is not None:

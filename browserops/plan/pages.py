@@ -144,11 +144,17 @@ async def wait_expect(tools: GuardedTools, expect: Expectation, seen: PageSeen) 
 
 async def screenshot_into(tools: GuardedTools, writer: BundleWriter, step: int, phase: str, label: str) -> str:
     """A viewport PNG moved from the workspace's screenshots folder into the bundle; its bundle path."""
+    return (await screenshot_png(tools, writer, step, phase, label))[0]
+
+
+async def screenshot_png(tools: GuardedTools, writer: BundleWriter, step: int, phase: str,
+                         label: str) -> tuple[str, bytes]:
+    """Like :func:`screenshot_into`, also returning the image."""
     data = await tools.need("browser_screenshot", {})
-    return move_screenshot(Path(str(data["path"])), writer, step, phase, label)
+    return _move_screenshot(Path(str(data["path"])), writer, step, phase, label)
 
 
-def move_screenshot(path: Path, writer: BundleWriter, step: int, phase: str, label: str) -> str:
+def _move_screenshot(path: Path, writer: BundleWriter, step: int, phase: str, label: str) -> tuple[str, bytes]:
     try:
         png = path.read_bytes()
     except OSError as exc:
@@ -156,7 +162,7 @@ def move_screenshot(path: Path, writer: BundleWriter, step: int, phase: str, lab
     rel = writer.add_screenshot(step, phase, png, label)  # type: ignore[arg-type]
     with contextlib.suppress(OSError):
         path.unlink()
-    return rel
+    return rel, png
 
 
 async def snapshot_into(tools: GuardedTools, writer: BundleWriter, n: int, name: str) -> tuple[str, str]:

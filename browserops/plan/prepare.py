@@ -36,7 +36,7 @@ from browserops.plan.model import (
 )
 from browserops.plan.pages import PageSeen, open_url, page_name, screenshot_into, snapshot_into, wait_expect
 from browserops.plan.phrase import confirm_phrase
-from browserops.plan.resolve import current_value, resolve_target, wanted_value
+from browserops.plan.resolve import PageListing, current_value, wanted_value
 from browserops.plan.steps import Action, Kind, Step, absolute_url
 from browserops.privacy import text_digest
 from browserops.tools.base import SideEffect, ToolContext
@@ -125,6 +125,7 @@ class _Walk:
         self.diff: list[DiffEntry] = []
         self.unread: list[int] = []
         self.behind: int | None = None  # the click step whose resulting page prepare cannot see
+        self.page = PageListing(tools)  # prepare never acts, so one listing serves a whole page
 
     def say(self, line: str) -> None:
         if self.progress:
@@ -144,6 +145,7 @@ class _Walk:
         self.writer.log_event(event.end(status="ok", page_url=self.seen.url, page_title=self.seen.title,
                                         note=f"snapshot {rel}"))
         self.behind = None
+        self.page.forget()
 
     async def step(self, a: PlanAction, total: int) -> None:
         head = f"[{a.number}/{total}] {a.kind.value} {a.label()}"
@@ -170,7 +172,7 @@ class _Walk:
             return
         if a.target is not None:
             try:
-                element = await resolve_target(self.tools, a.target)
+                element = await self.page.resolve(a.target)
             except BrowserOpsError as exc:
                 if exc.code is ErrorCode.SITE_CHANGED and a.optional:
                     self.say(f"{head}: optional target not found")

@@ -200,6 +200,31 @@ async def resolve_target(tools: GuardedTools, target: SemanticTarget, *, timeout
                 return await resolve_once(tools, target)
 
 
+class PageListing:
+    """One listing of a page that does not change meanwhile, to resolve many targets (prepare walks a page
+    without acting; run checks a page's fields before acting). A target the listing lacks is looked for
+    afresh, with the waits of :func:`resolve_target`."""
+
+    def __init__(self, tools: GuardedTools) -> None:
+        self.tools = tools
+        self._listed: tuple[list[dict[str, Any]], dict[str, str], dict[int, dict[str, int]]] | None = None
+
+    def forget(self) -> None:
+        self._listed = None
+
+    async def resolve(self, target: SemanticTarget) -> Resolved:
+        if self._listed is None:
+            self._listed = await list_all(self.tools)
+        items, frames, windows = self._listed
+        hit = match_items(items, target, frames)
+        if hit is None:
+            self._listed = None  # the fresh look below stores another latest listing
+            return await resolve_target(self.tools, target)
+        item, candidate, tier = hit
+        window = windows.get(int(item["n"]), {})
+        return _resolved(item, candidate, tier, window if window.get("offset") else {})
+
+
 # --------------------------------------------------------------------------- values
 
 

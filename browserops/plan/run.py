@@ -2,10 +2,11 @@
 
 Order of checks, so that a refused run changes nothing (not even the bundle):
 
-1. the confirm phrase, when given, must be this plan's (``BROWSER_CONFIRM_REQUIRED`` otherwise);
-2. sensitive values must be in the input data (``BROWSER_INPUT_INVALID``), from an unchanged input file;
-3. in the lane: ``plan.json`` must still be the file prepare wrote — its SHA-256 against the bundle's manifest
-   (``BROWSER_PLAN_INVALID`` for an edited plan) — and a confirmed plan runs once.
+1. ``plan.json`` must still be the file prepare wrote: its SHA-256 against the bundle's manifest
+   (``BROWSER_PLAN_INVALID`` for an edited plan; checked again once in the lane);
+2. the confirm phrase, when given, must be this plan's (``BROWSER_CONFIRM_REQUIRED`` otherwise);
+3. sensitive values must be in the input data (``BROWSER_INPUT_INVALID``), from an unchanged input file;
+4. in the lane: a confirmed plan runs once (``BROWSER_PLAN_STALE``).
 
 Then the bundle gets a new attempt, the browser starts (``start_browser``), and :class:`Runner` walks the
 steps. The attempt finishes ``complete`` or ``incomplete`` (with the error), also on cancellation; only a
@@ -65,7 +66,7 @@ class RunResult:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "requestId": self.request_id, "bundle": str(self.bundle), "status": self.status,
+            "requestId": self.request_id, "bundle": str(self.bundle), "runStatus": self.status,
             "confirmed": self.confirmed, "attempt": self.attempt, "started": self.started.isoformat(),
             "ended": self.ended.isoformat(), "laneWaitS": round(self.waited_s, 3),
             "steps": [s.to_json() for s in self.steps], "skipped": self.skipped, "reference": self.reference,
@@ -135,6 +136,7 @@ def check_plan_file(bundle: Path) -> None:
 async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle: Path,
                    options: RunOptions) -> RunResult:
     """Run ``plan`` (from ``bundle``) once. Refusals before any step raise; a failed step is in the result."""
+    check_plan_file(bundle)  # first: "this plan was edited" says more than "wrong phrase"
     confirmed = check_confirm(plan, options.confirm)
     secrets = sensitive_values(plan, options.inputs, options.inputs_digest)
     lane = Lane(workspace, no_wait=options.no_wait, on_wait=options.progress,

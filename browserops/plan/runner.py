@@ -22,9 +22,24 @@ from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, TargetInfo
 from browserops.plan.guard import GuardedTools, result_error
 from browserops.plan.model import BrowserPlan, PlanAction, stale_fields
-from browserops.plan.pages import PageSeen, open_url, page_name, screenshot_into, snapshot_into, wait_expect
+from browserops.plan.pages import (
+    PageSeen,
+    open_url,
+    page_name,
+    screenshot_into,
+    screenshot_png,
+    snapshot_into,
+    wait_expect,
+)
 from browserops.plan.prepare import fill_keys
-from browserops.plan.resolve import Resolved, current_value, resolve_target, upload_files, wanted_value
+from browserops.plan.resolve import (
+    PageListing,
+    Resolved,
+    current_value,
+    resolve_target,
+    upload_files,
+    wanted_value,
+)
 from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url
 from browserops.privacy import mask_pii
 
@@ -111,6 +126,7 @@ class Runner:
         self.confirmation: dict[str, Any] | None = None
         self.exports: list[dict[str, Any]] = []
         self.snapshots = 0
+        self.last_after: bytes | None = None  # the latest after screenshot, while nothing happened since
 
     def say(self, line: str) -> None:
         if self.progress:
@@ -143,6 +159,8 @@ class Runner:
         if self.skipped_click is not None and a.action is not Action.NAVIGATE:
             self._skip(a, head, f"follows step {self.skipped_click}, which did not run")
             return
+        if not (needs_confirm and a.target is not None and a.action is not Action.DOWNLOAD):
+            self.last_after = None  # anything but another act step: the page may move on meanwhile
         started = time.monotonic()
         outcome = StepOutcome(a.number, a.kind.value, a.label(), a.side_effect.value, "ok")
         event = StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect, tool=a.tool)
@@ -173,36 +191,44 @@ class Runner:
     # ------------------------------------------------------------------ staleness
 
     def _page_steps(self, a: PlanAction) -> list[PlanAction]:
-        """The fill steps from ``a`` on that act on the same page: up to the next navigation, and no further
-        than the first click (its page is checked when the run gets there)."""
+        """The steps with a target from ``a`` on that act on the same page: up to the next navigation, and no
+        further than the first click (the page it leads to is checked when the run gets there)."""
         out: list[PlanAction] = []
         for b in self.plan.actions[a.number - 1:]:
             if b.action is Action.NAVIGATE:
                 break
             self.checked.add(b.number)
-            if b.kind is Kind.FILL:
+            if b.target is not None:
                 out.append(b)
             if b.kind in CLICK_KINDS:
                 break
         return out
 
     async def _check_page(self, a: PlanAction, event: StepEvent, outcome: StepOutcome) -> None:
+        """Before touching a page: every target its steps need is there, and every field the diff was computed
+        from still holds the value prepare saw. Otherwise nothing on the page is changed."""
         fingerprint = self.plan.fingerprint
-        if fingerprint is None:
-            return
+        values = fingerprint.values if fingerprint is not None else {}
         current: dict[str, str | None] = {}
+        page = PageListing(self.tools)
         for b in self._page_steps(a):
-            key = self.keys[b.number]
-            if b.sensitive or key not in fingerprint.values or b.target is None:
-                continue
+            assert b.target is not None
+            key = self.keys.get(b.number)
             try:
-                element = await resolve_target(self.tools, b.target)
+                element = await page.resolve(b.target)
             except BrowserOpsError as exc:
                 if exc.code is ErrorCode.SITE_CHANGED and b.optional:
-                    current[key] = None
+                    if key is not None:
+                        current[key] = None
                     continue
+                if exc.code is ErrorCode.SITE_CHANGED:
+                    exc = BrowserOpsError(exc.code, f"Step {b.number} ({b.label()}): {exc.message} Nothing on this "
+                                          "page was changed.", details={**exc.details, "failedStep": b.number})
                 await self._fail(event, a.number, a.label(), exc, outcome=outcome, phase="error")
-            current[key] = current_value(b, element) or None
+            if key is not None and not b.sensitive and key in values:
+                current[key] = current_value(b, element) or None
+        if fingerprint is None:
+            return
         stale = stale_fields(self.plan, {**fingerprint.values, **current})
         if stale:
             names = ", ".join(stale)
@@ -252,11 +278,20 @@ class Runner:
         if a.action is Action.DOWNLOAD:
             await self._download(a, element, event, outcome)
             return
-        outcome.screenshots.append(await screenshot_into(self.tools, self.writer, a.number, "before", a.label()))
+        outcome.screenshots.append(await self._before(a))
         await self._act(a, element, event, outcome)
-        outcome.screenshots.append(await screenshot_into(self.tools, self.writer, a.number, "after", a.label()))
+        rel, self.last_after = await screenshot_png(self.tools, self.writer, a.number, "after", a.label())
+        outcome.screenshots.append(rel)
         if a.kind in (Kind.SUBMIT, Kind.PAYMENT):
             await self._confirmation(a, outcome)
+
+    async def _before(self, a: PlanAction) -> str:
+        """The before screenshot. Right after another step's after screenshot, with only a (read-only) listing
+        since, the page is the one that image shows: its bytes are stored again instead of shooting twice."""
+        previous, self.last_after = self.last_after, None
+        if previous is not None:
+            return self.writer.add_screenshot(a.number, "before", previous, a.label())
+        return await screenshot_into(self.tools, self.writer, a.number, "before", a.label())
 
     async def _call(self, name: str, args: dict[str, Any], event: StepEvent,
                     logged: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -351,6 +386,7 @@ class Runner:
     async def _fail(self, event: StepEvent, step: int, label: str, exc: BrowserOpsError, *,
                     outcome: StepOutcome | None = None, phase: str = "error") -> None:
         """Record the failed step with a screenshot and the page's snapshot, then stop the run."""
+        self.last_after = None
         shots = list(outcome.screenshots) if outcome else []
         with contextlib.suppress(BrowserOpsError, OSError):
             if not (phase == "after" and any("_after_" in s for s in shots)):
