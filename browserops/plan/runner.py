@@ -48,8 +48,10 @@ Outcome = Literal["ok", "unchanged", "skipped", "error"]
 CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
 SETTLE_MS = 3000
 DOWNLOAD_MS = 30_000
+_REFERENCE_WORDS = r"(?:reference|ref\.?|confirmation|order|booking|ticket|invoice|номер|код|编号|单号|参考号)"
+# The word, at most two more words ("number", "заявки"), a ':' '#' '№' or a space, then the token.
 _REFERENCE = re.compile(
-    r"\b(?:reference|ref\.?|confirmation|order|number|no\.|id|номер|код|编号|单号|参考号)\s*(?:number|no\.?|#)?\s*[:#№]?\s*"
+    rf"(?<![A-Za-zА-Яа-я]){_REFERENCE_WORDS}(?:[^\S\n]+[^\s:#№：]+){{0,2}}?\s*(?:[:#№：]|\s)\s*"
     r"([A-Z0-9][A-Z0-9._/-]{2,40})",
     re.IGNORECASE,
 )
