@@ -35,7 +35,7 @@ def _workspace_flag(state: CliState) -> str:
 def _interrupted(state: CliState, exc: Interrupted, what: str) -> NoReturn:
     message = f"Interrupted ({exc}): {what}"
     if state.json_output:
-        state.emit_json({"status": "error", "code": "INTERRUPTED", "error": message})
+        state.emit_json({"status": "interrupted", "signal": str(exc), "message": message})
     click.echo(message, err=True)
     click.get_current_context().exit(exc.exit_code)
     raise AssertionError  # exit() raises

@@ -148,7 +148,7 @@ class _Walk:
         self.page.forget()
 
     async def step(self, a: PlanAction, total: int) -> None:
-        head = f"[{a.number}/{total}] {a.kind.value} {a.label()}"
+        head = f"[{a.number}/{total}] {a.kind.value}" + (f" {a.field}" if a.field else "")
         if a.action is Action.NAVIGATE:
             assert a.url is not None
             url = absolute_url(self.start_url, a.url)

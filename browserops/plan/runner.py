@@ -151,7 +151,7 @@ class Runner:
 
     async def step(self, a: PlanAction) -> None:
         total = len(self.plan.actions)
-        head = f"[{a.number}/{total}] {a.kind.value} {a.label()}"
+        head = f"[{a.number}/{total}] {a.kind.value}" + (f" {a.field}" if a.field else "")
         needs_confirm = a.side_effect not in CONFIRM_FREE
         if needs_confirm and not self.confirmed:
             if a.kind in CLICK_KINDS:

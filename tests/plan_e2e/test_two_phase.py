@@ -47,7 +47,7 @@ def test_prepare_prints_the_diff_and_changes_nothing(site: DemoSite, workspace: 
     phrase = out.split("Confirm phrase: ")[1].split()[0]
     request_id = out.split("Plan ")[1].split(":")[0]
     assert f'browserops --workspace {workspace.resolve()} run {request_id} --confirm "{phrase}"' in out
-    assert "[11/11] submit submit: button \"Submit expense\" is #" in result.stderr  # progress on stderr
+    assert "[11/11] submit: button \"Submit expense\" is #" in result.stderr  # progress on stderr
     bundle = bundle_of(workspace, request_id)
     assert (bundle / "snapshots" / "001_expense.aria.txt").read_text().count('textbox "Merchant"') == 1
     plan = orjson.loads((bundle / "plan.json").read_bytes())
@@ -82,7 +82,7 @@ def test_run_without_confirm_does_no_side_effect(site: DemoSite, workspace: Path
     assert state["submissions"] == [] and state["uploads"] == []
     assert not list((bundle_of(workspace, prepared["requestId"]) / "screenshots").iterdir())
     assert data["verify"]["ok"]
-    assert "[11/11] submit submit: skipped (needs --confirm)" in err
+    assert "[11/11] submit: skipped (needs --confirm)" in err
     text = cli_run(workspace, "run", prepared["requestId"]).stdout
     assert "Skipped 10 steps that change the site (2, 3, 4, 5, 6, 7, 8, 9, 10, 11)" in text
 
