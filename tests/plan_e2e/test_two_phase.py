@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 from pathlib import Path
 
 import orjson
@@ -267,3 +268,24 @@ def test_bad_arguments_are_clear_and_start_no_browser(site: DemoSite, workspace:
     code, data, _ = cli_json(workspace, "run", "not-a-request-id")
     assert code == 1 and data["code"] == "BROWSER_PLAN_NOT_FOUND"
     assert list(workspace.iterdir()) == []  # nothing written
+
+
+def test_lane_busy_and_waiting(site: DemoSite, workspace: Path) -> None:
+    months = workspace / "months.yaml"
+    months.write_text("months: ['2026-02']\n")
+    code, prepared, _ = cli_json(workspace, "prepare", "--pack", "demo_statements", "--input", str(months),
+                                 "--base-url", site.base_url)
+    assert code == 2
+    before = bundle_info(workspace, prepared["requestId"])
+    lane = Lane(workspace, holder={"requestId": "req-20260105-101500-ab12"})
+    with lane:
+        code, data, _ = cli_json(workspace, "run", prepared["requestId"], "--no-wait")
+        assert code == 1 and data["code"] == "BROWSER_LANE_BUSY" and "req-20260105-101500-ab12" in data["error"]
+        assert bundle_info(workspace, prepared["requestId"]) == before  # queued runs record nothing
+        timer = threading.Timer(1.0, lane.release)
+        timer.start()
+        result = cli_run(workspace, "run", prepared["requestId"])
+        timer.join()
+    assert result.exit_code == 0, result.stderr
+    assert "is busy" in result.stderr and "waiting for it" in result.stderr
+    assert "Export: exports/statements_2026-02.csv" in result.stdout
