@@ -225,8 +225,9 @@ def _print_run(result: RunResult) -> None:
     click.echo(f"Run {result.request_id} (attempt {result.attempt}, {mode}): {result.status} — {tally}")
     if result.skipped:
         listed = ", ".join(str(n) for n in result.skipped)
-        click.echo(f"Skipped {len(result.skipped)} step{'s' if len(result.skipped) != 1 else ''} that change the "
-                   f"site ({listed}): run again with --confirm and the phrase prepare printed.")
+        click.echo(f"Skipped {len(result.skipped)} step{'s' if len(result.skipped) != 1 else ''} ({listed}): they "
+                   "change the site, or follow a click that did not run. To run them: the same command with "
+                   "--confirm and the phrase prepare printed.")
     if result.reference:
         click.echo(f"Reference: {result.reference}")
     elif result.confirmation and result.confirmation.get("messages"):

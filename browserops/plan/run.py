@@ -62,7 +62,9 @@ class RunResult:
 
     @property
     def skipped(self) -> list[int]:
-        return [s.number for s in self.steps if s.status == "skipped" and s.note == "needs --confirm"]
+        """Steps that did not run for want of --confirm (they need it, or follow a click that did not run)."""
+        return [s.number for s in self.steps if s.status == "skipped" and s.code is None
+                and s.note != "optional target not on the page"]
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -140,3 +140,26 @@ async def test_prepare_waits_for_a_person_to_log_in(session: BrowserSession, dem
         await session.context.clear_cookies()
         await prepare_plan(ctx, workspace, request, login_wait_s=0)
     assert err.value.code is ErrorCode.LOGIN_REQUIRED and "--profile DIR --headed" in err.value.message
+
+
+async def test_unconfirmed_run_skips_what_follows_a_skipped_click(session: BrowserSession, demo_site: DemoSite,
+                                                                  workspace: Path) -> None:
+    raw: list[dict[str, Any]] = [
+        {"kind": "fill", "field": "first", "target": {"role": "textbox", "names": ["First name"]}, "value": "Ada"},
+        {"kind": "submit", "target": {"role": "button", "names": ["Send"]}, "expect": {"text": ["Thank you"]}},
+        {"kind": "read", "expect": {"text": ["Thank you"]}},  # free, but on the page the skipped submit leads to
+        {"kind": "navigate", "url": "/statements"},
+        {"kind": "export", "target": {"role": "link", "names": ["2026-01 CSV"]}, "saveAs": "jan.csv"},
+    ]
+    request = PlanRequest(title="Mixed", start_url=demo_site.base_url + "/expense/multilang",
+                          steps=[Step.model_validate(r) for r in raw], source=PlanSource(kind="steps", name="m"))
+    ctx = _ctx(session, workspace)
+    prepared = await prepare_plan(ctx, workspace, request)
+    assert prepared.unread == []  # step 3 has no field to read; it was not checked either
+    result = await run_plan(ctx, workspace, prepared.plan, prepared.bundle, RunOptions())
+    assert result.error is None and not result.confirmed
+    assert [(s.number, s.status) for s in result.steps] == [
+        (1, "skipped"), (2, "skipped"), (3, "skipped"), (4, "ok"), (5, "ok")]
+    assert result.steps[2].note == "follows step 2, which did not run" and result.skipped == [1, 2, 3]
+    assert [e["path"] for e in result.exports] == ["exports/jan.csv"]
+    assert demo_site.state.multilang == [] and demo_site.state.downloads == ["statements_2026-01.csv"]

@@ -85,7 +85,7 @@ def test_run_without_confirm_does_no_side_effect(site: DemoSite, workspace: Path
     assert data["verify"]["ok"]
     assert "[11/11] submit: skipped (needs --confirm)" in err
     text = cli_run(workspace, "run", prepared["requestId"]).stdout
-    assert "Skipped 10 steps that change the site (2, 3, 4, 5, 6, 7, 8, 9, 10, 11)" in text
+    assert "Skipped 10 steps (2, 3, 4, 5, 6, 7, 8, 9, 10, 11): they change the site" in text
 
 
 def test_wrong_phrase_runs_nothing(site: DemoSite, workspace: Path) -> None:
