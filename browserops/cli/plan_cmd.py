@@ -58,7 +58,7 @@ def _interrupted(state: CliState, exc: Interrupted, what: str) -> NoReturn:
 @pass_state
 def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_file: Path | None,
             base_url: str | None, url: str | None, profile: Path | None, cdp_url: str | None,
-            headed: bool | None, login_wait: int | None) -> None:
+            ws_endpoint: str | None, headed: bool | None, login_wait: int | None) -> None:
     """Look at the site read-only and write a plan: its diff, its evidence bundle and its confirm phrase.
 
     \b
@@ -78,7 +78,7 @@ def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_fi
       browserops prepare --pack my_pack --input in.yaml --profile ~/.browserops-profile --headed
     """
     settings = state.loaded().settings
-    flags = BrowserFlags(profile, cdp_url, headed, login_wait)
+    flags = BrowserFlags(profile, cdp_url, ws_endpoint, headed, login_wait)
     source: Source = load_source(state, pack, steps_file, input_file)
     request = dataclasses.replace(source.request, start_url=start_url(
         source.start, list(source.request.steps), url, base_url or settings.base_url or None))
@@ -162,7 +162,8 @@ def _print_prepared(prepared: Prepared, command: str) -> None:
 @json_flag
 @pass_state
 def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | None, no_wait: bool,
-        profile: Path | None, cdp_url: str | None, headed: bool | None, login_wait: int | None) -> None:
+        profile: Path | None, cdp_url: str | None, ws_endpoint: str | None, headed: bool | None,
+        login_wait: int | None) -> None:
     """Execute a prepared plan, one run at a time per workspace, leaving its evidence bundle.
 
     \b
@@ -181,7 +182,7 @@ def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | 
       browserops run req-20260105-101500-ab12 --confirm "ember-thistle-dial-7bf3"
       browserops run artifacts/browser/2026-01-05/req-20260105-101500-ab12/plan.json --json --no-wait
     """
-    flags = BrowserFlags(profile, cdp_url, headed, login_wait)
+    flags = BrowserFlags(profile, cdp_url, ws_endpoint, headed, login_wait)
     plan, bundle = resolve_plan(state.workspace, plan_ref)
     secret = any(a.sensitive for a in plan.actions)
     if input_file is None and secret and plan.source.kind == "pack" and plan.source.path:

@@ -36,6 +36,7 @@ def browser_flags(func: F) -> F:
                      help="Use a persistent browser profile (log in there once with --headed)."),
         click.option("--cdp-url", default=None, help="Attach to a browser you started with "
                      "--remote-debugging-port (e.g. http://127.0.0.1:9222)."),
+        click.option("--ws-endpoint", default=None, help="Connect to a Playwright server (ws://...)."),
         click.option("--headed/--headless", default=None, help="Show the browser window (default: headless)."),
         click.option("--login-wait", type=click.IntRange(0, 3600), default=None, metavar="SECONDS",
                      help="Headed only: on a login page, wait this long for you to log in in the window "
@@ -49,6 +50,7 @@ def browser_flags(func: F) -> F:
 class BrowserFlags:
     profile: Path | None
     cdp_url: str | None
+    ws_endpoint: str | None
     headed: bool | None
     login_wait: int | None
 
@@ -65,6 +67,8 @@ class BrowserFlags:
             return f" --profile {_shell(str(self.profile))}"
         if self.cdp_url:
             return f" --cdp-url {_shell(self.cdp_url)}"
+        if self.ws_endpoint:
+            return f" --ws-endpoint {_shell(self.ws_endpoint)}"
         return ""
 
 
@@ -80,7 +84,7 @@ async def tool_context(state: CliState, flags: BrowserFlags, *, start: bool = Tr
     ``start`` is False, e.g. once the lane is taken). The session is closed on the way out."""
     settings = state.loaded().settings
     options = SessionOptions.from_settings(settings, profile_dir=flags.profile, cdp_url=flags.cdp_url,
-                                           headed=flags.headed)
+                                           ws_endpoint=flags.ws_endpoint, headed=flags.headed)
     session = BrowserSession(options)
     started = False
 

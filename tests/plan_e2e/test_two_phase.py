@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import threading
 from pathlib import Path
@@ -9,10 +10,14 @@ from pathlib import Path
 import orjson
 import pytest
 
+from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle
 from browserops.lane import Lane
 from browserops.privacy import text_digest
+from browserops.tools.base import ToolContext
+from browserops.tools.registry import call_tool
 from tests.plan_e2e.helpers import (
     EXPENSE_INPUT,
     bundle_info,
@@ -289,3 +294,38 @@ def test_lane_busy_and_waiting(site: DemoSite, workspace: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert "is busy" in result.stderr and "waiting for it" in result.stderr
     assert "Export: exports/statements_2026-02.csv" in result.stdout
+
+
+def test_log_in_once_in_a_profile_then_run_with_it(site: DemoSite, workspace: Path) -> None:
+    profile = workspace / "profile"
+    pay = write_steps(workspace, "pay.yaml", {
+        "title": "Pay the invoice", "startUrl": "/pay",
+        "steps": [{"kind": "payment", "target": {"role": "button", "names": ["Pay now"]},
+                   "expect": {"text": ["Payment received"]}}],
+    })
+    code, data, _ = cli_json(workspace, "prepare", "--steps", str(pay), "--base-url", site.base_url,
+                             "--profile", str(profile))
+    assert code == 1 and data["code"] == "BROWSER_LOGIN_REQUIRED"
+
+    async def log_in_by_hand() -> None:
+        """What the person does once in the profile's window (headless here: the test machine has no display)."""
+        options = SessionOptions(mode="persistent", profile_dir=profile)
+        async with BrowserSession(options) as session:
+            ctx = ToolContext(session=session, settings=Settings(), workspace=workspace)
+            await call_tool("browser_navigate", ctx, {"url": site.base_url + "/login"})
+            items = (await call_tool("browser_list_interactives", ctx, {}))["data"]["items"]
+            n = {i["name"]: i["n"] for i in items}
+            await call_tool("browser_overlay_act", ctx, {"index": n["Username"], "action": "type", "text": "ada"})
+            await call_tool("browser_overlay_act", ctx, {"index": n["Password"], "action": "type", "text": "demo"})
+            await call_tool("browser_overlay_act", ctx, {"index": n["Log in"], "action": "click"})
+
+    asyncio.run(log_in_by_hand())
+    code, prepared, _ = cli_json(workspace, "prepare", "--steps", str(pay), "--base-url", site.base_url,
+                                 "--profile", str(profile))
+    assert code == 2, prepared
+    assert prepared["runCommand"].endswith(f'--confirm "{prepared["confirmPhrase"]}" --profile {profile}')
+    code, data, _ = cli_json(workspace, "run", prepared["requestId"], "--confirm", prepared["confirmPhrase"],
+                             "--profile", str(profile))
+    assert code == 0, data
+    payment, = server_state(site.base_url)["payments"]
+    assert payment["user"] == "ada" and payment["source"] == "pay"
