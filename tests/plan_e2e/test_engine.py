@@ -163,3 +163,27 @@ async def test_unconfirmed_run_skips_what_follows_a_skipped_click(session: Brows
     assert result.steps[2].note == "follows step 2, which did not run" and result.skipped == [1, 2, 3]
     assert [e["path"] for e in result.exports] == ["exports/jan.csv"]
     assert demo_site.state.multilang == [] and demo_site.state.downloads == ["statements_2026-01.csv"]
+
+
+async def test_submit_without_its_confirmation_is_submit_failed(session: BrowserSession, demo_site: DemoSite,
+                                                                workspace: Path) -> None:
+    raw: list[dict[str, Any]] = [
+        {"kind": "fill", "field": "merchant", "target": {"role": "textbox", "names": ["Merchant"]}, "value": "Acme"},
+        {"kind": "submit", "target": {"role": "button", "names": ["Submit expense"]},  # no amount: the form refuses
+         "expect": {"text": ["Expense submitted"], "timeoutMs": 1500}},
+    ]
+    request = PlanRequest(title="Incomplete expense", start_url=demo_site.base_url + "/expense",
+                          steps=[Step.model_validate(r) for r in raw], source=PlanSource(kind="steps", name="x"))
+    ctx = _ctx(session, workspace)
+    prepared = await prepare_plan(ctx, workspace, request)
+    result = await run_plan(ctx, workspace, prepared.plan, prepared.bundle, RunOptions(confirm=prepared.phrase))
+    assert result.error is not None and result.error.code is ErrorCode.SUBMIT_FAILED
+    assert "after screenshot" in result.error.message and result.status == "incomplete"
+    failed = result.steps[-1]
+    assert failed.status == "error" and failed.screenshots == ["screenshots/002_before_submit.png",
+                                                               "screenshots/002_after_submit.png"]
+    after = prepared.bundle / "screenshots" / "002_after_submit.png"
+    assert after.read_bytes() != (prepared.bundle / "screenshots" / "002_before_submit.png").read_bytes()
+    snapshot = next((prepared.bundle / "snapshots").glob("002_after-submit*.aria.txt")).read_text()
+    assert "Amount is required." in snapshot  # the page as it was: the site's own error message
+    assert demo_site.state.submissions == []
