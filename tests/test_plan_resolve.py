@@ -16,9 +16,9 @@ from browserops.evidence import BundleWriter
 from browserops.plan.model import number_steps
 from browserops.plan.phrase import confirm_phrase
 from browserops.plan.prepare import bind_values, fill_keys
+from browserops.plan.reference import find_reference
 from browserops.plan.resolve import Resolved, current_value, match_items, normalise, wanted_value
 from browserops.plan.run import check_confirm, check_plan_file, sensitive_values
-from browserops.plan.runner import find_reference
 from browserops.plan.steps import SemanticTarget, Step
 from tests.plan_samples import expense_plan
 
@@ -142,6 +142,12 @@ def test_find_reference() -> None:
     assert find_reference(["订单编号：SO-2026-77"]) == "SO-2026-77"
     assert find_reference(["Saved.", "Your id is ready"]) is None  # no digits: not a reference
     assert find_reference(["Payment received"]) is None
+
+
+@given(st.lists(st.text(max_size=200), max_size=5))
+def test_find_reference_on_any_page_text(texts: list[str]) -> None:
+    found = find_reference(texts)
+    assert found is None or (any(found in t for t in texts) and any(c.isdigit() for c in found) and len(found) <= 41)
 
 
 def test_confirm_phrase_check() -> None:

@@ -11,7 +11,6 @@ after; a failure leaves an error screenshot and the page's ARIA snapshot.
 from __future__ import annotations
 
 import contextlib
-import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from browserops.plan.pages import (
     wait_expect,
 )
 from browserops.plan.prepare import fill_keys
+from browserops.plan.reference import find_reference
 from browserops.plan.resolve import (
     PageListing,
     Resolved,
@@ -48,15 +48,6 @@ Outcome = Literal["ok", "unchanged", "skipped", "error"]
 CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
 SETTLE_MS = 3000
 DOWNLOAD_MS = 30_000
-_REFERENCE_WORDS = r"(?:reference|ref\.?|confirmation|order|booking|ticket|invoice|номер|код|编号|单号|参考号)"
-# The word, at most two more words ("number", "заявки"), a ':' '#' '№' or a space, then the token.
-_REFERENCE = re.compile(
-    rf"(?<![A-Za-zА-Яа-я]){_REFERENCE_WORDS}(?:[^\S\n]+[^\s:#№：]+){{0,2}}?\s*(?:[:#№：]|\s)\s*"
-    r"([A-Z0-9][A-Z0-9._/-]{2,40})",
-    re.IGNORECASE,
-)
-
-
 @dataclass
 class StepOutcome:
     number: int
@@ -81,15 +72,6 @@ class StepOutcome:
         if self.exports:
             out["exports"] = self.exports
         return out
-
-
-def find_reference(texts: list[str]) -> str | None:
-    """A confirmation reference ("Reference: EXP-0001", "Номер: 123-45") in the page's status messages."""
-    for text in texts:
-        match = _REFERENCE.search(text)
-        if match and any(ch.isdigit() for ch in match.group(1)):
-            return match.group(1).rstrip(".")
-    return None
 
 
 def _move_export(writer: BundleWriter, name: str, source: Path) -> str:
