@@ -240,7 +240,8 @@ async def prepare_plan(ctx: ToolContext, workspace: Path, request: PlanRequest, 
                 await walk.step(a, len(actions))
         except BrowserOpsError as exc:
             await _error_evidence(tools, writer, walk, exc)
-            raise
+            raise BrowserOpsError(exc.code, f"{exc.message} (Evidence: {writer.path})",
+                                  details={**exc.details, "bundle": str(writer.path)}) from exc
         try:
             plan = build_plan(
                 title=request.title, start_url=request.start_url, steps=actions, workspace=str(writer.workspace),

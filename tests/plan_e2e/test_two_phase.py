@@ -225,6 +225,9 @@ def test_login_wall_says_how_to_log_in(site: DemoSite, workspace: Path) -> None:
     code, data, _ = cli_json(workspace, "prepare", "--steps", str(steps), "--base-url", site.base_url)
     assert code == 1 and data["code"] == "BROWSER_LOGIN_REQUIRED"
     assert "--profile DIR --headed" in data["error"] and "/login?next=/pay" in data["error"]
+    evidence = Path(data["details"]["bundle"])
+    assert (evidence / "screenshots" / "000_error_login-required.png").is_file()
+    assert not verify_bundle(evidence).ok and not (evidence / "plan.json").exists()
     assert server_state(site.base_url)["payments"] == []
 
 
