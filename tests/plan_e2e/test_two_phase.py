@@ -71,10 +71,12 @@ def test_prepare_json_and_no_change_exit_code(site: DemoSite, workspace: Path) -
     assert {d["field"]: d["op"] for d in data["diff"]}["category"] == "~"
     assert data["runCommand"].endswith(f'run {data["requestId"]} --confirm "{data["confirmPhrase"]}"')
     # A read-only step file changes nothing: exit 0.
-    steps = write_steps(workspace, "look.yaml", {"title": "Look at the statements", "startUrl": "/statements",
+    steps = write_steps(workspace, "look.yaml", {"title": "Look at the statements",
                                                   "steps": [{"kind": "read", "expect": {"text": ["Statements"]}}]})
-    code, look, _ = cli_json(workspace, "prepare", "--steps", str(steps), "--base-url", site.base_url)
+    code, look, _ = cli_json(workspace, "prepare", "--steps", str(steps), "--url", site.base_url + "/statements")
     assert code == 0 and not look["hasChanges"] and look["summary"].endswith("side effects: none (read-only)")
+    assert look["startUrl"] == site.base_url + "/statements"
+    assert look["snapshots"] == ["snapshots/001_statements.aria.txt"]
 
 
 def test_run_without_confirm_does_no_side_effect(site: DemoSite, workspace: Path) -> None:
@@ -203,7 +205,7 @@ def test_csv_export_lands_in_the_bundle(site: DemoSite, workspace: Path) -> None
                                  "--base-url", site.base_url)
     assert code == 2 and not prepared["requiresConfirm"] and prepared["counts"]["exports"] == 1
     assert prepared["runCommand"].endswith(f"run {prepared['requestId']}")
-    code, data, _ = cli_json(workspace, "run", prepared["requestId"])
+    code, data, _ = cli_json(workspace, "run", prepared["planFile"])  # by the plan's path this time
     assert code == 0, data
     export, = data["exports"]
     assert export["path"] == "exports/statements_2026-01.csv"
