@@ -200,6 +200,7 @@ class _Walk:
                     f"does not ({self.seen.url}). The site changed, or the plan starts on the wrong page.",
                     details={"step": a.number},
                 )
+            self.page.forget()  # the page may have changed while it was awaited
             self.say(f"{head}: found")
             self.writer.log_event(event.end(status="ok", tool="browser_wait", note="expected text is on the page"))
             return
