@@ -188,7 +188,7 @@ class _Walk:
             self.say(f'{head}: {element.role} "{element.name}" is #{element.number}')
             self.writer.log_event(event.end(status="ok", target=TargetInfo(
                 role=element.role, name=element.name, number=element.number),
-                note=f"matched {element.how} on {element.matched!r}"))
+                note=f"#{element.number}, matched {element.how} on {element.matched!r}"))
             return
         if a.action is Action.WAIT_TEXT:
             assert a.expect is not None
