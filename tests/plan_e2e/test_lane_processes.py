@@ -91,6 +91,24 @@ def _wait_for_step(workspace: Path, request_id: str, attempt: int, step: int, ti
     raise AssertionError(f"the run never finished step {step}")
 
 
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (its Playwright driver and Chromium), read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
 def _start_run(workspace: Path, prepared: Prepared) -> subprocess.Popen[bytes]:
     return subprocess.Popen(browserops_cmd(workspace, "run", prepared.plan.request_id, "--confirm", prepared.phrase),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=subprocess_env())
@@ -99,11 +117,11 @@ def _start_run(workspace: Path, prepared: Prepared) -> subprocess.Popen[bytes]:
 async def test_killed_run_leaves_an_incomplete_bundle_and_a_free_lane(
         session: BrowserSession, demo_site: DemoSite, workspace: Path) -> None:
     prepared = await _prepare(session, workspace, demo_site.base_url, _slow_steps("Never on this page", 60_000))
-    before = set(chromium_processes())
     proc = _start_run(workspace, prepared)
     try:
         await asyncio.to_thread(_wait_for_step, workspace, prepared.plan.request_id, 2, 1)
-        spawned = set(chromium_processes()) - before
+        spawned = _descendants(proc.pid)
+        assert set(chromium_processes()) & spawned  # its browser is running
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
     finally:
