@@ -165,7 +165,7 @@ async def run(rounds: int) -> dict[str, Any]:
             tool_ms[name][0] += 1
             tool_ms[name][1] += (time.perf_counter() - started) * 1000
 
-    guard.call_tool = timed_call  # type: ignore[assignment]  # count per tool, for the breakdown only
+    guard.call_tool = timed_call  # type: ignore[attr-defined]  # count per tool, for the breakdown only
     with DemoSite() as site, tempfile.TemporaryDirectory() as tmp:
         async with BrowserSession(SessionOptions()) as session:
             version = session.context.browser.version if session.context.browser else None
