@@ -50,9 +50,9 @@ def _interrupted(state: CliState, exc: Interrupted, what: str) -> NoReturn:
               help="Input data (YAML/JSON): the pack's fields, or values for a step file's valueRef keys.")
 @click.option("--steps", "steps_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A hand-written step file (YAML or JSON; format in cli_contract.md).")
-@click.option("--base-url", default=None, help="Site that the plan's paths (e.g. /expense) are on, e.g. "
+@click.option("--base-url", default=None, metavar="URL", help="Site that the plan's paths (e.g. /expense) are on, e.g. "
               "http://127.0.0.1:8765 (default: setting base_url).")
-@click.option("--url", default=None, help="Absolute start URL, instead of the plan's own.")
+@click.option("--url", default=None, metavar="URL", help="Absolute start URL, instead of the plan's own.")
 @browser_flags
 @json_flag
 @pass_state

@@ -34,9 +34,9 @@ def browser_flags(func: F) -> F:
     for option in reversed([
         click.option("--profile", type=click.Path(file_okay=False, path_type=Path), default=None,
                      help="Use a persistent browser profile (log in there once with --headed)."),
-        click.option("--cdp-url", default=None, help="Attach to a browser you started with "
+        click.option("--cdp-url", default=None, metavar="URL", help="Attach to a browser you started with "
                      "--remote-debugging-port (e.g. http://127.0.0.1:9222)."),
-        click.option("--ws-endpoint", default=None, help="Connect to a Playwright server (ws://...)."),
+        click.option("--ws-endpoint", default=None, metavar="URL", help="Connect to a Playwright server (ws://...)."),
         click.option("--headed/--headless", default=None, help="Show the browser window (default: headless)."),
         click.option("--login-wait", type=click.IntRange(0, 3600), default=None, metavar="SECONDS",
                      help="Headed only: on a login page, wait this long for you to log in in the window "
