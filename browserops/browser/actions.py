@@ -15,16 +15,16 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.effects import KEY_GRACE_S, NavWatch, action_error
 from browserops.browser.element_ops import (
     element_op,
-    ensure_reachable,
     finish,
-    focus_element,
     label_of,
+    prepare,
     public_desc,
     resolve_described,
 )
 from browserops.browser.elements import latest_listing
 from browserops.browser.frames import frame_ids
-from browserops.browser.scripts import page_script
+from browserops.browser.keylisteners import listens_to_keys
+from browserops.browser.scripts import page_script, run_script
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
@@ -32,9 +32,8 @@ TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
 
 
 async def click(session: BrowserSession, target: int | str, *, timeout_ms: int) -> dict[str, Any]:
-    resolved, desc = await resolve_described(session, target)
-    label = label_of(target, desc)
-    await ensure_reachable(resolved, label, timeout_ms)
+    ready = await prepare(session, target, reach=True, timeout_ms=timeout_ms)
+    resolved, desc, label = ready.resolved, ready.desc, ready.label
     page = session.page
     async with NavWatch(session, page) as nav:
         nav.expect_tab = bool(desc.get("opens_tab"))
@@ -55,45 +54,63 @@ _NOT_TEXT = {
     "button": "it is a button: use action='click'",
     "other": "it is not a text field: use action='click', or find the field with browser_find(role='textbox')",
 }
+TEXT_KINDS = ["text", "combobox-input", "editable", "fill"]
+KEYED_KINDS = ["text", "combobox-input", "editable"]  # typed into (content selected first); "fill" is filled
 
 
 async def type_text(
     session: BrowserSession, target: int | str, text: str, *, submit: bool = False, timeout_ms: int
 ) -> dict[str, Any]:
     """Focus the field (checked), replace its content with ``text``, optionally press Enter; report what
-    the field now holds (a password field reports only the length)."""
-    resolved, desc = await resolve_described(session, target)
-    label = label_of(target, desc)
-    kind = desc.get("kind")
-    if kind not in ("text", "combobox-input", "editable", "fill"):
-        raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"Cannot type into {label}: {_NOT_TEXT.get(str(kind), '')}.")
-    await ensure_reachable(resolved, label, timeout_ms)
+    the field now holds (a password field reports only the length).
+
+    How the text goes in: a date/time/colour/range input is filled with its formatted value; a plain text
+    field (an ``<input>``/``<textarea>`` that is no autocomplete widget and that neither it nor anything
+    above it listens to keys on, see :mod:`browserops.browser.keylisteners`) gets the text inserted at once,
+    as an input method commits it (the page sees ``beforeinput`` and ``input``, as with Playwright's
+    ``fill``); anything else — a combobox, a contenteditable editor, a field with key handlers — is typed
+    key by key like a person would, so the page sees every keydown/keypress/keyup.
+    """
+    ready = await prepare(session, target, kinds=TEXT_KINDS, reach=True, focus=True, clear=KEYED_KINDS,
+                          timeout_ms=timeout_ms)
+    resolved, desc, label, kind = ready.resolved, ready.desc, ready.label, ready.kind
+    if kind not in TEXT_KINDS:
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"Cannot type into {label}: {_NOT_TEXT.get(kind, '')}.")
     page = session.page
     loc = resolved.locator
-    await focus_element(resolved, label, timeout_ms)
     result: dict[str, Any] = {"action": "type", "target": public_desc(desc, resolved)}
+    after: dict[str, Any] | None = None
     async with NavWatch(session, page) as nav:
         try:
             if kind == "fill":  # date/time/colour/range inputs take a formatted value, not keystrokes
                 await loc.fill(text, timeout=timeout_ms)
             else:
-                flags = await element_op(loc, "clear")
-                if flags.get("readonly") or flags.get("disabled"):
+                if ready.flags.get("readonly") or ready.flags.get("disabled"):
                     raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"{label} is read-only or disabled; "
                                           "it cannot be typed into.")
                 if not text:
                     await page.keyboard.press("Delete")
                 elif len(text) > TYPE_KEYS_MAX or ("\n" in text and desc.get("role") != "textbox"):
                     await page.keyboard.insert_text(text)
+                elif ready.plain and not await listens_to_keys(session, resolved.frame, resolved.blind_id):
+                    await page.keyboard.insert_text(text)
+                    result["inserted"] = True
                 else:
                     await page.keyboard.type(text)
-            # What the field holds before any Enter (a chat box may clear itself on submit).
-            report_value(result, str(await element_op(loc, "value")), text, secret=desc.get("type") == "password")
+            # What the field holds before any Enter (a chat box may clear itself on submit); without Enter
+            # the same call also describes the element for the result.
+            if submit:
+                value = await element_op(resolved, "value")
+            else:
+                after = dict(await element_op(resolved, "after"))
+                value = after["value"]
+            report_value(result, str(value), text, secret=desc.get("type") == "password")
             if submit:
                 await page.keyboard.press("Enter")
         except PlaywrightError as exc:
             raise action_error(f"Typing into {label}", exc) from exc
-    return await finish(session, resolved, nav, timeout_ms, result, grace_s=KEY_GRACE_S if submit else 0.0)
+    return await finish(session, resolved, nav, timeout_ms, result, grace_s=KEY_GRACE_S if submit else 0.0,
+                        desc=after["desc"] if after else None)
 
 
 def report_value(result: dict[str, Any], value: str, typed: str, *, secret: bool) -> None:
@@ -114,8 +131,8 @@ async def focused_element(session: BrowserSession) -> dict[str, Any] | None:
             continue
         ids = frame_ids(session, frame)
         try:
-            info = await frame.evaluate(page_script("focusnav"), {"op": "active", "prefix": ids.prefix,
-                                                                   "seq": ids.seq})
+            info = await run_script(frame, page_script("focusnav"), {"op": "active", "prefix": ids.prefix,
+                                                                      "seq": ids.seq})
         except PlaywrightError:
             continue
         if not info or info.get("frame_focus"):

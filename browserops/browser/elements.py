@@ -19,6 +19,7 @@ from typing import Any
 
 from playwright.async_api import Frame, Locator, Page
 
+from browserops.browser.frames import frame_by_label
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
@@ -145,8 +146,9 @@ class ResolvedElement:
     locator: Locator
 
 
-async def resolve_element(session: BrowserSession, target: int | str) -> ResolvedElement:
-    """Like :func:`resolve_target`, and also says which frame holds the element."""
+def identify_target(session: BrowserSession, target: int | str) -> tuple[ListedElement | None, str]:
+    """The listing item (for a number) and the blind id a target names, without touching the page. Raises
+    the errors a stale or unknown number gets (see :func:`resolve_element`)."""
     page = session.page
     item: ListedElement | None = None
     if isinstance(target, bool):
@@ -177,16 +179,46 @@ async def resolve_element(session: BrowserSession, target: int | str) -> Resolve
                 f"Number {target} is not in the latest listing ({span}). "
                 "Re-list with browser_list_interactives (same limit/offset) and use the new numbers.",
             )
-        blind_id = item.blind_id
+        return item, item.blind_id
+    return None, check_blind_id(str(target))
+
+
+_FRAME_PREFIX = re.compile(r"^(f\d+)b\d+$")
+
+
+def likely_frame(session: BrowserSession, item: ListedElement | None, blind_id: str) -> Frame | None:
+    """The frame the element was listed in (or whose id prefix it carries), if it is still attached: the
+    place to look first. No round trip."""
+    page = session.page
+    frame: Frame | None = None
+    if item is not None:
+        listing = latest_listing(session)
+        if listing is not None and listing.page is page:
+            frame = listing.frames.get(item.frame)
     else:
-        blind_id = check_blind_id(str(target))
-    found = await locate_blind_id(page, blind_id)
+        m = _FRAME_PREFIX.match(blind_id)
+        frame = frame_by_label(session, page, m.group(1)) if m else page.main_frame
+    return frame if frame is not None and not frame.is_detached() else None
+
+
+def blind_locator(frame: Frame, blind_id: str) -> Locator:
+    return frame.locator(f'[{BLIND_ID_ATTR}="{blind_id}"]').first
+
+
+def gone_error(target: int | str, item: ListedElement | None) -> BrowserOpsError:
+    return BrowserOpsError(
+        ErrorCode.STALE_INDEX if item is not None else ErrorCode.ELEMENT_NOT_FOUND,
+        f"Element {coerce_target(target)!r} is no longer on the page (it changed since the listing). "
+        "Call browser_list_interactives again; if it is still missing, close banners or scroll.",
+    )
+
+
+async def resolve_element(session: BrowserSession, target: int | str) -> ResolvedElement:
+    """Like :func:`resolve_target`, and also says which frame holds the element."""
+    item, blind_id = identify_target(session, target)
+    found = await locate_blind_id(session.page, blind_id)
     if found is None:
-        raise BrowserOpsError(
-            ErrorCode.STALE_INDEX if item is not None else ErrorCode.ELEMENT_NOT_FOUND,
-            f"Element {target!r} is no longer on the page (it changed since the listing). "
-            "Call browser_list_interactives again; if it is still missing, close banners or scroll.",
-        )
+        raise gone_error(target, item)
     return ResolvedElement(item, blind_id, found[0], found[1])
 
 

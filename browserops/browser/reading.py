@@ -11,7 +11,7 @@ from playwright.async_api import Page
 
 from browserops.browser.frames import MAIN, frame_ids
 from browserops.browser.navigation import page_info
-from browserops.browser.scripts import page_script
+from browserops.browser.scripts import page_script, run_script
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
@@ -24,8 +24,8 @@ async def summary(session: BrowserSession, *, snippet_chars: int = 600, max_head
     page = session.page
     out = await page_info(page)
     try:
-        data = await page.main_frame.evaluate(page_script("extract"), {"snippet": snippet_chars,
-                                                                        "headings": max_headings})
+        data = await run_script(page.main_frame, page_script("extract"), {"snippet": snippet_chars,
+                                                                           "headings": max_headings})
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not read the page: {str(exc).splitlines()[0]}. "
                               "Wait for it to load (browser_wait) and retry.") from exc
@@ -35,7 +35,7 @@ async def summary(session: BrowserSession, *, snippet_chars: int = 600, max_head
         if frame.is_detached():
             continue
         try:
-            sub = await frame.evaluate(page_script("extract"), {"snippet": 160, "headings": 5})
+            sub = await run_script(frame, page_script("extract"), {"snippet": 160, "headings": 5})
         except PlaywrightError:
             continue
         entry: dict[str, Any] = {"frame": frame_ids(session, frame).label, "url": frame.url}
@@ -59,7 +59,7 @@ async def page_text(session: BrowserSession, *, offset: int = 0, max_chars: int 
         if frame.is_detached():
             continue
         try:
-            text = await frame.evaluate(page_script("text"), {"op": "text"})
+            text = await run_script(frame, page_script("text"), {"op": "text"})
         except PlaywrightError:
             continue
         text = re.sub(r"[ \t]+", " ", re.sub(r"\n\s*\n+", "\n", str(text))).strip()

@@ -8,7 +8,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.elements import resolve_element
 from browserops.browser.frames import frame_ids
-from browserops.browser.scripts import document_script, element_script
+from browserops.browser.scripts import document_script, element_script, run_on_locator, run_script
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
@@ -35,11 +35,11 @@ async def scroll(
     page = session.page
     try:
         if target is None:
-            result = await page.main_frame.evaluate(document_script("scroll"), args)
+            result = await run_script(page.main_frame, document_script("scroll"), args)
         else:
             resolved = await resolve_element(session, target)
             args["intoView"] = to is None and by_x is None and by_y is None
-            result = await resolved.locator.evaluate(element_script("scroll"), args, timeout=5000)
+            result = await run_on_locator(resolved.locator, element_script("scroll"), args, timeout_ms=5000)
             label = frame_ids(session, resolved.frame).label
             if label != "main":
                 result["frame"] = label

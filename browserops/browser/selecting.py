@@ -12,12 +12,10 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.effects import NavWatch, action_error
 from browserops.browser.element_ops import (
     element_op,
-    ensure_reachable,
     finish,
     focus_element,
-    label_of,
+    prepare,
     public_desc,
-    resolve_described,
 )
 from browserops.browser.elements import ResolvedElement, locate_blind_id
 from browserops.browser.frames import frame_ids
@@ -37,7 +35,7 @@ async def pick_popup_option(session: BrowserSession, resolved: ResolvedElement, 
     seen_options: list[str] = []
 
     async def look() -> dict[str, Any]:
-        result = await element_op(loc, "popup", text=choice, prefix=ids.prefix, seq=ids.seq)
+        result = await element_op(resolved, "popup", text=choice, prefix=ids.prefix, seq=ids.seq)
         if not isinstance(result, dict):
             return {"open": False}
         if result.get("seq"):
@@ -59,7 +57,7 @@ async def pick_popup_option(session: BrowserSession, resolved: ResolvedElement, 
             if not found.get("id") and desc.get("kind") == "combobox-input":
                 # Many comboboxes only offer matching options once text is typed.
                 await focus_element(resolved, label, timeout_ms)
-                await element_op(loc, "clear")
+                await element_op(resolved, "clear")
                 await session.page.keyboard.type(choice)
                 deadline = time.monotonic() + POPUP_WAIT_S
                 found = await look()
@@ -84,35 +82,37 @@ async def pick_popup_option(session: BrowserSession, resolved: ResolvedElement, 
     return {"chosen": found.get("label")}
 
 
+REACHED_KINDS = ["combobox", "combobox-input", "listbox", "option", "checkable"]
+
+
 async def select(session: BrowserSession, target: int | str, choice: str, *, timeout_ms: int) -> dict[str, Any]:
     """Choose an option by its text (exact, value, prefix, then partial; case-insensitive) in a native
     ``<select>``, an ARIA combobox or listbox; set a checkbox/radio/switch on (or off with "off")."""
-    resolved, desc = await resolve_described(session, target)
-    label = label_of(target, desc)
-    kind = desc.get("kind")
+    # One round trip finds it, scrolls it into view and hit-tests it (not a native <select>: Playwright's
+    # select_option needs neither) and, for a native <select>, picks the matching option.
+    ready = await prepare(session, target, reach=REACHED_KINDS, native=choice, timeout_ms=timeout_ms)
+    resolved, desc, label, kind = ready.resolved, ready.desc, ready.label, ready.kind
     loc = resolved.locator
     page = session.page
     result: dict[str, Any] = {"action": "select", "target": public_desc(desc, resolved)}
     async with NavWatch(session, page) as nav:
         if kind == "native-select":
+            picked = ready.native or {}
+            if "index" not in picked:
+                options = picked.get("options") or []
+                raise BrowserOpsError(
+                    ErrorCode.ELEMENT_NOT_FOUND,
+                    f"No option matching {choice!r} in {label}. Options: {', '.join(options)}.",
+                    details={"options": options},
+                )
             try:
-                picked = await element_op(loc, "native", text=choice)
-                if "index" not in picked:
-                    options = picked.get("options") or []
-                    raise BrowserOpsError(
-                        ErrorCode.ELEMENT_NOT_FOUND,
-                        f"No option matching {choice!r} in {label}. Options: {', '.join(options)}.",
-                        details={"options": options},
-                    )
                 await loc.select_option(index=int(picked["index"]), timeout=timeout_ms)
             except PlaywrightError as exc:
                 raise action_error(f"Selecting in {label}", exc) from exc
             result["chosen"] = picked["label"]
         elif kind in ("combobox", "combobox-input", "listbox"):
-            await ensure_reachable(resolved, label, timeout_ms)
             result.update(await pick_popup_option(session, resolved, choice, label, desc, timeout_ms))
         elif kind == "option":
-            await ensure_reachable(resolved, label, timeout_ms)
             try:
                 await loc.click(timeout=timeout_ms)
             except PlaywrightError as exc:
@@ -120,7 +120,6 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
             result["chosen"] = desc.get("name")
         elif kind == "checkable":
             want = choice.strip().casefold() not in OFF_WORDS
-            await ensure_reachable(resolved, label, timeout_ms)
             try:
                 await loc.set_checked(want, timeout=timeout_ms)
             except PlaywrightError as exc:

@@ -7,6 +7,8 @@
 //   hit       -> what covers its visible centre (null when nothing does)
 //   native    -> index of the <option> best matching text, or the option labels
 //   popup     -> for a combobox/listbox: stamp and return the visible option best matching text
+//   prepare   -> everything an action needs before acting, in one round trip (see prepareEl)
+//   after     -> what the element holds and how it reads now: {value, desc}
 function controlKind(el, role) {
   const tag = el.localName;
   if (tag === "select") { return "native-select"; }
@@ -94,40 +96,125 @@ function popupOptions(el) {
   return options;
 }
 
+function clearEl(el) {
+  if (el.localName === "input" || el.localName === "textarea") {
+    try { el.select(); } catch (e) { el.setSelectionRange && el.setSelectionRange(0, el.value.length); }
+  } else if (el.isContentEditable) {
+    const sel = el.ownerDocument.getSelection();
+    sel.removeAllRanges();
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    sel.addRange(range);
+  }
+  return { readonly: !!el.readOnly, disabled: !!el.disabled };
+}
+
+function isFocused(el) {
+  const a = deepActiveElement();
+  return a === el || !!(a && composedContains(el, a));
+}
+
+// As Playwright's locator.focus(): a contenteditable gets the focus only once the old focus is released.
+function focusEl(el) {
+  if (!isFocused(el) && el.isContentEditable) {
+    const a = deepActiveElement();
+    if (a && a.blur) { a.blur(); }
+  }
+  el.focus();
+  return isFocused(el);
+}
+
+// Fully inside the viewport and every scrolling ancestor (composed tree)? Then scrolling would move nothing.
+function fullyShown(el) {
+  const r = el.getBoundingClientRect();
+  const vw = document.documentElement.clientWidth || window.innerWidth;
+  let box = [r.left, r.top, r.right, r.bottom];
+  const inside = (b) => box[0] >= b[0] - 0.5 && box[1] >= b[1] - 0.5 && box[2] <= b[2] + 0.5 && box[3] <= b[3] + 0.5;
+  if (!inside([0, 0, vw, window.innerHeight])) { return false; }
+  for (let n = el.parentNode || el.host; n && n.nodeType !== 9; n = n.parentNode || n.host) {
+    if (n.nodeType !== 1 || n === document.documentElement || n === document.body) { continue; }
+    const cs = getComputedStyle(n);
+    if (cs.overflowX === "visible" && cs.overflowY === "visible") { continue; }
+    const c = n.getBoundingClientRect();
+    if (!inside([c.left + n.clientLeft, c.top + n.clientTop, c.left + n.clientLeft + n.clientWidth,
+      c.top + n.clientTop + n.clientHeight])) { return false; }
+  }
+  return true;
+}
+
+// A plain text field: an <input>/<textarea> that is no autocomplete widget and has no inline key handler on
+// itself or an ancestor. Only such a field may get its text inserted at once (see actions.type_text); key
+// listeners added with addEventListener are checked by the caller (they are invisible from here).
+function plainField(el, desc) {
+  if (desc.kind !== "text" || (el.localName !== "input" && el.localName !== "textarea")) { return false; }
+  if (el.hasAttribute("list") || el.getAttribute("aria-autocomplete") || el.getAttribute("aria-haspopup")) {
+    return false;
+  }
+  for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+    if (n.onkeydown || n.onkeypress || n.onkeyup) { return false; }
+  }
+  return true;
+}
+
+const allows = (which, kind) => which === true || (Array.isArray(which) && which.includes(kind));
+
+// One round trip before an action. args (each a bool or a list of the control kinds it applies to):
+//  - kinds: act at all only on these kinds (else only the description comes back: nothing is touched);
+//  - reach: scroll it into view unless fully shown (instantly: smooth scrolling would move it under the
+//    hit test) and report what covers its centre (`cover`); a covered element is not focused;
+//  - focus: focus it (`focused` says whether it took the focus); clear: then select its content
+//    (`flags`: readonly/disabled as they are once focused) and tell whether it is a `plain` field;
+//  - native: for a native <select>, the option best matching this text (`native`).
+function prepareEl(el, args) {
+  const desc = describeEl(el);
+  const out = { desc };
+  const kind = desc.kind;
+  if (args.kinds && !args.kinds.includes(kind)) { return out; }
+  if (typeof args.native === "string" && kind === "native-select") { out.native = nativeOption(el, args.native); }
+  if (allows(args.reach, kind)) {
+    out.visible = visibleEl(el);
+    if (!out.visible) { return out; }
+    if (args.scroll !== false && !fullyShown(el)) {
+      el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    }
+    const vw = document.documentElement.clientWidth || window.innerWidth;
+    out.cover = coveredBy(el, [0, 0, vw, window.innerHeight]);
+    if (out.cover) { return out; }
+  }
+  if (allows(args.focus, kind)) {
+    out.focused = focusEl(el);
+    if (out.focused && allows(args.clear, kind)) {
+      out.flags = clearEl(el);
+      out.plain = plainField(el, desc);
+    }
+  }
+  return out;
+}
+
+function nativeOption(el, text) {
+  const opts = Array.from(el.options);
+  const best = bestOption(opts.filter((o) => !o.disabled), text, (o) => o.label || o.textContent,
+    (o) => o.value, (o) => o.title || "");
+  if (best) { return { index: best.index, label: norm(best.label || best.textContent) }; }
+  return { options: opts.slice(0, 25).map((o) => norm(o.label || o.textContent)) };
+}
+
 function main(el, args) {
   const st = boState();
   if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
   if (args.seq > st.seq) { st.seq = args.seq; }
   switch (args.op) {
     case "describe": return describeEl(el);
-    case "focused": {
-      const a = deepActiveElement();
-      return a === el || (a && composedContains(el, a));
-    }
-    case "clear": {
-      if (el.localName === "input" || el.localName === "textarea") {
-        try { el.select(); } catch (e) { el.setSelectionRange && el.setSelectionRange(0, el.value.length); }
-      } else if (el.isContentEditable) {
-        const sel = el.ownerDocument.getSelection();
-        sel.removeAllRanges();
-        const range = document.createRange();
-        range.selectNodeContents(el);
-        sel.addRange(range);
-      }
-      return { readonly: !!el.readOnly, disabled: !!el.disabled };
-    }
+    case "focused": return isFocused(el);
+    case "clear": return clearEl(el);
     case "value": return currentValue(el);
+    case "prepare": return prepareEl(el, args);
+    case "after": return { value: currentValue(el), desc: describeEl(el) };
     case "hit": {
       const vw = document.documentElement.clientWidth || window.innerWidth;
       return coveredBy(el, [0, 0, vw, window.innerHeight]);
     }
-    case "native": {
-      const opts = Array.from(el.options);
-      const best = bestOption(opts.filter((o) => !o.disabled), args.text, (o) => o.label || o.textContent,
-        (o) => o.value, (o) => o.title || "");
-      if (best) { return { index: best.index, label: norm(best.label || best.textContent) }; }
-      return { options: opts.slice(0, 25).map((o) => norm(o.label || o.textContent)) };
-    }
+    case "native": return nativeOption(el, args.text);
     case "popup": {
       const opts = popupOptions(el);
       if (!opts.length) { return { open: false }; }
