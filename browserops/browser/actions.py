@@ -69,7 +69,9 @@ async def type_text(
     above it listens to keys on, see :mod:`browserops.browser.keylisteners`) gets the text inserted at once,
     as an input method commits it (the page sees ``beforeinput`` and ``input``, as with Playwright's
     ``fill``); anything else — a combobox, a contenteditable editor, a field with key handlers — is typed
-    key by key like a person would, so the page sees every keydown/keypress/keyup.
+    key by key like a person would, so the page sees every keydown/keypress/keyup. Very long text, and text
+    with line breaks for a field that is no textbox, is inserted at once too (as before). ``typed_as`` in the
+    result says which it was: ``fill``, ``insert``, ``keys`` or ``clear`` (empty text).
     """
     ready = await prepare(session, target, kinds=TEXT_KINDS, reach=True, focus=True, clear=KEYED_KINDS,
                           timeout_ms=timeout_ms)
@@ -84,19 +86,21 @@ async def type_text(
         try:
             if kind == "fill":  # date/time/colour/range inputs take a formatted value, not keystrokes
                 await loc.fill(text, timeout=timeout_ms)
+                result["typed_as"] = "fill"
             else:
                 if ready.flags.get("readonly") or ready.flags.get("disabled"):
                     raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"{label} is read-only or disabled; "
                                           "it cannot be typed into.")
                 if not text:
                     await page.keyboard.press("Delete")
-                elif len(text) > TYPE_KEYS_MAX or ("\n" in text and desc.get("role") != "textbox"):
+                    result["typed_as"] = "clear"
+                elif (len(text) > TYPE_KEYS_MAX or ("\n" in text and desc.get("role") != "textbox")
+                      or (ready.plain and not await listens_to_keys(session, resolved.frame, resolved.blind_id))):
                     await page.keyboard.insert_text(text)
-                elif ready.plain and not await listens_to_keys(session, resolved.frame, resolved.blind_id):
-                    await page.keyboard.insert_text(text)
-                    result["inserted"] = True
+                    result["typed_as"] = "insert"
                 else:
                     await page.keyboard.type(text)
+                    result["typed_as"] = "keys"
             # What the field holds before any Enter (a chat box may clear itself on submit); without Enter
             # the same call also describes the element for the result.
             if submit:

@@ -17,7 +17,7 @@ from browserops.browser.element_ops import (
     prepare,
     public_desc,
 )
-from browserops.browser.elements import ResolvedElement, locate_blind_id
+from browserops.browser.elements import ResolvedElement, blind_locator
 from browserops.browser.frames import frame_ids
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
@@ -71,12 +71,13 @@ async def pick_popup_option(session: BrowserSession, resolved: ResolvedElement, 
         listed = f" Options: {', '.join(options)}." if options else " No options appeared when it was opened."
         raise BrowserOpsError(ErrorCode.ELEMENT_NOT_FOUND, f"No option matching {choice!r} in {label}.{listed}",
                               details={"options": options})
-    located = await locate_blind_id(session.page, str(found["id"]))
-    if located is None:
-        raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"The option {found.get('label')!r} vanished before it "
-                              "could be clicked. Try again.")
+    # The option was stamped just now in the combobox's own frame (popupOptions looks in its document).
+    option = blind_locator(resolved.frame, str(found["id"]))
     try:
-        await located[1].click(timeout=timeout_ms)
+        if not await option.count():
+            raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"The option {found.get('label')!r} vanished before it "
+                                  "could be clicked. Try again.")
+        await option.click(timeout=timeout_ms)
     except PlaywrightError as exc:
         raise action_error(f"Choosing {found.get('label')!r} in {label}", exc) from exc
     return {"chosen": found.get("label")}

@@ -11,31 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from browserops.browser.element_ops import element_op, locate_op
+from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
 MAX_FILES = 20
-
-# What the element is: a file input itself, a <label> whose control is one (often a hidden input behind a
-# styled label), or something else that may open a file chooser when clicked.
-_KIND_JS = """
-(el) => {
-  const info = (input) => ({ multiple: !!input.multiple, disabled: !!input.disabled, accept: input.accept || "" });
-  if (el instanceof HTMLInputElement && el.type === "file") return { kind: "input", ...info(el) };
-  if (el instanceof HTMLLabelElement && el.control instanceof HTMLInputElement && el.control.type === "file")
-    return { kind: "label", ...info(el.control) };
-  return { kind: "other" };
-}
-"""
-
-_COUNT_JS = """
-(el) => {
-  const input = el instanceof HTMLLabelElement ? el.control : el;
-  return input && input.files ? input.files.length : null;
-}
-"""
 
 
 def check_files(files: list[str], base: Path) -> list[Path]:
@@ -78,13 +60,13 @@ def _attached(paths: list[Path]) -> list[dict[str, Any]]:
     return [{"name": p.name, "size": p.stat().st_size} for p in paths]
 
 
-async def upload_files(page: Page, locator: Locator, paths: list[Path], timeout_ms: int) -> dict[str, Any]:
-    """Attach ``paths`` to the element: directly when it is (the label of) a file input, visible or hidden;
-    otherwise click it and fill the file chooser it opens."""
-    try:
-        kind: dict[str, Any] = await locator.evaluate(_KIND_JS)
-    except PlaywrightError as exc:
-        raise BrowserOpsError(ErrorCode.UPLOAD_FAILED, f"Could not inspect the element: {_first(exc)}.") from exc
+async def upload_files(session: BrowserSession, target: int | str, paths: list[Path],
+                       timeout_ms: int) -> dict[str, Any]:
+    """Attach ``paths`` to the element (a number or blind id): directly when it is (the label of) a file input,
+    visible or hidden; otherwise click it and fill the file chooser it opens."""
+    page = session.page
+    resolved, kind = await locate_op(session, target, "fileinfo")
+    locator = resolved.locator
     files = [str(p) for p in paths]
     if kind["kind"] in ("input", "label"):
         if kind["disabled"]:
@@ -94,7 +76,7 @@ async def upload_files(page: Page, locator: Locator, paths: list[Path], timeout_
             raise _single_file_error(len(paths))
         try:
             await locator.set_input_files(files, timeout=timeout_ms)
-            count = await locator.evaluate(_COUNT_JS)
+            count = await element_op(resolved, "filecount")
         except PlaywrightError as exc:
             raise BrowserOpsError(ErrorCode.UPLOAD_FAILED, f"Attaching the files failed: {_first(exc)}.") from exc
         return {"via": "file input", "attached": _attached(paths), "input_file_count": count,

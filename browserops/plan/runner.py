@@ -148,10 +148,11 @@ class Runner:
         started = time.monotonic()
         outcome = StepOutcome(a.number, a.kind.value, a.label(), a.side_effect.value, "ok")
         event = StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect, tool=a.tool)
+        listed: PageListing | None = None
         if needs_confirm and a.number not in self.checked:
-            await self._check_page(a, event, outcome)
+            listed = await self._check_page(a, event, outcome)
         try:
-            await self._dispatch(a, event, outcome)
+            await self._dispatch(a, event, outcome, listed)
         except StepFailed:
             raise
         except BrowserOpsError as exc:
@@ -188,9 +189,10 @@ class Runner:
                 break
         return out
 
-    async def _check_page(self, a: PlanAction, event: StepEvent, outcome: StepOutcome) -> None:
+    async def _check_page(self, a: PlanAction, event: StepEvent, outcome: StepOutcome) -> PageListing:
         """Before touching a page: every target its steps need is there, and every field the diff was computed
-        from still holds the value prepare saw. Otherwise nothing on the page is changed."""
+        from still holds the value prepare saw. Otherwise nothing on the page is changed. Returns the listing
+        the check used: nothing has happened on the page since, so step ``a`` resolves in it."""
         fingerprint = self.plan.fingerprint
         values = fingerprint.values if fingerprint is not None else {}
         current: dict[str, str | None] = {}
@@ -212,7 +214,7 @@ class Runner:
             if key is not None and not b.sensitive and key in values:
                 current[key] = current_value(b, element) or None
         if fingerprint is None:
-            return
+            return page
         stale = stale_fields(self.plan, {**fingerprint.values, **current})
         if stale:
             names = ", ".join(stale)
@@ -223,10 +225,12 @@ class Runner:
                 "changed. Re-run `browserops prepare` and review the new diff.",
                 details={"fields": stale},
             ), outcome=outcome, phase="error")
+        return page
 
     # ------------------------------------------------------------------ steps
 
-    async def _dispatch(self, a: PlanAction, event: StepEvent, outcome: StepOutcome) -> None:
+    async def _dispatch(self, a: PlanAction, event: StepEvent, outcome: StepOutcome,
+                        listed: PageListing | None = None) -> None:
         if a.action is Action.NAVIGATE:
             assert a.url is not None
             url = absolute_url(self.plan.start_url, a.url)
@@ -252,7 +256,8 @@ class Runner:
             return
         assert a.target is not None
         try:
-            element = await resolve_target(self.tools, a.target)
+            # A fresh listing, unless the page check just took one (it is the latest: no tool ran since).
+            element = await (listed.resolve(a.target) if listed is not None else resolve_target(self.tools, a.target))
         except BrowserOpsError as exc:
             if exc.code is ErrorCode.SITE_CHANGED and a.optional:
                 outcome.status, outcome.note = "skipped", "optional target not on the page"

@@ -7,7 +7,6 @@ from typing import Any
 from pydantic import Field
 
 from browserops.browser import uploads
-from browserops.browser.elements import resolve_target
 from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
 from browserops.tools.element_arg import ElementId
 
@@ -24,10 +23,9 @@ class UploadArgs(ToolArgs):
 async def _upload(ctx: ToolContext, args: UploadArgs) -> dict[str, Any]:
     # Check the files first: a missing one must leave the page untouched.
     paths = uploads.check_files(args.files, ctx.workspace)
-    _, locator = await resolve_target(ctx.session, args.id)
     # Leave room inside the tool's own timeout to report "no file chooser opened" clearly.
     wait_ms = max(300, min(5_000, ctx.settings.tool_timeout_ms // 2))
-    data = await uploads.upload_files(ctx.session.page, locator, paths, wait_ms)
+    data = await uploads.upload_files(ctx.session, args.id, paths, wait_ms)
     ctx.signals["uploaded"] = len(paths)
     return data
 

@@ -9,6 +9,9 @@
 //   popup     -> for a combobox/listbox: stamp and return the visible option best matching text
 //   prepare   -> everything an action needs before acting, in one round trip (see prepareEl)
 //   after     -> what the element holds and how it reads now: {value, desc}
+//   fileinfo  -> a file input itself, a <label> whose control is one (often a hidden input behind a styled
+//                label), or something else that may open a file chooser when clicked
+//   filecount -> how many files the file input (or the label's input) holds
 function controlKind(el, role) {
   const tag = el.localName;
   if (tag === "select") { return "native-select"; }
@@ -210,6 +213,18 @@ function main(el, args) {
     case "value": return currentValue(el);
     case "prepare": return prepareEl(el, args);
     case "after": return { value: currentValue(el), desc: describeEl(el) };
+    case "fileinfo": {
+      const info = (input) => ({ multiple: !!input.multiple, disabled: !!input.disabled, accept: input.accept || "" });
+      if (el instanceof HTMLInputElement && el.type === "file") { return { kind: "input", ...info(el) }; }
+      if (el instanceof HTMLLabelElement && el.control instanceof HTMLInputElement && el.control.type === "file") {
+        return { kind: "label", ...info(el.control) };
+      }
+      return { kind: "other" };
+    }
+    case "filecount": {
+      const input = el instanceof HTMLLabelElement ? el.control : el;
+      return input && input.files ? input.files.length : null;
+    }
     case "hit": {
       const vw = document.documentElement.clientWidth || window.innerWidth;
       return coveredBy(el, [0, 0, vw, window.innerHeight]);
