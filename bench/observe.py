@@ -80,7 +80,7 @@ async def run(sizes: list[int], runs: int) -> dict[str, Any]:
                     ms, base_chars = await _baseline(session)
                     base_cold.append(ms)
                     base_warm.append((await _baseline(session))[0])
-                page = {
+                page: dict[str, Any] = {
                     "browserops": {
                         "cold_ms": _median(ours_cold),
                         "warm_ms": _median(ours_warm),

@@ -9,6 +9,8 @@ Russian one (Имя, Фамилия, Город). 19 browser-act steps and one n
   --confirm`` calls): the lane, the bundle attempt, re-resolving each target in a fresh listing, acting by
   number through ``browser_overlay_act``/``browser_upload``, the banner hook, the staleness pre-check of each
   page, before/after screenshots into the bundle, events (fsynced), summary, manifest and verify;
+- ``browserops/pw-shots``: the same run with ``fast_screenshots = false``, i.e. evidence screenshots through
+  Playwright's ``page.screenshot`` like the raw script's, to show how much of the gap the screenshots make;
 - ``raw``: a Playwright script with ``get_by_label``/``get_by_role`` locators doing the same steps and waiting
   for the same confirmations; ``raw+shots`` also saves the screenshots browserops keeps (one before the first
   step on a page, one after every step), which is the evidence the two-phase commit owes.
@@ -154,7 +156,7 @@ def _check_site(site: DemoSite) -> None:
 
 
 async def run(rounds: int) -> dict[str, Any]:
-    timings: dict[str, list[float]] = {"browserops": [], "raw": [], "raw+shots": []}
+    timings: dict[str, list[float]] = {"browserops": [], "browserops/pw-shots": [], "raw": [], "raw+shots": []}
     tool_ms: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
 
     async def timed_call(name: str, ctx: ToolContext, args: Any = None) -> ToolResult:
@@ -170,14 +172,17 @@ async def run(rounds: int) -> dict[str, Any]:
         async with BrowserSession(SessionOptions()) as session:
             version = session.context.browser.version if session.context.browser else None
             for r in range(rounds):
-                order = ["browserops", "raw", "raw+shots"] if r % 2 == 0 else ["raw+shots", "raw", "browserops"]
+                order = ["browserops", "browserops/pw-shots", "raw", "raw+shots"]
+                if r % 2:
+                    order.reverse()
                 for who in order:
                     site.reset()
                     await session.context.clear_cookies()
-                    folder = Path(tmp) / f"round{r}-{who.replace('+', '_')}"
+                    folder = Path(tmp) / f"round{r}-{who.replace('+', '_').replace('/', '_')}"
                     folder.mkdir()
-                    if who == "browserops":
-                        ctx = ToolContext(session=session, settings=Settings(), workspace=folder)
+                    if who.startswith("browserops"):
+                        settings = Settings(fast_screenshots=who == "browserops")
+                        ctx = ToolContext(session=session, settings=settings, workspace=folder)
                         request = PlanRequest(title="Bench: 20 steps", start_url=site.base_url + "/expense",
                                               steps=plan_steps(), source=PlanSource(kind="steps", name="bench"))
                         prepared = await prepare_plan(ctx, folder, request)
@@ -188,7 +193,7 @@ async def run(rounds: int) -> dict[str, Any]:
                         elapsed = (time.perf_counter() - started) * 1000
                         if result.error is not None or not (result.verify and result.verify.ok):
                             raise RuntimeError(f"the run failed: {result.error}")
-                        if r == rounds - 1:
+                        if r == rounds - 1 and who == "browserops":
                             last = {k: [v[0] - before.get(k, [0, 0.0])[0], v[1] - before.get(k, [0, 0.0])[1]]
                                     for k, v in tool_ms.items()}
                     else:
@@ -205,7 +210,9 @@ async def run(rounds: int) -> dict[str, Any]:
         "chromium_startup": "excluded on both sides (one browser, started before timing)",
         "browserops_run_ms": med["browserops"], "raw_playwright_ms": med["raw"],
         "raw_playwright_with_screenshots_ms": med["raw+shots"],
+        "browserops_with_playwright_screenshots_ms": med["browserops/pw-shots"],
         "ratio": round(med["browserops"] / med["raw+shots"], 2),
+        "ratio_with_playwright_screenshots": round(med["browserops/pw-shots"] / med["raw+shots"], 2),
         "ratio_vs_raw_without_screenshots": round(med["browserops"] / med["raw"], 2),
         "goal_ratio": GOAL_RATIO, "goal_met": med["browserops"] / med["raw+shots"] <= GOAL_RATIO,
         "all_ms": {k: [round(x, 1) for x in v] for k, v in timings.items()},

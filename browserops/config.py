@@ -58,6 +58,11 @@ class Settings(BaseModel):
     llm_timeout_s: float = Field(60.0, gt=0, description="Timeout of one LLM request, seconds.")
     llm_max_retries: int = Field(4, ge=0, le=10, description="Retries on 429/5xx/overloaded, with backoff.")
     vision: bool = Field(True, description="Send the numbered screenshot to the model as an image.")
+    fast_screenshots: bool = Field(
+        True, description="Viewport screenshots straight from Chromium with its fast PNG encoder (same pixels, "
+        "lossless, about half the time; larger files, and the text caret is not hidden). False: Playwright's "
+        "page.screenshot.",
+    )
     # Files
     screenshots_dir: str = Field(
         "artifacts/screenshots", description="Where ad-hoc screenshots go (relative to the workspace)."

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import json
 
-from playwright.async_api import CDPSession, Frame, Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame
 
+from browserops.browser.cdp import page_cdp
 from browserops.browser.elements import BLIND_ID_ATTR, check_blind_id
 from browserops.browser.session import BrowserSession
-
-_KEY = "keylisteners.cdp"
 
 _PROBE = """(() => {
   const sel = %s;
@@ -42,24 +41,12 @@ _PROBE = """(() => {
 })()"""
 
 
-async def _cdp(session: BrowserSession, page: Page) -> CDPSession | None:
-    sessions: dict[Page, CDPSession | None] = session.extras.setdefault(_KEY, {})
-    for old in [p for p in sessions if p.is_closed()]:
-        del sessions[old]
-    if page not in sessions:
-        try:
-            sessions[page] = await session.context.new_cdp_session(page)
-        except PlaywrightError:
-            sessions[page] = None  # not Chromium's protocol: every field is typed key by key
-    return sessions[page]
-
-
 async def listens_to_keys(session: BrowserSession, frame: Frame, blind_id: str) -> bool:
     """True when the element (or a node above it, below the document) has a keydown, keypress or keyup
     listener, or when that cannot be told."""
     if frame.parent_frame is not None:
         return True
-    cdp = await _cdp(session, frame.page)
+    cdp = await page_cdp(session, frame.page)
     if cdp is None:
         return True
     selector = f'[{BLIND_ID_ATTR}="{check_blind_id(blind_id)}"]'

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
@@ -9,6 +12,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from browserops.browser.cdp import page_cdp
 from browserops.browser.frames import MAIN, frame_ids
 from browserops.browser.navigation import page_info
 from browserops.browser.scripts import page_script, run_script
@@ -88,14 +92,44 @@ async def aria_snapshot(page: Page, *, timeout_ms: int) -> str:
     return _REF.sub("", raw)
 
 
-async def screenshot(page: Page, path: Path, *, full_page: bool = False, timeout_ms: int) -> dict[str, Any]:
+async def screenshot(page: Page, path: Path, *, full_page: bool = False, timeout_ms: int,
+                     session: BrowserSession | None = None) -> dict[str, Any]:
+    """Save a PNG of the viewport (or the whole page) at ``path``.
+
+    Given the ``session``, a viewport shot is taken straight from Chromium (``Page.captureScreenshot`` with
+    its fast PNG encoder, once web fonts are ready): the same pixels, lossless, in about half the time of
+    Playwright's ``page.screenshot`` — which also hides the text caret and re-encodes harder for a smaller
+    file. Evidence takes one before and after every step, so this is most of a run's screenshot time. A full
+    page, or a browser without the DevTools protocol, goes through Playwright."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        data = await page.screenshot(path=str(path), full_page=full_page, timeout=timeout_ms)
-    except PlaywrightError as exc:
-        raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Screenshot failed: {str(exc).splitlines()[0]}.") from exc
+    data = await _fast_png(session, page, timeout_ms) if session is not None and not full_page else None
+    if data is not None:
+        await asyncio.to_thread(path.write_bytes, data)
+    else:
+        try:
+            data = await page.screenshot(path=str(path), full_page=full_page, timeout=timeout_ms)
+        except PlaywrightError as exc:
+            raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Screenshot failed: {str(exc).splitlines()[0]}.") \
+                from exc
     width, height = _png_size(data)
     return {"path": str(path), "bytes": len(data), "width": width, "height": height, "full_page": full_page}
+
+
+async def _fast_png(session: BrowserSession, page: Page, timeout_ms: int) -> bytes | None:
+    cdp = await page_cdp(session, page)
+    if cdp is None:
+        return None
+    try:
+        # As Playwright does before a screenshot: let web fonts load, so text shows in its own font.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(cdp.send("Runtime.evaluate", {"expression": "document.fonts.ready.then(() => 1)",
+                                                                  "awaitPromise": True, "returnByValue": True}),
+                                   timeout_ms / 2000)
+        shot = await asyncio.wait_for(cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True}),
+                                      timeout_ms / 2000)
+        return base64.b64decode(shot["data"])
+    except (PlaywrightError, TimeoutError, KeyError, ValueError):
+        return None  # Playwright's own screenshot says what is wrong, if anything
 
 
 def _png_size(data: bytes) -> tuple[int, int]:

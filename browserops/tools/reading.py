@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from browserops.browser import listing, overlay, reading
+from browserops.browser.session import BrowserSession
 from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
 
 _counter = itertools.count(1)
@@ -51,10 +52,15 @@ class ScreenshotArgs(ToolArgs):
     full_page: bool = Field(False, description="The whole scrollable page instead of the viewport.")
 
 
+def _fast(ctx: ToolContext) -> BrowserSession | None:
+    """The session, when screenshots may come straight from Chromium (settings.fast_screenshots)."""
+    return ctx.session if ctx.settings.fast_screenshots else None
+
+
 async def _screenshot(ctx: ToolContext, args: ScreenshotArgs) -> dict[str, Any]:
     path = screenshot_path(ctx)
     return await reading.screenshot(ctx.session.page, path, full_page=args.full_page,
-                                    timeout_ms=ctx.settings.tool_timeout_ms)
+                                    timeout_ms=ctx.settings.tool_timeout_ms, session=_fast(ctx))
 
 
 class ObserveArgs(ToolArgs):
@@ -74,7 +80,7 @@ async def _observe(ctx: ToolContext, args: ObserveArgs) -> dict[str, Any]:
     data["overlay"] = await overlay.show_overlay(session, current, args.scheme)
     if args.screenshot:
         shot = await reading.screenshot(session.page, screenshot_path(ctx, "observe"),
-                                        timeout_ms=ctx.settings.tool_timeout_ms)
+                                        timeout_ms=ctx.settings.tool_timeout_ms, session=_fast(ctx))
         data["screenshot"] = shot["path"]
     if notices:
         data["notices"] = notices

@@ -7,6 +7,7 @@ from pathlib import Path
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext
 from tests.tools.helpers import fails, ok, open_page
+from tests.tools.png import Png
 
 
 def png_file(path: str) -> tuple[Path, int]:
@@ -80,6 +81,18 @@ async def test_screenshot_is_saved_in_the_workspace(tool_ctx: ToolContext, demo_
     assert (shot["width"], shot["height"]) == (1280, 800) and shot["bytes"] == size
     full = await ok(tool_ctx, "browser_screenshot", full_page=True)
     assert full["height"] > 2000 and full["path"] != shot["path"]
+
+
+async def test_fast_screenshot_has_the_pixels_of_playwrights(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    # settings.fast_screenshots: straight from Chromium with its fast encoder; the image must be the same.
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    fast = await ok(tool_ctx, "browser_screenshot")
+    tool_ctx.settings.fast_screenshots = False
+    slow = await ok(tool_ctx, "browser_screenshot")
+    assert (fast["width"], fast["height"]) == (slow["width"], slow["height"]) == (1280, 800)
+    assert fast["bytes"] != slow["bytes"]  # two encoders made them (the fast one compresses less)
+    rows = 120  # the heading and the first fields (pure-Python decoding is slow)
+    assert Png(Path(fast["path"]), rows).rows == Png(Path(slow["path"]), rows).rows
 
 
 async def test_observe_gives_listing_overlay_screenshot_and_summary(
