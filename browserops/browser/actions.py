@@ -24,7 +24,7 @@ from browserops.browser.element_ops import (
 from browserops.browser.elements import latest_listing
 from browserops.browser.frames import frame_ids
 from browserops.browser.keylisteners import listens_to_keys
-from browserops.browser.scripts import page_script, run_script
+from browserops.browser.scripts import run_page
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
@@ -135,7 +135,7 @@ async def focused_element(session: BrowserSession) -> dict[str, Any] | None:
             continue
         ids = frame_ids(session, frame)
         try:
-            info = await run_script(frame, page_script("focusnav"), {"op": "active", "prefix": ids.prefix,
+            info = await run_page(frame, "focusnav", {"op": "active", "prefix": ids.prefix,
                                                                       "seq": ids.seq})
         except PlaywrightError:
             continue

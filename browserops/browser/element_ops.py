@@ -26,7 +26,7 @@ from browserops.browser.elements import (
     identify_target,
     likely_frame,
 )
-from browserops.browser.scripts import located_script, run_script
+from browserops.browser.scripts import run_located
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
@@ -41,8 +41,8 @@ class _Gone(PlaywrightError):
         super().__init__("element is not attached to the DOM")
 
 
-async def _run_in(frame: Frame, blind_id: str, op: str, args: dict[str, Any]) -> tuple[bool, Any]:
-    out = await run_script(frame, located_script("element"), {"id": blind_id, "op": op, **args})
+async def _run_in(frame: Frame, blind_id: str, args: dict[str, Any], script: str = "element") -> tuple[bool, Any]:
+    out = await run_located(frame, script, {**args, "id": blind_id})
     if not isinstance(out, dict) or not out.get("found"):
         return False, None
     return True, out.get("r")
@@ -51,7 +51,7 @@ async def _run_in(frame: Frame, blind_id: str, op: str, args: dict[str, Any]) ->
 async def element_op(resolved: ResolvedElement, op: str, **args: Any) -> Any:
     """One operation of ``js/element.js`` on an element already found; raises a Playwright error saying it
     is not attached when it has gone meanwhile."""
-    found, result = await _run_in(resolved.frame, resolved.blind_id, op, args)
+    found, result = await _run_in(resolved.frame, resolved.blind_id, {"op": op, **args})
     if not found:
         raise _Gone()
     return result
@@ -59,9 +59,16 @@ async def element_op(resolved: ResolvedElement, op: str, **args: Any) -> Any:
 
 async def locate_op(session: BrowserSession, target: int | str, op: str,
                     **args: Any) -> tuple[ResolvedElement, Any]:
-    """Find ``target`` and run ``op`` on it in the same call: the frame it was listed in first, then the
-    others (an element can move between frames only by being re-created, but an id given by hand may name
-    any frame). Errors as :func:`browserops.browser.elements.resolve_element` gives them."""
+    """Find ``target`` and run ``op`` of ``js/element.js`` on it in the same call."""
+    return await locate_run(session, target, "element", {"op": op, **args})
+
+
+async def locate_run(session: BrowserSession, target: int | str, script: str,
+                     args: dict[str, Any]) -> tuple[ResolvedElement, Any]:
+    """Find ``target`` and run the element script ``js/<script>.js`` on it in the same call: in the frame it
+    was listed in first, then the others (an element can move between frames only by being re-created, but
+    an id given by hand may name any frame). Errors as :func:`browserops.browser.elements.resolve_element`
+    gives them."""
     item, blind_id = identify_target(session, target)
     page = session.page
     first = likely_frame(session, item, blind_id)
@@ -71,7 +78,7 @@ async def locate_op(session: BrowserSession, target: int | str, op: str,
         if frame.is_detached():
             continue
         try:
-            found, result = await _run_in(frame, blind_id, op, args)
+            found, result = await _run_in(frame, blind_id, args, script)
         except PlaywrightError as exc:  # a frame navigating away mid-search is just not a match
             failure = failure or exc
             continue

@@ -16,7 +16,7 @@ from playwright.async_api import Frame
 
 from browserops.browser.elements import latest_listing
 from browserops.browser.frames import frame_ids
-from browserops.browser.scripts import page_script, run_script
+from browserops.browser.scripts import run_page
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
@@ -93,7 +93,7 @@ async def move_focus(session: BrowserSession, role: str | None, direction: int) 
             args["cursor"] = cursor.blind_id
             args["activeAtCursor"] = cursor.active_at_cursor
         try:
-            result = await run_script(frame, page_script("focusnav"), args)
+            result = await run_page(frame, "focusnav", args)
         except PlaywrightError:
             continue
         ids.seq = max(ids.seq, int(result.get("seq", 0)))

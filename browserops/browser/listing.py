@@ -19,7 +19,7 @@ from playwright.async_api import Page
 
 from browserops.browser.elements import ListedElement, Listing, coerce_target, latest_listing, store_listing
 from browserops.browser.frames import MAIN, FrameView, visible_frames
-from browserops.browser.scripts import page_script, run_script
+from browserops.browser.scripts import run_page
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
@@ -110,18 +110,16 @@ class _FrameResult:
 
 
 async def _scan(views: list[FrameView], extra: dict[str, Any]) -> list[_FrameResult]:
-    script = page_script("list")
-
     async def one(view: FrameView) -> _FrameResult | None:
         try:
-            data = await run_script(view.frame, script, {**view.script_args(), **extra})
+            data = await run_page(view.frame, "list", {**view.script_args(), **extra})
         except PlaywrightError as exc:
             if view.label != MAIN:
                 return None  # a child frame navigating away mid-listing simply has nothing to list
             # The page itself was navigating: wait for the new document once, then list it.
             try:
                 await view.frame.wait_for_load_state("domcontentloaded", timeout=LOAD_GRACE_MS * 4)
-                data = await run_script(view.frame, script, {**view.script_args(), **extra})
+                data = await run_page(view.frame, "list", {**view.script_args(), **extra})
             except PlaywrightError:
                 raise BrowserOpsError(
                     ErrorCode.ACTION_FAILED,

@@ -15,7 +15,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
 from browserops.browser.elements import Listing, latest_listing
-from browserops.browser.scripts import page_script, run_script
+from browserops.browser.scripts import run_page
 from browserops.browser.session import BrowserSession
 
 Scheme = Literal["dark", "blue", "light"]
@@ -42,7 +42,7 @@ def overlay_state(session: BrowserSession) -> OverlayState | None:
 
 async def _run(frame: Frame, args: dict[str, Any]) -> dict[str, Any] | None:
     try:
-        result = await run_script(frame, page_script("overlay"), args)
+        result = await run_page(frame, "overlay", args)
     except PlaywrightError:
         return None  # a frame that navigated away has no badges to draw or remove
     return result if isinstance(result, dict) else None

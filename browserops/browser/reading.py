@@ -15,7 +15,7 @@ from playwright.async_api import Page
 from browserops.browser.cdp import page_cdp
 from browserops.browser.frames import MAIN, frame_ids
 from browserops.browser.navigation import page_info
-from browserops.browser.scripts import page_script, run_script
+from browserops.browser.scripts import run_page
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
@@ -28,7 +28,7 @@ async def summary(session: BrowserSession, *, snippet_chars: int = 600, max_head
     page = session.page
     out = await page_info(page)
     try:
-        data = await run_script(page.main_frame, page_script("extract"), {"snippet": snippet_chars,
+        data = await run_page(page.main_frame, "extract", {"snippet": snippet_chars,
                                                                            "headings": max_headings})
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not read the page: {str(exc).splitlines()[0]}. "
@@ -39,7 +39,7 @@ async def summary(session: BrowserSession, *, snippet_chars: int = 600, max_head
         if frame.is_detached():
             continue
         try:
-            sub = await run_script(frame, page_script("extract"), {"snippet": 160, "headings": 5})
+            sub = await run_page(frame, "extract", {"snippet": 160, "headings": 5})
         except PlaywrightError:
             continue
         entry: dict[str, Any] = {"frame": frame_ids(session, frame).label, "url": frame.url}
@@ -63,7 +63,7 @@ async def page_text(session: BrowserSession, *, offset: int = 0, max_chars: int 
         if frame.is_detached():
             continue
         try:
-            text = await run_script(frame, page_script("text"), {"op": "text"})
+            text = await run_page(frame, "text", {"op": "text"})
         except PlaywrightError:
             continue
         text = re.sub(r"[ \t]+", " ", re.sub(r"\n\s*\n+", "\n", str(text))).strip()

@@ -4,10 +4,11 @@ Each entry script defines ``main``; the functions here wrap ``lib.js`` + the ent
 expression, so an evaluate never depends on anything left on the page (a page cannot swap our helpers
 between calls). No caller-supplied JavaScript ever goes through here: arguments travel as JSON.
 
-Literally as JSON: run them with :func:`run_script` / :func:`run_on_locator`, which pass the arguments as
-one JSON string and get the result back as one. Playwright's own value serialisation (a tagged tree built
-in the page and rebuilt in Python value by value) costs several milliseconds for a listing-sized result;
-a string costs next to nothing, and every listing, hit test and description crosses that bridge.
+Run them with :func:`run_page`, :func:`run_document` and :func:`run_located`, which pass the arguments as one
+JSON string and get the result back as one: Playwright's own value serialisation (a tagged tree built in the
+page and rebuilt in Python value by value) costs several milliseconds for a listing-sized result, a string
+next to nothing — and every listing, hit test and description crosses that bridge. ``page_script`` and
+friends give the plain wrappers (arguments and result as Playwright values) for ``frame.evaluate``.
 """
 
 from __future__ import annotations
@@ -18,11 +19,7 @@ from typing import Any
 
 import orjson
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame, Locator
-
-# Returns JSON text for a result or a promise of one (undefined becomes null).
-_OUT = ("const __boJson = (v) => JSON.stringify(v === undefined ? null : v);\n"
-        "return (__boR && typeof __boR.then === 'function') ? __boR.then(__boJson) : __boJson(__boR);")
+from playwright.async_api import Frame
 
 
 @cache
@@ -36,31 +33,30 @@ def _body(name: str) -> str:
 
 @cache
 def page_script(name: str) -> str:
-    """``main(args)`` of a page script, for :func:`run_script`."""
-    return f"(__boArgs) => {{\n{_body(name)}const __boR = main(JSON.parse(__boArgs));\n{_OUT}\n}}"
+    """``(args) => main(args)`` for ``frame.evaluate(script, args)``."""
+    return f"(args) => {{\n{_body(name)}return main(args);\n}}"
 
 
 @cache
 def element_script(name: str) -> str:
-    """``main(el, args)`` of an element script, for :func:`run_on_locator`."""
-    return f"(el, __boArgs) => {{\n{_body(name)}const __boR = main(el, JSON.parse(__boArgs));\n{_OUT}\n}}"
+    """``(el, args) => main(el, args)`` for ``locator.evaluate(script, args)``."""
+    return f"(el, args) => {{\n{_body(name)}return main(el, args);\n}}"
 
 
 @cache
 def document_script(name: str) -> str:
-    """An element script run against the frame's document itself: ``main(null, args)``, for
-    :func:`run_script`."""
-    return f"(__boArgs) => {{\n{_body(name)}const __boR = main(null, JSON.parse(__boArgs));\n{_OUT}\n}}"
+    """An element script run against the frame's document itself: ``main(null, args)``."""
+    return f"(args) => ({element_script(name)})(null, args)"
+
+
+# JSON in, JSON out: the result (or what a returned promise resolves to) as JSON text, undefined as null.
+_JSON_OUT = ("const __boJson = (v) => JSON.stringify(v === undefined ? null : v);\n"
+             "return (__boR && typeof __boR.then === 'function') ? __boR.then(__boJson) : __boJson(__boR);")
 
 
 @cache
-def located_script(name: str) -> str:
-    """An element script for the element with blind id ``args.id`` in this frame (open shadow roots
-    included): ``{found: true, r: main(el, args)}``, or ``{found: false}`` when the frame has no such element.
-    One round trip, where a locator's evaluate takes three (resolve, evaluate, dispose). For
-    :func:`run_script`."""
-    return (f"(__boArgs) => {{\n{_body(name)}const args = JSON.parse(__boArgs);\nconst el = byBlindId(args.id);\n"
-            f"const __boR = el ? {{ found: true, r: main(el, args) }} : {{ found: false }};\n{_OUT}\n}}")
+def _json_script(name: str, call: str) -> str:
+    return f"(__boArgs) => {{\n{_body(name)}const args = JSON.parse(__boArgs);\nconst __boR = {call};\n{_JSON_OUT}\n}}"
 
 
 def _decode(raw: object) -> Any:
@@ -72,11 +68,29 @@ def _decode(raw: object) -> Any:
         raise PlaywrightError(f"the page script returned text that is not JSON: {exc}") from exc
 
 
-async def run_script(frame: Frame, script: str, args: Any) -> Any:
-    """Evaluate one of our scripts in ``frame`` with ``args`` (JSON-able); its result."""
+async def _run(frame: Frame, script: str, args: Any) -> Any:
     return _decode(await frame.evaluate(script, orjson.dumps(args).decode()))
 
 
-async def run_on_locator(locator: Locator, script: str, args: Any, *, timeout_ms: float | None = None) -> Any:
-    """Evaluate one of our element scripts on the element ``locator`` points to."""
-    return _decode(await locator.evaluate(script, orjson.dumps(args).decode(), timeout=timeout_ms))
+async def run_page(frame: Frame, name: str, args: Any) -> Any:
+    """``main(args)`` of page script ``js/<name>.js`` in ``frame``; its result."""
+    return await _run(frame, _json_script(name, "main(args)"), args)
+
+
+async def run_document(frame: Frame, name: str, args: Any) -> Any:
+    """Element script ``js/<name>.js`` against the frame's document: ``main(null, args)``."""
+    return await _run(frame, _json_script(name, "main(null, args)"), args)
+
+
+async def run_located(frame: Frame, name: str, args: dict[str, Any]) -> Any:
+    """Element script ``js/<name>.js`` on the element with blind id ``args["id"]`` in this frame (open shadow
+    roots included): ``{"found": True, "r": main(el, args)}``, or ``{"found": False}`` when the frame has no
+    such element. One round trip, where a locator's evaluate takes three (resolve, evaluate, dispose)."""
+    return await _run(frame, _json_script(name, _LOCATED), args)
+
+
+_LOCATED = ("(() => { const el = byBlindId(args.id);\n"
+            "if (!el) { return { found: false }; }\n"
+            "const r = main(el, args);\n"
+            "return (r && typeof r.then === 'function') ? r.then((v) => ({ found: true, r: v })) : { found: true, r };"
+            " })()")

@@ -6,9 +6,9 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.elements import resolve_element
+from browserops.browser.element_ops import locate_run
 from browserops.browser.frames import frame_ids
-from browserops.browser.scripts import document_script, element_script, run_on_locator, run_script
+from browserops.browser.scripts import run_document
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
@@ -35,11 +35,10 @@ async def scroll(
     page = session.page
     try:
         if target is None:
-            result = await run_script(page.main_frame, document_script("scroll"), args)
+            result = await run_document(page.main_frame, "scroll", args)
         else:
-            resolved = await resolve_element(session, target)
             args["intoView"] = to is None and by_x is None and by_y is None
-            result = await run_on_locator(resolved.locator, element_script("scroll"), args, timeout_ms=5000)
+            resolved, result = await locate_run(session, target, "scroll", args)
             label = frame_ids(session, resolved.frame).label
             if label != "main":
                 result["frame"] = label

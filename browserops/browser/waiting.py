@@ -19,7 +19,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
 
 from browserops.browser.elements import check_blind_id, coerce_target, latest_listing, locate_blind_id
-from browserops.browser.scripts import page_script, run_script
+from browserops.browser.scripts import run_page
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
 
@@ -88,7 +88,7 @@ async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int) -> dict[str, Any
 
     async def one(frame: Any) -> dict[str, Any] | None:
         try:
-            result = await run_script(frame, page_script("quiet"), args)
+            result = await run_page(frame, "quiet", args)
         except PlaywrightError:
             return None
         return result if isinstance(result, dict) else None
@@ -104,7 +104,7 @@ async def page_has_text(page: Page, text: str) -> bool:
         if frame.is_detached():
             continue
         try:
-            if await run_script(frame, page_script("text"), {"op": "has", "text": text}):
+            if await run_page(frame, "text", {"op": "has", "text": text}):
                 return True
         except PlaywrightError:
             continue
