@@ -32,7 +32,7 @@ from browserops.browser.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.tools.base import SideEffect, ToolContext, ToolDef, ToolResult, error
-from browserops.tools.hooks import after_action
+from browserops.tools.hooks import finish_call
 from browserops.tools.registry import all_tools, call_tool
 
 log = logging.getLogger(__name__)
@@ -93,18 +93,9 @@ class BrowserOpsMCP:
             if not session.alive:
                 # Whatever the tool saw (a timeout, a closed target), the cause is the dead browser.
                 result = error(ErrorCode.CRASHED, CRASHED_NOTE)
-            extra: dict[str, Any] = {}
+            result = await finish_call(ctx, name, arguments, result)
             if restarted:
-                extra["browser_restarted"] = RESTARTED_NOTE
-            if session.alive:
-                hook = await after_action(ctx, name, result, arguments)
-                if hook["ran"] and hook["found"]:
-                    extra["banners_auto_closed"] = hook
-                notices = [n for n in session.take_notices() if n.get("kind") != "browser_restarted"]
-                if notices:
-                    extra["notices"] = notices
-            if extra:
-                result = {**result, "data": {**(result.get("data") or {}), **extra}}
+                result = {**result, "data": {**(result.get("data") or {}), "browser_restarted": RESTARTED_NOTE}}
             return result
 
     async def close(self) -> None:

@@ -119,10 +119,13 @@ def activation_of(tool: str, args: Mapping[str, Any]) -> Activation:
         if action in TYPING_ACTIONS:
             return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
         return "activate"  # click, dblclick, select, check, press … and anything unheard of
+    if tool == "browser_dialog" and args.get("accept") is False:
+        return "none"  # Cancel on a dialog commits nothing
     if tool == "browser_press":
         key = str(args.get("key", "")).strip().lower()
         return "activate" if key.split("+")[-1] in ACTIVATING_KEYS else "none"
-    if any(part in tool for part in ("scroll", "focus_", "upload", "wait", "hover")):
+    # Closing cookie/newsletter overlays dismisses them; the closer never presses a button that sends anything.
+    if any(part in tool for part in ("scroll", "focus_", "upload", "wait", "hover", "close_banners")):
         return "none"
     if any(part in tool for part in ("_type", "_fill")):
         return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
