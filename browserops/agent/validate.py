@@ -85,6 +85,8 @@ def observe_reason(tool: str, result: Mapping[str, Any]) -> ObserveNeed:
     banners = data.get("banners_auto_closed")
     if isinstance(banners, Mapping) and banners.get("closed"):
         return ObserveNeed(True, True, "banners were closed")
+    if any(data.get(k) for k in ("mcp_server_restarted", "browser_restarted", "retried_after_crash")):
+        return ObserveNeed(True, True, "the browser was restarted")
     if result.get("status") != "ok":
         return ObserveNeed(True, False, "the call failed")
     if tool in NEW_VIEW_TOOLS:

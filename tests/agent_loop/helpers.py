@@ -4,7 +4,7 @@ pick an element's number from it, as a model would (role + words of its name).""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +79,20 @@ def last_result_text(request: ModelRequest) -> str:
 
 def bundle_files(bundle: Path) -> dict[str, bytes]:
     return {p.relative_to(bundle).as_posix(): p.read_bytes() for p in bundle.rglob("*") if p.is_file()}
+
+
+def wire_responder(script: list[Any]) -> Callable[[dict[str, Any]], Any]:
+    """A fake Messages server responder that plays a scripted-model script over the real wire."""
+    from tests.agent.fake_messages_server import error, message
+
+    items = list(script)
+
+    def respond(body: dict[str, Any]) -> Any:
+        if not items:
+            return error(500, "api_error", "the script is used up")
+        item = items.pop(0)
+        request = ModelRequest(str(body.get("system", "")), list(body.get("messages", [])), list(body.get("tools", [])))
+        turn = item if isinstance(item, ModelTurn) else item(request)
+        return message(turn.text, [(c.name, dict(c.input)) for c in turn.tool_calls])
+
+    return respond
