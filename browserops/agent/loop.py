@@ -176,9 +176,28 @@ class AgentRun:
         self.transcript.add_user(f"The user says the manual step is finished ({text[:200]!r}). The page is "
                                  "observed again below; continue with the goal.")
 
+    @property
+    def waiting(self) -> Pause | None:
+        """The ask/handoff/confirm pause that waits for the user, if any."""
+        return self._waiting
+
     def add_feedback(self, text: str) -> None:
         """A chat message after a report: new instructions for the same goal."""
         self.transcript.add_user(f"Message from the user: {text}\n(The goal stays: {self.goal})")
+
+    async def tell(self, text: str) -> None:
+        """A user message, whatever the run waits for: the answer to a question, or feedback (which also ends
+        a manual hand-off: the page is observed again). A pending confirmation must be resolved instead."""
+        waiting = self._waiting
+        if waiting is not None and waiting.kind == "confirm":
+            raise BrowserOpsError(ErrorCode.INVALID_ARGS, "An action waits for confirmation: answer yes or no.")
+        if waiting is not None and waiting.kind == "ask":
+            await self.answer(text)
+            return
+        if waiting is not None and waiting.kind == "handoff":
+            self._waiting = None
+            self._force_observe = True
+        self.add_feedback(text)
 
     async def resolve_pending(self, approved: bool) -> ToolResult | None:
         """``/yes``: execute exactly the held call, once. ``/no``: drop it and tell the model. Then :meth:`advance`."""
@@ -410,7 +429,8 @@ class AgentRun:
         iteration = self.budget.iterations
         if failed is None:
             try:
-                await self._emit("tool_call", {"tool": tool, "args": mask_args(args), "iteration": iteration})
+                await self._emit("tool_call", {"tool": tool, "args": mask_args(args), "iteration": iteration,
+                                               "progress": self.last_progress or None})
             except BaseException:
                 # Interrupted before the call (chat /stop or its step limit): the model learns it did not run.
                 self.transcript.add_result(call_id, tool, {"tool": tool, "last_action": "error",
@@ -422,6 +442,9 @@ class AgentRun:
         started = time.monotonic()
         result = failed if failed is not None else await self.host.call(tool, args)
         act_ms = round((time.monotonic() - started) * 1000, 1)
+        await self._emit("tool_result", {"tool": tool, "status": result.get("status"), "code": result.get("code"),
+                                         "error": self.scrub(str(result.get("error") or ""))[:300] or None,
+                                         "iteration": iteration})
         started = time.monotonic()
         wait = await settle(self.host, self.settings, tool) if failed is None else WaitInfo(type="none")
         validate_ms = round((time.monotonic() - started) * 1000, 1)
@@ -440,9 +463,6 @@ class AgentRun:
         self._after_result(call_id, tool, result, refreshed)
         self.history.append(StepOutcome(iteration, tool, ok, outcome_line(tool, args, result),
                                         None if ok else str(result.get("code"))))
-        await self._emit("tool_result", {"tool": tool, "status": result.get("status"), "code": result.get("code"),
-                                         "error": self.scrub(str(result.get("error") or ""))[:300] or None,
-                                         "iteration": iteration})
         started = time.monotonic()
         timings = {"model": model_ms, "gate": gate_ms, "act": act_ms, "validate": validate_ms, "observe": observe_ms}
         step.end(result, wait=wait, observed=observed, timings=timings, page=self.observer.view)

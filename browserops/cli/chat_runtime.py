@@ -63,3 +63,6 @@ async def chat_runtime(state: CliState, *, url: str | None, profile: Path | None
             yield engine
         finally:
             await engine.close()
+            closer = getattr(brain, "aclose", None)
+            if closer is not None:
+                await closer()  # finishes the evidence bundles of runs that still wait for the user
