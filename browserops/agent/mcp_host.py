@@ -12,17 +12,18 @@ run before (the health check is a ``tools/list`` round trip, bypassing the clien
   nobody can tell whether it ran: it is **not** retried and comes back as ``BROWSER_CRASHED`` saying so, and
   the next call restarts the server.
 
-Open and close it in the same task (``async with MCPToolHost(...)``): the MCP client's transport lives in a
-task group that must be exited where it was entered.
+Each client session lives in a task of its own (anyio requires a task group to be exited in the task that
+entered it), so calls, restarts and closing may come from any task.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from contextlib import AsyncExitStack
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
@@ -65,7 +66,8 @@ class MCPToolHost:
         self.restarts = 0
         self.starts = 0
         self._client: Client | None = None
-        self._stack: AsyncExitStack | None = None
+        self._stop: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
         self._specs: list[ToolSpec] = []
 
     @classmethod
@@ -93,15 +95,18 @@ class MCPToolHost:
     # -- lifecycle ------------------------------------------------------------------------------------------
     async def start(self) -> None:
         """Start the subprocess and read its tool list."""
-        stack = AsyncExitStack()
+        ready: asyncio.Future[Client] = asyncio.get_running_loop().create_future()
+        stop = asyncio.Event()
+        task = asyncio.create_task(self._connection(ready, stop), name="browserops-mcp-client")
         try:
-            transport = stdio_client(self.params, errlog=_errlog())
-            client = await stack.enter_async_context(Client(transport, read_timeout_seconds=self.read_timeout_s))
+            client = await ready
             listed = await client.list_tools()
         except BaseException:
-            await stack.aclose()
+            stop.set()
+            with contextlib.suppress(BaseException):
+                await task
             raise
-        self._client, self._stack = client, stack
+        self._client, self._stop, self._task = client, stop, task
         self.starts += 1
         self._specs = [
             ToolSpec(name=t.name, description=t.description or "", input_schema=dict(t.input_schema),
@@ -109,11 +114,28 @@ class MCPToolHost:
             for t in listed.tools
         ]
 
+    async def _connection(self, ready: asyncio.Future[Client], stop: asyncio.Event) -> None:
+        """Owns one client session from enter to exit: anyio requires both in the same task, and calls (and
+        restarts) may come from any task."""
+        try:
+            transport = stdio_client(self.params, errlog=_errlog())
+            async with Client(transport, read_timeout_seconds=self.read_timeout_s) as client:
+                ready.set_result(client)
+                await stop.wait()
+        except Exception as exc:
+            if not ready.done():
+                ready.set_exception(exc)
+            else:
+                log.debug("the MCP client session ended with %s", type(exc).__name__)
+
     async def _drop(self) -> None:
-        stack, self._client, self._stack = self._stack, None, None
-        if stack is not None:
+        stop, task = self._stop, self._task
+        self._client, self._stop, self._task = None, None, None
+        if stop is not None:
+            stop.set()
+        if task is not None:
             try:
-                await stack.aclose()
+                await task
             except Exception:  # the server is already gone; closing its pipes may complain
                 log.debug("closing a dead MCP session failed", exc_info=True)
 
