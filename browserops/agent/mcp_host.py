@@ -38,6 +38,7 @@ from browserops.tools.base import SideEffect, ToolResult, error
 log = logging.getLogger(__name__)
 
 SIDE_EFFECT_META = "browserops/side_effect"
+AGENT_TOOLS = frozenset({"browser_task"})  # the server's own agent: never offered to an agent using this host
 READ_TIMEOUT_S = 300.0  # a browser_wait may take minutes; a hung server is caught by the check before acting
 
 
@@ -111,7 +112,7 @@ class MCPToolHost:
         self._specs = [
             ToolSpec(name=t.name, description=t.description or "", input_schema=dict(t.input_schema),
                      side_effect=_side_effect(t.meta))
-            for t in listed.tools
+            for t in listed.tools if t.name not in AGENT_TOOLS
         ]
 
     async def _connection(self, ready: asyncio.Future[Client], stop: asyncio.Event) -> None:
