@@ -1,8 +1,9 @@
 """After acting: let the page settle, decide whether to look again; before finishing: check the page agrees.
 
-:func:`settle` replaces the seeds' blind 4 s pause: after a call that can change the page it waits for the DOM
-to go quiet (``browser_wait`` with ``state="dom_quiet"``; the action itself already waited for any navigation
-it started), then — only if ``settings.step_pause_ms`` asks for it — the fixed pause of the seeds.
+:func:`settle` replaces the seeds' blind 4 s pause: after a call that can change the page it waits until no
+request is in flight and the DOM has been quiet for ``settle_quiet_ms`` (``browser_wait`` with
+``state="settled"``, at most ``settle_timeout_ms``; the action itself already waited for any navigation it
+started), then — only if ``settings.step_pause_ms`` asks for it — the fixed pause of the seeds.
 :func:`observe_reason` says whether the page must be observed again (and whether a cheap change check is
 enough). :func:`check_done` compares an ``assistant_done`` reason with what the page shows.
 """
@@ -23,7 +24,6 @@ from browserops.evidence.agent_events import WaitInfo
 from browserops.tools.base import SideEffect
 
 WAIT = "browser_wait"
-SETTLE_TIMEOUT_MS = 3000
 # Tools after which the active document is another one (or another tab): observe in full.
 NEW_VIEW_TOOLS = frozenset({
     "browser_navigate", "browser_back", "browser_forward", "browser_reload", "browser_switch_tab",
@@ -52,11 +52,12 @@ async def settle(host: ToolHost, settings: Settings, tool: str) -> WaitInfo:
             return await _pause(host, settings.step_pause_ms)
         return WaitInfo(type="none")
     started = time.monotonic()
-    result = await host.call(WAIT, {"state": "dom_quiet", "timeout_ms": SETTLE_TIMEOUT_MS})
+    result = await host.call(WAIT, {"state": "settled", "quiet_ms": settings.settle_quiet_ms,
+                                    "timeout_ms": settings.settle_timeout_ms})
     data = result.get("data") if isinstance(result.get("data"), Mapping) else {}
     assert isinstance(data, Mapping)
-    quiet = bool(data.get("dom_quiet")) and result.get("status") == "ok"
-    info = WaitInfo(type="dom_quiet", value=settings.dom_quiet_ms, completed=quiet, timeout=not quiet,
+    quiet = bool(data.get("settled")) and result.get("status") == "ok"
+    info = WaitInfo(type="settled", value=settings.settle_quiet_ms, completed=quiet, timeout=not quiet,
                     waited_ms=round((time.monotonic() - started) * 1000, 1))
     if settings.step_pause_ms:
         paused = await _pause(host, settings.step_pause_ms)

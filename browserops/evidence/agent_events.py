@@ -47,7 +47,7 @@ class BannersInfo(EventModel):
 
 
 class WaitInfo(EventModel):
-    type: Literal["dom_quiet", "network_idle", "ms", "selector", "none"]
+    type: Literal["settled", "dom_quiet", "network_idle", "ms", "selector", "none"]
     value: int | None = None
     completed: bool = True
     timeout: bool = False

@@ -52,7 +52,7 @@ async def test_search_task_finishes_with_done_confirmed_by_the_page(
     assert act_event.agent is not None and act_event.agent.policy is not None
     assert act_event.agent.policy.verdict == "allow" and act_event.target and act_event.target.role == "searchbox"
     assert act_event.agent.enumerate and act_event.agent.enumerate.did_refresh
-    assert act_event.agent.wait and act_event.agent.wait.type == "dom_quiet"
+    assert act_event.agent.wait and act_event.agent.wait.type == "settled"
     assert act_event.screenshots and all((run.recorder.path / s).is_file() for s in act_event.screenshots)
     assert events[0].screenshots  # the first observation, numbers drawn
     assert "Red stapler" not in (run.recorder.path / "events.jsonl").read_text()  # no page content

@@ -56,7 +56,7 @@ async def host(workspace: Path) -> AsyncIterator[MCPToolHost]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
     async with MCPToolHost.for_workspace(workspace, env=env) as mcp_host:
         yield mcp_host
-    assert not server_pids(workspace)  # closing the host ends the subprocess
+    assert not wait_gone(server_pids(workspace))  # closing the host ends the subprocess
 
 
 async def test_tools_health_and_calls(host: MCPToolHost, demo_site: DemoSite) -> None:
