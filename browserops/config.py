@@ -75,6 +75,15 @@ class Settings(BaseModel):
     download_conflict: Literal["rename", "overwrite"] = Field(
         "rename", description="What to do when a downloaded file name already exists."
     )
+    # Plans
+    base_url: str | None = Field(
+        None, description="Site that relative plan URLs (a pack's START_URL such as /expense) resolve against; "
+        "`prepare --base-url` overrides it."
+    )
+    login_wait_s: int = Field(
+        300, ge=0, le=3600, description="prepare/run in a headed browser: how long to wait for you to log in "
+        "by hand when the site shows a login page (headless never waits)."
+    )
     # Banners (seed 000 §10.1)
     banners_auto_close: bool = Field(True, description="Close cookie/consent overlays after page-changing actions.")
     banners_max_passes: int = Field(3, ge=1, le=10, description="Passes of the banner closer per trigger.")

@@ -37,3 +37,16 @@ def test_plan_data_modules_and_packs_never_touch_the_browser() -> None:
     forbidden = ("browserops.browser", "browserops.tools.registry", "browserops.agent", "browserops.cli",
                  "browserops.server", "browserops.mcp_server", "browserops.lane")
     assert _offenders(paths, forbidden) == []
+
+
+def test_plan_engine_reaches_the_browser_only_through_the_tool_catalogue() -> None:
+    names = ("guard", "resolve", "pages", "prepare", "runner", "run")
+    paths = [PACKAGE / "plan" / f"{n}.py" for n in names]
+    forbidden = ("browserops.browser", "browserops.agent", "browserops.cli", "browserops.server",
+                 "browserops.mcp_server")
+    assert _offenders(paths, forbidden) == []
+    for path in paths:
+        assert "playwright" not in path.read_text(encoding="utf-8"), path
+    # Only the guard calls tools; everything else goes through it.
+    callers = [p.name for p in paths if "call_tool" in p.read_text(encoding="utf-8") and p.name != "guard.py"]
+    assert callers == []

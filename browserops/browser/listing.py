@@ -149,8 +149,9 @@ LOAD_GRACE_MS = 1500
 async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, list[FrameView]]:
     page = session.page
     # Right after a navigation iframes may not have loaded yet; give them a moment (free once loaded).
-    with contextlib.suppress(PlaywrightError):
-        await page.wait_for_load_state("load", timeout=LOAD_GRACE_MS)
+    if len(page.frames) > 1:
+        with contextlib.suppress(PlaywrightError):
+            await page.wait_for_load_state("load", timeout=LOAD_GRACE_MS)
     try:
         views = await visible_frames(session, page)
     except PlaywrightError as exc:

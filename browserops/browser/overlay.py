@@ -32,6 +32,7 @@ class OverlayState:
     page: Page
     scheme: str
     generation: int
+    result: dict[str, Any] | None = None  # what show_overlay reported when it drew this generation
 
 
 def overlay_state(session: BrowserSession) -> OverlayState | None:
@@ -47,9 +48,21 @@ async def _run(frame: Frame, args: dict[str, Any]) -> dict[str, Any] | None:
     return result if isinstance(result, dict) else None
 
 
+_PRESENT_JS = "() => !!document.querySelector('browserops-overlay')"
+
+
 async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = "dark") -> dict[str, Any]:
     """Draw the listing's numbers. Returns how many badges were drawn and which numbers had no element."""
     page = session.page
+    state = overlay_state(session)
+    if (state is not None and state.page is page and state.generation == listing.generation
+            and state.scheme == scheme and state.result is not None):
+        # Already drawn for this listing (a listing redraws an overlay that is on): keep it if still there.
+        try:
+            if await page.main_frame.evaluate(_PRESENT_JS) or not any(i.frame == "main" for i in listing.items):
+                return dict(state.result)
+        except PlaywrightError:
+            pass
     by_frame: dict[str, list[list[Any]]] = {}
     for item in listing.items:
         by_frame.setdefault(item.frame, []).append([item.blind_id, item.number])
@@ -63,10 +76,10 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
     results = await asyncio.gather(*jobs)
     shown = sum(int(r.get("shown", 0)) for r in results if r)
     missing = sorted(n for r in results if r for n in r.get("missing", []))
-    session.extras[_KEY] = OverlayState(page, scheme, listing.generation)
     out: dict[str, Any] = {"shown": shown, "scheme": scheme}
     if missing:
         out["missing"] = missing
+    session.extras[_KEY] = OverlayState(page, scheme, listing.generation, dict(out))
     return out
 
 

@@ -58,6 +58,8 @@ def cli(ctx: click.Context, workspace: Path | None, json_output: bool, log_level
       browserops demo-site --port 8765          # serve the bundled demo site
       browserops doctor                         # check that Chromium can be found and driven
       browserops config show                    # effective settings and where each came from
+      browserops prepare --pack demo_expense --input in.yaml --base-url http://127.0.0.1:8765
+      browserops run req-20260105-101500-ab12 --confirm "ember-thistle-dial-7bf3"
       browserops tools list                     # the tool catalogue
       browserops mcp                            # serve the browser tools to an MCP client (stdio)
       browserops --workspace ./ws --json config show
@@ -88,6 +90,7 @@ _COMMAND_MODULES = (
     "tools_cmd",
     "mcp_cmd",
     "agent_cmd",
+    "plan_cmd",
 )
 
 

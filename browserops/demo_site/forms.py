@@ -93,7 +93,9 @@ async def login_page(request: Request) -> Response:
         return render(request, "login.html", "Log in", context)
     demo_state(request).record_login(username)
     response = RedirectResponse(next_path, status_code=303)
-    response.set_cookie(SESSION_COOKIE, session_cookie_value(username), httponly=True, samesite="lax", path="/")
+    # A lasting cookie, as "remember me" sites set: a persistent browser profile stays logged in across runs.
+    response.set_cookie(SESSION_COOKIE, session_cookie_value(username), max_age=7 * 24 * 3600, httponly=True,
+                        samesite="lax", path="/")
     return response
 
 

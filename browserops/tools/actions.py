@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from browserops.browser import actions, listing, overlay, scrolling
+from browserops.browser import actions, listing, overlay, scrolling, selecting
 from browserops.browser.elements import BLIND_ID_PATTERN, latest_listing
 from browserops.browser.keys import normalise_key
 from browserops.errors import BrowserOpsError, ErrorCode
@@ -35,7 +35,7 @@ async def _act(ctx: ToolContext, target: Target, action: str, text: str | None, 
     elif action == "type":
         data = await actions.type_text(ctx.session, target, text or "", submit=submit, timeout_ms=timeout)
     else:
-        data = await actions.select(ctx.session, target, text or "", timeout_ms=timeout)
+        data = await selecting.select(ctx.session, target, text or "", timeout_ms=timeout)
     _signal(ctx, data)
     return data
 

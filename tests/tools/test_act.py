@@ -242,3 +242,27 @@ async def test_clicks_report_spa_views_and_new_tabs(tool_ctx: ToolContext, demo_
     items = await listed(tool_ctx)
     opened = await ok(tool_ctx, "browser_overlay_act", index=by_name(items, "Open report in new tab")["n"])
     assert opened["new_tab"] == 1 and len(tool_ctx.session.pages) == 2
+
+
+async def test_select_in_a_standalone_aria_listbox(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/shadow")
+    page = tool_ctx.session.page
+    await page.evaluate(
+        """() => { document.querySelector('main').insertAdjacentHTML('afterbegin',
+            '<ul role="listbox" aria-label="Fruit" tabindex="0" id="fruit">' +
+            '<li role="option" aria-selected="true">Apple</li><li role="option" aria-selected="false">Banana</li>' +
+            '<li role="option" aria-selected="false">Cherry</li></ul>');
+          const list = document.getElementById('fruit');
+          list.addEventListener('click', (ev) => {
+            const opt = ev.target.closest('[role=option]');
+            if (!opt) { return; }
+            list.querySelectorAll('[role=option]').forEach((o) => o.setAttribute('aria-selected', String(o === opt)));
+          }); }"""
+    )
+    items = await listed(tool_ctx)
+    fruit = by_name(items, "Fruit")
+    assert fruit["role"] == "listbox"
+    assert by_name(items, "Apple")["state"] == {"selected": True}
+    done = await ok(tool_ctx, "browser_overlay_act", index=fruit["n"], action="select", text="BAN")
+    assert done["chosen"] == "Banana"
+    assert await page.get_attribute("#fruit [role=option]:nth-child(2)", "aria-selected") == "true"

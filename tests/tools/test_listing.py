@@ -182,3 +182,14 @@ async def test_bad_arguments_name_the_field(tool_ctx: ToolContext, demo_site: De
     assert bad["data"]["fields"] == ["offset"]
     bad = await fails(tool_ctx, "browser_list_interactives", "BROWSER_INVALID_ARGS", selector="#main")
     assert bad["data"]["fields"] == ["selector"]
+
+
+async def test_an_empty_page_gives_empty_answers(tool_ctx: ToolContext) -> None:
+    await open_page(tool_ctx, "about:blank")
+    data = await ok(tool_ctx, "browser_list_interactives")
+    assert data == {"items": [], "total": 0}
+    shown = await ok(tool_ctx, "browser_overlay_show")
+    assert shown["shown"] == 0 and shown["numbers"] == "none"
+    assert (await ok(tool_ctx, "browser_find", text="anything"))["count"] == 0
+    assert (await ok(tool_ctx, "browser_focus_next"))["found"] is False
+    await fails(tool_ctx, "browser_overlay_act", "BROWSER_STALE_INDEX", index=1)

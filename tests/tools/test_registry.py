@@ -3,17 +3,21 @@ bad arguments, and the CLI listing that reads the same registry."""
 
 from __future__ import annotations
 
+import asyncio
+
 import orjson
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from browserops.browser.keys import normalise_key
+from browserops.browser.session import BrowserSession
 from browserops.cli import cli
+from browserops.config import Settings
 from browserops.tools.base import SideEffect, ToolContext
-from browserops.tools.registry import all_tools, get_tool
-from tests.tools.helpers import fails
+from browserops.tools.registry import all_tools, call_tool, get_tool
+from tests.tools.helpers import check_contract, fails
 
 EXPECTED = {
     "browser_navigate": SideEffect.READ_ONLY,
@@ -127,3 +131,30 @@ def test_key_parser_accepts_or_refuses_cleanly_and_is_idempotent(raw: str) -> No
         assert str(exc)
         return
     assert normalise_key(key) == key
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(sorted(EXPECTED)), data=st.data())
+def test_any_arguments_give_the_contract_never_an_exception(name: str, data: st.DataObject, tmp_path_factory:
+                                                            pytest.TempPathFactory) -> None:
+    tool = get_tool(name)
+    assert tool is not None
+    props = [*tool.input_schema().get("properties", {}), "bogus"]
+    args = data.draw(st.dictionaries(st.sampled_from(props), _json, max_size=4))
+    # A session that was never started: past validation every handler meets BROWSER_CRASHED, so this
+    # exercises validation and the contract without a browser.
+    ctx = ToolContext(session=BrowserSession(), settings=Settings(), workspace=tmp_path_factory.getbasetemp())
+    result = asyncio.run(call_tool(name, ctx, args))
+    check_contract(result)
+    assert result["status"] == "error"
+    if result["code"] == "BROWSER_INVALID_ARGS" and "fields" in result.get("data", {}):
+        assert all(isinstance(f, str) for f in result["data"]["fields"])
+    else:
+        assert result["code"] in ("BROWSER_CRASHED", "BROWSER_INVALID_ARGS", "BROWSER_STALE_INDEX"), result

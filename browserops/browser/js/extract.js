@@ -29,7 +29,7 @@ function main(args) {
       dialogs.push(cut(nameOf(el, role) || visibleText(el), 80));
     }
     return 0;
-  }, 0);
+  }, true);
   for (const k of Object.keys(counts)) { if (!counts[k]) { delete counts[k]; } }
   const main = document.querySelector("main, [role=main]") || document.body;
   let text = main ? norm(main.innerText || "") : "";

@@ -54,14 +54,14 @@ function main(args) {
       ok = roles.has(role) && (!args.level || role !== "heading" || headingLevel(el) === args.level);
       if (ok && (role === "region" || role === "form") && !nameOf(el, role)) { ok = false; }
     } else {
-      ok = !!kind && !(flags & F_ZERO);
+      ok = !!kind && shown(el);
     }
     if (!ok) { return 0; }
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) { return 0; }
     if (el !== ref) { seq.push(el); }
     return 0;
-  }, 0);
+  }, true);
   let target = null;
   if (args.dir > 0) {
     for (let i = refIndex + 1; i < seq.length; i++) { if (seq[i]) { target = seq[i]; break; } }

@@ -247,20 +247,28 @@ function markupInteractive(el, tag) {
 // Flags carried down the composed-tree walk.
 const F_INTER = 1;   // inside an interactive element (its parts are not separate items)
 const F_POINTER = 2; // inside an element with cursor:pointer
-const F_ZERO = 4;    // inside an opacity:0 subtree
 const F_INERT = 8;   // inside [inert]
 const F_SCOPE = 16;  // inside the requested scope
+const FORM_TAGS = new Set(["button", "select", "textarea", "summary", "input"]);
 
 function intersect(a, b) {
   return [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
 }
 function nonEmpty(r) { return r[2] - r[0] > 0.5 && r[3] - r[1] > 0.5; }
 
+// Really visible: no hidden/collapsed visibility and no opacity:0 on the way up (checked natively).
+// Checkboxes, radios and file inputs are often styled at opacity 0 under a custom look: they count.
+function shown(el) {
+  const toggle = el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type);
+  return el.checkVisibility({ visibilityProperty: true, opacityProperty: !toggle });
+}
+
 // One depth-first walk over the composed tree (open shadow roots and slots included), in document order,
-// skipping display:none subtrees. For every rendered element it calls onElement(el, cs, flags, clip, kind)
-// where kind is 1 (markup-interactive), 2 (cursor:pointer heuristic) or 0, and clip is the local viewport
-// clipped by scrolling/overflow ancestors. onElement may return extra flags for the subtree.
-function walkComposed(onElement, baseFlags) {
+// skipping display:none subtrees. It calls onElement(el, cs, flags, clip, kind) for every interactive
+// element (kind 1: by markup, 2: cursor:pointer heuristic), or for every rendered element when `every`
+// is true (kind 0 for the rest); clip is the local viewport clipped by scrolling/overflow ancestors.
+// onElement may return extra flags for the subtree.
+function walkComposed(onElement, every) {
   const st = boState();
   const roots = [];
   const vw = document.documentElement.clientWidth || window.innerWidth;
@@ -275,25 +283,25 @@ function walkComposed(onElement, baseFlags) {
     const cs = getComputedStyle(el);
     const display = cs.display;
     if (display === "none") { return; }
-    const parent = !LEAF_TAGS.has(tag) && (el.firstElementChild || el.shadowRoot || tag === "slot");
-    if (parent && cs.contentVisibility === "hidden") { return; }
-    let kind = el.hasAttributes() || tag === "button" || tag === "select" || tag === "textarea" || tag === "summary" ||
-      tag === "input" ? markupInteractive(el, tag) : 0;
+    const attrs = el.hasAttributes();
+    let kind = attrs || FORM_TAGS.has(tag) ? markupInteractive(el, tag) : 0;
     let pointer = false;
     if (!(flags & (F_INTER | F_POINTER))) {
       pointer = cs.cursor === "pointer";
       if (!kind && pointer && tag !== "label" && el !== docEl && el !== body && display !== "contents") { kind = 2; }
     }
     let f = flags;
-    if (!(f & F_ZERO) && cs.opacity === "0") { f |= F_ZERO; }
-    if (el.hasAttribute("inert")) { f |= F_INERT; }
-    const extra = onElement(el, cs, f, clip, kind);
-    if (extra) { f |= extra; }
+    if (attrs && el.hasAttribute("inert")) { f |= F_INERT; }
+    if (kind || every) {
+      const extra = onElement(el, cs, f, clip, kind);
+      if (extra) { f |= extra; }
+    }
     if (kind) { f |= F_INTER; }
     if (pointer) { f |= F_POINTER; }
-    if (!parent) { return; }
+    if (LEAF_TAGS.has(tag) || !(el.firstElementChild || el.shadowRoot || tag === "slot")) { return; }
+    if (cs.contentVisibility === "hidden") { return; }
     let childClip = clip;
-    if (cs.position === "fixed") { childClip = viewport; }
+    if (clip !== viewport && cs.position === "fixed") { childClip = viewport; }
     if (el !== docEl && el !== body && (cs.overflowX !== "visible" || cs.overflowY !== "visible")) {
       const r = el.getBoundingClientRect();
       childClip = intersect(childClip, [r.left, r.top, r.right, r.bottom]);
@@ -312,7 +320,7 @@ function walkComposed(onElement, baseFlags) {
     }
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) { visit(c, f, childClip); }
   };
-  visit(docEl, baseFlags || 0, viewport);
+  visit(docEl, 0, viewport);
   st.roots = roots;
   return { viewport };
 }

@@ -34,9 +34,9 @@ function main(args) {
       }
       if (extra) { scopeFound = true; flags |= extra; }
     }
-    if (!kind || (flags & F_INERT) || cs.visibility !== "visible") { return extra; }
+    if (!kind || (flags & F_INERT)) { return extra; }
     if (wantScope && !(flags & F_SCOPE)) { return extra; }
-    if ((flags & F_ZERO) && !(el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type))) { return extra; }
+    if (!shown(el)) { return extra; }
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) { return extra; }
     const vis = intersect([r.left, r.top, r.right, r.bottom], clip);
@@ -50,7 +50,7 @@ function main(args) {
     cands.push({ el, r, clip, vp, g: 0, y, x, kind, cov: null });
     return extra;
   };
-  walkComposed(onElement, 0);
+  walkComposed(onElement, wantScope);
   // Groups: 0 in the viewport and reachable, 1 in the viewport but under a banner/modal, 2 below or right
   // of the viewport (what paging forward reaches next), 3 scrolled past above. Hit-testing only the
   // in-viewport items keeps this cheap on long pages.

@@ -8,13 +8,16 @@ const SCHEMES = {
   light: { bg: "#ffffff", fg: "#000000", ring: "#000000" },  // black on white, 21:1
 };
 
-function removeOverlay(st) {
-  const o = st.overlay;
+function stopFollowing(o) {
   if (o) {
     window.removeEventListener("scroll", o.onMove, true);
     window.removeEventListener("resize", o.onMove, true);
     if (o.raf) { cancelAnimationFrame(o.raf); }
   }
+}
+
+function removeOverlay(st) {
+  stopFollowing(st.overlay);
   st.overlay = null;
   let removed = 0;
   for (const host of document.querySelectorAll(OVERLAY_TAG)) { host.remove(); removed += 1; }
@@ -42,14 +45,25 @@ function visibleBox(el) {
 
 function main(args) {
   const st = boState();
-  const removed = removeOverlay(st);
-  if (args.op === "hide") { return { removed }; }
+  if (args.op === "hide") { return { removed: removeOverlay(st) }; }
   const scheme = SCHEMES[args.scheme] || SCHEMES.dark;
-  const host = document.createElement(OVERLAY_TAG);
-  host.setAttribute("aria-hidden", "true");
-  host.style.cssText = "all: initial; position: fixed; inset: 0; pointer-events: none; z-index: 2147483647; " +
-    "contain: strict; display: block;";
-  const root = host.attachShadow({ mode: "open" });
+  // Redraw inside the existing host when there is one: replacing the host itself would make the browser
+  // lay out the whole page again, while the host's own content is laid out on its own (contain: strict).
+  const previous = st.overlay;
+  stopFollowing(previous);
+  let host = previous && previous.host && previous.host.isConnected ? previous.host : null;
+  for (const other of document.querySelectorAll(OVERLAY_TAG)) { if (other !== host) { other.remove(); } }
+  let root;
+  if (host) {
+    root = host.shadowRoot;
+    root.replaceChildren();
+  } else {
+    host = document.createElement(OVERLAY_TAG);
+    host.setAttribute("aria-hidden", "true");
+    host.style.cssText = "all: initial; position: fixed; inset: 0; pointer-events: none; z-index: 2147483647; " +
+      "contain: strict; display: block;";
+    root = host.attachShadow({ mode: "open" });
+  }
   const style = document.createElement("style");
   style.textContent =
     ".b{position:fixed;box-sizing:border-box;min-width:20px;height:20px;padding:0 4px;border-radius:4px;" +
@@ -70,23 +84,26 @@ function main(args) {
     root.appendChild(b);
     badges.push([el, b]);
   }
-  (document.body || document.documentElement).appendChild(host);
+  if (!host.isConnected) { (document.body || document.documentElement).appendChild(host); }
   const vw = () => document.documentElement.clientWidth || window.innerWidth;
+  let widths = null;
+  // Reads first, then writes: interleaving them would force a layout per badge.
   const place = () => {
-    for (const [el, b] of badges) {
-      const box = el.isConnected ? visibleBox(el) : null;
-      if (!box) { b.hidden = true; continue; }
+    const boxes = badges.map(([el]) => (el.isConnected ? visibleBox(el) : null));
+    if (!widths) { widths = badges.map(([, b]) => b.offsetWidth || 22); }
+    const w = vw();
+    const h = window.innerHeight;
+    badges.forEach(([, b], i) => {
+      const box = boxes[i];
+      if (!box) { b.hidden = true; return; }
       b.hidden = false;
       // Top-left corner, nudged outward so the badge does not hide the start of the label; kept on screen.
-      const w = b.offsetWidth || 22;
-      const x = Math.min(Math.max(box[0] - 8, 0), vw() - w);
-      const y = Math.min(Math.max(box[1] - 10, 0), window.innerHeight - 20);
-      b.style.left = x + "px";
-      b.style.top = y + "px";
-    }
+      b.style.left = Math.min(Math.max(box[0] - 8, 0), w - widths[i]) + "px";
+      b.style.top = Math.min(Math.max(box[1] - 10, 0), h - 20) + "px";
+    });
   };
   place();
-  const o = { onMove: null, raf: 0 };
+  const o = { onMove: null, raf: 0, host };
   o.onMove = () => {
     if (o.raf) { return; }
     o.raf = requestAnimationFrame(() => { o.raf = 0; place(); });

@@ -1,0 +1,225 @@
+"""Benchmark: a 20-step plan through ``run --confirm`` against a raw Playwright script doing the same steps.
+
+The plan (demo site): on ``/expense`` fill merchant, amount, date, category (select), currency (ARIA combobox),
+billable (checkbox), payment method (radio), notes (textarea), receipt (upload) and submit; then open
+``/expense/multilang`` and fill + send its English form (first/last name, city, email) and fill + send its
+Russian one (Имя, Фамилия, Город). 19 browser-act steps and one navigation.
+
+- ``browserops``: the run engine in-process (``browserops.plan.run.run_plan``, what ``browserops run
+  --confirm`` calls): the lane, the bundle attempt, re-resolving each target in a fresh listing, acting by
+  number through ``browser_overlay_act``/``browser_upload``, the banner hook, the staleness pre-check of each
+  page, before/after screenshots into the bundle, events (fsynced), summary, manifest and verify;
+- ``raw``: a Playwright script with ``get_by_label``/``get_by_role`` locators doing the same steps and waiting
+  for the same confirmations; ``raw+shots`` also saves the screenshots browserops keeps (one before the first
+  step on a page, one after every step), which is the evidence the two-phase commit owes.
+
+Chromium start-up is excluded on both sides: one browser is started before any timing and both use it.
+``prepare`` is not timed (the raw script has no counterpart). Rounds alternate the order; medians are reported.
+
+    uv run python bench/plan_run.py [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+import browserops.plan.guard as guard
+from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.config import Settings
+from browserops.demo_site import DemoSite
+from browserops.plan.model import PlanSource
+from browserops.plan.prepare import PlanRequest, prepare_plan
+from browserops.plan.run import RunOptions, run_plan
+from browserops.plan.steps import Step
+from browserops.tools.base import ToolContext, ToolResult
+from browserops.tools.registry import call_tool
+
+GOAL_RATIO = 1.3
+RECEIPT = Path(__file__).resolve().parents[1] / "domain_packs" / "demo_expense" / "example_receipt.png"
+
+
+def _fill(field: str, role: str, name: str, value: str, action: str = "type") -> dict[str, Any]:
+    return {"kind": "fill", "action": action, "field": field, "target": {"role": role, "names": [name]},
+            "value": value}
+
+
+def plan_steps() -> list[Step]:
+    raw: list[dict[str, Any]] = [
+        _fill("merchant", "textbox", "Merchant", "Northwind Taxi"),
+        _fill("amount", "spinbutton", "Amount", "23.40"),
+        _fill("date", "textbox", "Date", "2026-01-05"),
+        _fill("category", "combobox", "Category", "Travel", "select"),
+        _fill("currency", "combobox", "Currency", "EUR", "select"),
+        {"kind": "fill", "action": "check", "field": "billable",
+         "target": {"role": "checkbox", "names": ["Billable to client"]}, "value": True},
+        {"kind": "fill", "action": "check", "field": "payment", "target": {"role": "radio", "names": ["Card"]},
+         "value": True, "display": "Card"},
+        _fill("notes", "textbox", "Notes", "Airport transfer"),
+        {"kind": "fill", "action": "upload", "field": "receipt", "target": {"role": "button", "names": ["Receipt"]},
+         "value": str(RECEIPT)},
+        {"kind": "submit", "target": {"role": "button", "names": ["Submit expense"]},
+         "expect": {"text": ["Expense submitted"], "urlContains": "/expense/confirmation/"}},
+        {"kind": "navigate", "url": "/expense/multilang"},
+        _fill("first_en", "textbox", "First name", "Ada"),
+        _fill("last_en", "textbox", "Last name", "Lovelace"),
+        _fill("city_en", "textbox", "City", "London"),
+        _fill("email_en", "textbox", "Email", "ada@example.com"),
+        {"kind": "submit", "target": {"role": "button", "names": ["Send"]},
+         "expect": {"text": ["Thank you, your details were sent."], "urlContains": "sent=en"}},
+        _fill("first_ru", "textbox", "Имя", "Ада"),
+        _fill("last_ru", "textbox", "Фамилия", "Лавлейс"),
+        _fill("city_ru", "textbox", "Город", "Лондон"),
+        {"kind": "submit", "target": {"role": "button", "names": ["Отправить"]},
+         "expect": {"text": ["Спасибо, данные отправлены."], "urlContains": "sent=ru"}},
+    ]
+    return [Step.model_validate(r) for r in raw]
+
+
+class _Shots:
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.n = 0
+
+    async def take(self, page: Any) -> None:
+        if self.folder is not None:
+            self.n += 1
+            await page.screenshot(path=str(self.folder / f"{self.n:03d}.png"))
+
+
+async def raw_script(page: Any, base: str, shots: _Shots) -> None:
+    """The same 20 steps, written the way one would with Playwright's own locators."""
+    await page.goto(base + "/expense", wait_until="domcontentloaded")
+    await shots.take(page)
+    await page.get_by_label("Merchant").fill("Northwind Taxi")
+    await shots.take(page)
+    await page.get_by_label("Amount").fill("23.40")
+    await shots.take(page)
+    await page.get_by_label("Date").fill("2026-01-05")
+    await shots.take(page)
+    await page.get_by_label("Category").select_option("Travel")
+    await shots.take(page)
+    await page.get_by_role("combobox", name="Currency").click()
+    await page.get_by_role("option", name="EUR").click()
+    await shots.take(page)
+    await page.get_by_label("Billable to client").check()
+    await shots.take(page)
+    await page.get_by_label("Card").check()
+    await shots.take(page)
+    await page.get_by_label("Notes").fill("Airport transfer")
+    await shots.take(page)
+    await page.get_by_label("Receipt").set_input_files(str(RECEIPT))
+    await shots.take(page)
+    await page.get_by_role("button", name="Submit expense").click()
+    await page.get_by_text("Expense submitted").first.wait_for()
+    await shots.take(page)
+    await page.goto(base + "/expense/multilang", wait_until="domcontentloaded")
+    await shots.take(page)
+    en = page.locator("section[lang=en]")
+    await en.get_by_label("First name").fill("Ada")
+    await shots.take(page)
+    await en.get_by_label("Last name").fill("Lovelace")
+    await shots.take(page)
+    await en.get_by_label("City").fill("London")
+    await shots.take(page)
+    await en.get_by_label("Email").fill("ada@example.com")
+    await shots.take(page)
+    await en.get_by_role("button", name="Send").click()
+    await page.get_by_text("Thank you, your details were sent.").wait_for()
+    await shots.take(page)
+    await page.get_by_label("Имя").fill("Ада")
+    await shots.take(page)
+    await page.get_by_label("Фамилия").fill("Лавлейс")
+    await shots.take(page)
+    await page.get_by_label("Город").fill("Лондон")
+    await shots.take(page)
+    await page.get_by_role("button", name="Отправить").click()
+    await page.get_by_text("Спасибо, данные отправлены.").wait_for()
+    await shots.take(page)
+
+
+def _check_site(site: DemoSite) -> None:
+    state = site.state.snapshot()
+    assert len(state["submissions"]) == 1 and state["submissions"][0]["currency"] == "EUR", state["submissions"]
+    assert [m["lang"] for m in state["multilang"]] == ["en", "ru"], state["multilang"]
+
+
+async def run(rounds: int) -> dict[str, Any]:
+    timings: dict[str, list[float]] = {"browserops": [], "raw": [], "raw+shots": []}
+    tool_ms: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+
+    async def timed_call(name: str, ctx: ToolContext, args: Any = None) -> ToolResult:
+        started = time.perf_counter()
+        try:
+            return await call_tool(name, ctx, args)
+        finally:
+            tool_ms[name][0] += 1
+            tool_ms[name][1] += (time.perf_counter() - started) * 1000
+
+    guard.call_tool = timed_call  # type: ignore[attr-defined]  # count per tool, for the breakdown only
+    with DemoSite() as site, tempfile.TemporaryDirectory() as tmp:
+        async with BrowserSession(SessionOptions()) as session:
+            version = session.context.browser.version if session.context.browser else None
+            for r in range(rounds):
+                order = ["browserops", "raw", "raw+shots"] if r % 2 == 0 else ["raw+shots", "raw", "browserops"]
+                for who in order:
+                    site.reset()
+                    await session.context.clear_cookies()
+                    folder = Path(tmp) / f"round{r}-{who.replace('+', '_')}"
+                    folder.mkdir()
+                    if who == "browserops":
+                        ctx = ToolContext(session=session, settings=Settings(), workspace=folder)
+                        request = PlanRequest(title="Bench: 20 steps", start_url=site.base_url + "/expense",
+                                              steps=plan_steps(), source=PlanSource(kind="steps", name="bench"))
+                        prepared = await prepare_plan(ctx, folder, request)
+                        before = {k: list(v) for k, v in tool_ms.items()}
+                        started = time.perf_counter()
+                        result = await run_plan(ctx, folder, prepared.plan, prepared.bundle,
+                                                RunOptions(confirm=prepared.phrase))
+                        elapsed = (time.perf_counter() - started) * 1000
+                        if result.error is not None or not (result.verify and result.verify.ok):
+                            raise RuntimeError(f"the run failed: {result.error}")
+                        if r == rounds - 1:
+                            last = {k: [v[0] - before.get(k, [0, 0.0])[0], v[1] - before.get(k, [0, 0.0])[1]]
+                                    for k, v in tool_ms.items()}
+                    else:
+                        started = time.perf_counter()
+                        await raw_script(session.page, site.base_url, _Shots(folder if who == "raw+shots" else None))
+                        elapsed = (time.perf_counter() - started) * 1000
+                    _check_site(site)
+                    timings[who].append(elapsed)
+    med = {k: round(statistics.median(v), 1) for k, v in timings.items()}
+    breakdown = {k: {"calls": int(v[0]), "ms": round(v[1], 1)}
+                 for k, v in sorted(last.items(), key=lambda kv: -kv[1][1]) if v[0]}
+    return {
+        "bench": "plan_run", "steps": 20, "rounds": rounds, "browser_version": version,
+        "chromium_startup": "excluded on both sides (one browser, started before timing)",
+        "browserops_run_ms": med["browserops"], "raw_playwright_ms": med["raw"],
+        "raw_playwright_with_screenshots_ms": med["raw+shots"],
+        "ratio": round(med["browserops"] / med["raw+shots"], 2),
+        "ratio_vs_raw_without_screenshots": round(med["browserops"] / med["raw"], 2),
+        "goal_ratio": GOAL_RATIO, "goal_met": med["browserops"] / med["raw+shots"] <= GOAL_RATIO,
+        "all_ms": {k: [round(x, 1) for x in v] for k, v in timings.items()},
+        "browserops_tool_time_last_round": breakdown,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    report = asyncio.run(run(args.rounds))
+    sys.stdout.write(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode() + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,248 @@
+"""``browserops prepare`` and ``browserops run``: the two-phase commit."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from browserops.cli.context import CliState, pass_state, report_error
+from browserops.cli.options import json_flag
+from browserops.cli.plan_support import (
+    BrowserFlags,
+    Interrupted,
+    Source,
+    browser_flags,
+    load_source,
+    read_input,
+    run_cancellable,
+    start_url,
+    tool_context,
+)
+from browserops.cli.plan_support import _shell as shell
+from browserops.plan.diff import render_diff, summary_line
+from browserops.plan.loader import resolve_plan
+from browserops.plan.prepare import Prepared, prepare_plan
+from browserops.plan.run import RunOptions, RunResult, run_plan
+
+
+def _workspace_flag(state: CliState) -> str:
+    return "" if state.workspace == Path.cwd().resolve() else f" --workspace {shell(str(state.workspace))}"
+
+
+def _interrupted(state: CliState, exc: Interrupted, what: str) -> NoReturn:
+    message = f"Interrupted ({exc}): {what}"
+    if state.json_output:
+        state.emit_json({"status": "interrupted", "signal": str(exc), "message": message})
+    click.echo(message, err=True)
+    click.get_current_context().exit(exc.exit_code)
+    raise AssertionError  # exit() raises
+
+
+# --------------------------------------------------------------------------- prepare
+
+
+@click.command("prepare")
+@click.option("--pack", "pack", default=None, metavar="NAME", help="Domain pack that builds the steps.")
+@click.option("--input", "input_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Input data (YAML/JSON): the pack's fields, or values for a step file's valueRef keys.")
+@click.option("--steps", "steps_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A hand-written step file (YAML or JSON; format in cli_contract.md).")
+@click.option("--base-url", default=None, metavar="URL", help="Site that the plan's paths (e.g. /expense) are on, e.g. "
+              "http://127.0.0.1:8765 (default: setting base_url).")
+@click.option("--url", default=None, metavar="URL", help="Absolute start URL, instead of the plan's own.")
+@browser_flags
+@json_flag
+@pass_state
+def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_file: Path | None,
+            base_url: str | None, url: str | None, profile: Path | None, cdp_url: str | None,
+            ws_endpoint: str | None, headed: bool | None, login_wait: int | None) -> None:
+    """Look at the site read-only and write a plan: its diff, its evidence bundle and its confirm phrase.
+
+    \b
+    Prepare only navigates and reads: it snapshots each page into the bundle, finds every step's element
+    and reads the fields' current values. It prints a Terraform-style diff (+ new, ~ changed, - cleared)
+    and the phrase that `browserops run` needs before it changes anything.
+
+    \b
+    Exit codes (like `terraform plan -detailed-exitcode`): 0 nothing to change, 2 the plan has side
+    effects (fills, submits, exports), 1 error.
+
+    \b
+    Examples:
+      browserops prepare --pack demo_expense --input domain_packs/demo_expense/example_input.yaml \\
+          --base-url http://127.0.0.1:8765
+      browserops prepare --steps my_steps.yaml --url https://example.com/form --json
+      browserops prepare --pack my_pack --input in.yaml --profile ~/.browserops-profile --headed
+    """
+    settings = state.loaded().settings
+    flags = BrowserFlags(profile, cdp_url, ws_endpoint, headed, login_wait)
+    source: Source = load_source(state, pack, steps_file, input_file)
+    request = dataclasses.replace(source.request, start_url=start_url(
+        source.start, list(source.request.steps), url, base_url or settings.base_url or None))
+    progress = state.progress
+
+    async def work() -> Prepared:
+        async with tool_context(state, flags) as (ctx, _):
+            return await prepare_plan(ctx, state.workspace, request, progress=progress,
+                                      login_wait_s=flags.login_wait_s(state))
+
+    try:
+        prepared = run_cancellable(work)
+    except Interrupted as exc:
+        _interrupted(state, exc, "prepare stopped; its bundle is marked incomplete and has no plan.")
+    plan = prepared.plan
+    needs = plan.side_effects.requires_confirm
+    command = (f"browserops{_workspace_flag(state)} run {plan.request_id}"
+               + (f' --confirm "{prepared.phrase}"' if needs else "") + flags.run_hint())
+    if state.json_output:
+        state.emit_json(_prepare_json(prepared, command))
+    else:
+        _print_prepared(prepared, command)
+    if plan.has_changes:
+        click.get_current_context().exit(2)
+
+
+def _prepare_json(prepared: Prepared, command: str) -> dict[str, Any]:
+    plan = prepared.plan
+    counts = plan.counts()
+    return {
+        "status": "ok", "requestId": plan.request_id, "bundle": str(prepared.bundle),
+        "planFile": str(prepared.bundle / "plan.json"), "title": plan.title, "startUrl": plan.start_url,
+        "hasChanges": plan.has_changes, "requiresConfirm": plan.side_effects.requires_confirm,
+        "confirmPhrase": prepared.phrase, "summary": summary_line(plan),
+        "counts": dataclasses.asdict(counts),
+        "sideEffects": plan.side_effects.model_dump(mode="json", by_alias=True),
+        "diff": [d.model_dump(mode="json", by_alias=True) for d in plan.diff or []],
+        "diffText": render_diff(plan), "unread": prepared.unread, "snapshots": prepared.snapshots,
+        "steps": [{"number": a.number, "kind": a.kind.value, "action": a.action.value, "field": a.field,
+                   "sideEffect": a.side_effect.value, "target": a.target.describe() if a.target else a.url,
+                   "preparedNumber": a.prepared_number, "matchedName": a.matched_name} for a in plan.actions],
+        "runCommand": command,
+    }
+
+
+def _print_prepared(prepared: Prepared, command: str) -> None:
+    plan = prepared.plan
+    click.echo(f"Plan {plan.request_id}: {plan.title}")
+    click.echo(f"Start: {plan.start_url}")
+    if prepared.snapshots:
+        click.echo(f"Snapshots: {', '.join(prepared.snapshots)}")
+    click.echo("")
+    click.echo(render_diff(plan))
+    click.echo("")
+    if prepared.unread:
+        steps = ", ".join(str(n) for n in prepared.unread)
+        click.echo(f"Note: steps {steps} are on a page that only a click reaches; prepare does not click, so their "
+                   "current values were not read (shown as new). Run checks them when it gets there.")
+    click.echo(f"Bundle: {prepared.bundle}")
+    if plan.side_effects.requires_confirm:
+        click.echo(f"Confirm phrase: {prepared.phrase}")
+        click.echo(f"To run it: {command}")
+    elif plan.has_changes:
+        click.echo(f"Nothing here needs confirmation (read-only and export steps). To run it: {command}")
+    else:
+        click.echo(f"No changes to make. To run its read steps anyway: {command}")
+
+
+# --------------------------------------------------------------------------- run
+
+
+@click.command("run")
+@click.argument("plan_ref", metavar="REQUEST_ID|PLAN")
+@click.option("--confirm", "confirm", default=None, metavar="PHRASE",
+              help="The confirm phrase prepare printed: without it only read-only and export steps run.")
+@click.option("--input", "input_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Input data with the plan's sensitive values (default: a pack plan's own input file).")
+@click.option("--no-wait", is_flag=True, help="Fail with BROWSER_LANE_BUSY instead of queueing behind another "
+              "run on this workspace.")
+@browser_flags
+@json_flag
+@pass_state
+def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | None, no_wait: bool,
+        profile: Path | None, cdp_url: str | None, ws_endpoint: str | None, headed: bool | None,
+        login_wait: int | None) -> None:
+    """Execute a prepared plan, one run at a time per workspace, leaving its evidence bundle.
+
+    \b
+    Each step's element is found again on the live page and acted on by its number. Without --confirm
+    only read-only and export steps run (the others are listed as skipped). With the phrase, the fields
+    the diff was computed from are checked first: if the page changed since prepare, nothing runs
+    (BROWSER_PLAN_STALE). Every browser-act step gets a screenshot before and after.
+
+    \b
+    Exit codes: 0 the run completed (also when steps were skipped for want of --confirm), 1 error (the
+    bundle is marked incomplete), 130/143 interrupted by SIGINT/SIGTERM (bundle marked incomplete).
+
+    \b
+    Examples:
+      browserops run req-20260105-101500-ab12
+      browserops run req-20260105-101500-ab12 --confirm "ember-thistle-dial-7bf3"
+      browserops run artifacts/browser/2026-01-05/req-20260105-101500-ab12/plan.json --json --no-wait
+    """
+    flags = BrowserFlags(profile, cdp_url, ws_endpoint, headed, login_wait)
+    plan, bundle = resolve_plan(state.workspace, plan_ref)
+    secret = any(a.sensitive for a in plan.actions)
+    if input_file is None and secret and plan.source.kind == "pack" and plan.source.path:
+        input_file = Path(plan.source.path)
+    inputs: dict[str, Any] | None = None
+    digest: str | None = None
+    if input_file is not None:
+        inputs, digest = read_input(input_file)
+    progress = state.progress
+
+    async def work() -> RunResult:
+        async with tool_context(state, flags, start=False) as (ctx, start):
+            options = RunOptions(confirm=confirm, inputs=inputs, inputs_digest=digest, no_wait=no_wait,
+                                 login_wait_s=flags.login_wait_s(state), progress=progress, start_browser=start)
+            return await run_plan(ctx, state.workspace, plan, bundle, options)
+
+    try:
+        result = run_cancellable(work)
+    except Interrupted as exc:
+        _interrupted(state, exc, f"the run of {plan.request_id} stopped; its bundle is marked incomplete.")
+    if state.json_output:
+        if result.error is None:
+            state.emit_json({"status": "ok", **result.to_json()})
+        else:
+            state.emit_json({"status": "error", "code": result.error.code.value, "error": result.error.message,
+                             "details": {**result.error.details, "run": result.to_json()}})
+    else:
+        _print_run(result)
+        if result.error is not None:
+            report_error(result.error, False)
+    if result.error is not None:
+        click.get_current_context().exit(1)
+
+
+def _print_run(result: RunResult) -> None:
+    counts: dict[str, int] = {}
+    for step in result.steps:
+        counts[step.status] = counts.get(step.status, 0) + 1
+    tally = ", ".join(f"{n} {status}" for status, n in counts.items()) or "no steps"
+    mode = "confirmed" if result.confirmed else "without --confirm: read-only and export steps only"
+    click.echo(f"Run {result.request_id} (attempt {result.attempt}, {mode}): {result.status} — {tally}")
+    if result.skipped:
+        listed = ", ".join(str(n) for n in result.skipped)
+        click.echo(f"Skipped {len(result.skipped)} step{'s' if len(result.skipped) != 1 else ''} ({listed}): they "
+                   "change the site, or follow a click that did not run. To run them: the same command with "
+                   "--confirm and the phrase prepare printed.")
+    if result.reference:
+        click.echo(f"Reference: {result.reference}")
+    elif result.confirmation and result.confirmation.get("messages"):
+        click.echo(f"Confirmation: {result.confirmation['messages'][0]}")
+    for export in result.exports:
+        click.echo(f"Export: {export['path']} ({export.get('size')} bytes, sha256 {str(export.get('sha256'))[:16]}…)")
+    click.echo(f"Bundle: {result.bundle}")
+    if result.verify is not None:
+        if result.verify.ok:
+            click.echo(f"Evidence: verify OK ({result.verify.files_checked} files checked)")
+        else:
+            click.echo(f"Evidence: {result.verify.status} — `browserops evidence show {result.request_id}` tells why")
+
+
+COMMANDS = [prepare, run]
+
+__all__ = ["COMMANDS"]

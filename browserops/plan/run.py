@@ -1,0 +1,197 @@
+"""``browserops run``: execute a prepared plan in the workspace lane and record it in the plan's bundle.
+
+Order of checks, so that a refused run changes nothing (not even the bundle):
+
+1. ``plan.json`` must still be the file prepare wrote: its SHA-256 against the bundle's manifest
+   (``BROWSER_PLAN_INVALID`` for an edited plan; checked again once in the lane);
+2. the confirm phrase, when given, must be this plan's (``BROWSER_CONFIRM_REQUIRED`` otherwise);
+3. sensitive values must be in the input data (``BROWSER_INPUT_INVALID``), from an unchanged input file;
+4. in the lane: a confirmed plan runs once (``BROWSER_PLAN_STALE``).
+
+Then the bundle gets a new attempt, the browser starts (``start_browser``), and :class:`Runner` walks the
+steps. The attempt finishes ``complete`` or ``incomplete`` (with the error), also on cancellation; only a
+SIGKILL leaves it unfinished, which ``evidence verify`` reports.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.evidence import BundleWriter, StepEvent, VerifyReport, layout, verify_bundle
+from browserops.evidence.manifest import read_manifest
+from browserops.lane import Lane
+from browserops.plan.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
+from browserops.plan.model import BrowserPlan, missing_evidence
+from browserops.plan.phrase import normalize_phrase, verify_phrase
+from browserops.plan.runner import Progress, Runner, StepFailed, StepOutcome
+from browserops.tools.base import ToolContext
+
+
+@dataclass
+class RunOptions:
+    confirm: str | None = None
+    inputs: Mapping[str, Any] | None = None  # input data for sensitive valueRef steps
+    inputs_digest: str | None = None  # SHA-256 of the input file they came from
+    no_wait: bool = False  # BROWSER_LANE_BUSY instead of queueing behind another run
+    login_wait_s: float = 0.0
+    progress: Progress | None = None
+    start_browser: Callable[[], Awaitable[None]] | None = None  # called in the lane, once the attempt is open
+
+
+@dataclass
+class RunResult:
+    request_id: str
+    bundle: Path
+    status: str  # complete | incomplete
+    confirmed: bool
+    attempt: int
+    started: dt.datetime
+    ended: dt.datetime
+    steps: list[StepOutcome] = field(default_factory=list)
+    reference: str | None = None
+    confirmation: dict[str, Any] | None = None
+    exports: list[dict[str, Any]] = field(default_factory=list)
+    verify: VerifyReport | None = None
+    error: BrowserOpsError | None = None
+    waited_s: float = 0.0
+
+    @property
+    def skipped(self) -> list[int]:
+        """Steps that did not run for want of --confirm (they need it, or follow a click that did not run)."""
+        return [s.number for s in self.steps if s.status == "skipped" and s.code is None
+                and s.note != "optional target not on the page"]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "requestId": self.request_id, "bundle": str(self.bundle), "runStatus": self.status,
+            "confirmed": self.confirmed, "attempt": self.attempt, "started": self.started.isoformat(),
+            "ended": self.ended.isoformat(), "laneWaitS": round(self.waited_s, 3),
+            "steps": [s.to_json() for s in self.steps], "skipped": self.skipped, "reference": self.reference,
+            "confirmation": self.confirmation, "exports": self.exports,
+            "verify": self.verify.model_dump(mode="json", by_alias=True) if self.verify else None,
+        }
+        if self.error is not None:
+            out["error"] = self.error.to_dict()
+        return out
+
+
+def check_confirm(plan: BrowserPlan, phrase: str | None) -> bool:
+    """Whether browser-act steps may run: no phrase means no; a wrong phrase is an error, never a silent no."""
+    if phrase is None:
+        return False
+    if not verify_phrase(plan, phrase):
+        raise BrowserOpsError(
+            ErrorCode.CONFIRM_REQUIRED,
+            f"That confirm phrase does not belong to plan {plan.request_id} as it is now, so nothing ran. Use the "
+            "phrase `browserops prepare` printed for it; if the plan was re-prepared or edited, review the new diff "
+            "and use its phrase.",
+        )
+    return True
+
+
+def sensitive_values(plan: BrowserPlan, inputs: Mapping[str, Any] | None,
+                     inputs_digest: str | None) -> dict[int, str]:
+    """step number -> secret value, read from the input now (prepare recorded only the key)."""
+    wanted = [a for a in plan.actions if a.sensitive and a.value_ref is not None]
+    if not wanted:
+        return {}
+    if inputs is None:
+        keys = ", ".join(sorted({a.value_ref.key for a in wanted if a.value_ref}))
+        raise BrowserOpsError(ErrorCode.INPUT_INVALID, f"Plan {plan.request_id} takes sensitive values ({keys}) from "
+                              "input data: pass the input file with --input FILE.")
+    source_digest = plan.source.input_digest
+    if source_digest and inputs_digest and source_digest != inputs_digest:
+        raise BrowserOpsError(ErrorCode.PLAN_STALE, "The input file changed since prepare. Re-run `browserops "
+                              "prepare` with it and review the new diff.")
+    out: dict[int, str] = {}
+    for a in wanted:
+        assert a.value_ref is not None
+        value = inputs.get(a.value_ref.key)
+        if not isinstance(value, str) or not value:
+            raise BrowserOpsError(ErrorCode.INPUT_INVALID, f"Step {a.number} needs input key "
+                                  f"{a.value_ref.key!r} as text; the input has none.")
+        out[a.number] = value
+    return out
+
+
+def check_plan_file(bundle: Path) -> None:
+    """plan.json must be byte-for-byte the file the last finished attempt sealed in the manifest."""
+    if not (bundle / layout.MANIFEST_FILE).is_file():
+        return  # a previous attempt was killed: nothing sealed to compare with (the phrase still is)
+    entries, _ = read_manifest(bundle)
+    expected = entries.get(layout.PLAN_FILE)
+    plan_path = bundle / layout.PLAN_FILE
+    if expected is None or not plan_path.is_file() or layout.sha256_file(plan_path) != expected:
+        raise BrowserOpsError(
+            ErrorCode.PLAN_INVALID,
+            f"{plan_path} was changed after prepare (it no longer matches the bundle's manifest), so it is not the "
+            "plan that was reviewed. Nothing ran. Run `browserops prepare` again.",
+            details={"path": str(plan_path)},
+        )
+
+
+async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle: Path,
+                   options: RunOptions) -> RunResult:
+    """Run ``plan`` (from ``bundle``) once. Refusals before any step raise; a failed step is in the result."""
+    check_plan_file(bundle)  # first: "this plan was edited" says more than "wrong phrase"
+    confirmed = check_confirm(plan, options.confirm)
+    secrets = sensitive_values(plan, options.inputs, options.inputs_digest)
+    lane = Lane(workspace, no_wait=options.no_wait, on_wait=options.progress,
+                holder={"requestId": plan.request_id, "command": "run"})
+    await lane.acquire_async()
+    try:
+        check_plan_file(bundle)
+        writer = BundleWriter.open(workspace, plan.request_id, phase="run",
+                                   confirmed_with=normalize_phrase(options.confirm or "") if confirmed else None)
+        tools = GuardedTools(ctx, CONFIRMED_CLASSES if confirmed else UNCONFIRMED_CLASSES,
+                             who="run" if confirmed else "run without --confirm", banners=True)
+        runner = Runner(tools, writer, plan, confirmed=confirmed, secrets=secrets, progress=options.progress,
+                        login_wait_s=options.login_wait_s)
+        started = writer.info.attempts[-1].started
+        error = await _attempt(writer, runner, plan, confirmed, options)
+        if error is None:
+            writer.finish("complete")
+        else:
+            writer.finish("incomplete", reason=f"{error.code.value}: {error.message}")
+    finally:
+        lane.release()
+    info = writer.info
+    return RunResult(
+        request_id=plan.request_id, bundle=writer.path, status=info.status, confirmed=confirmed,
+        attempt=info.attempts[-1].number, started=started, ended=info.attempts[-1].ended or started,
+        steps=runner.outcomes, reference=runner.reference, confirmation=runner.confirmation,
+        exports=runner.exports, verify=verify_bundle(writer.path), error=error, waited_s=lane.waited_s,
+    )
+
+
+async def _attempt(writer: BundleWriter, runner: Runner, plan: BrowserPlan, confirmed: bool,
+                   options: RunOptions) -> BrowserOpsError | None:
+    """The steps; any exit but a BrowserOpsError (cancellation, Ctrl+C, a bug) still closes the attempt."""
+    try:
+        if options.start_browser is not None:
+            await options.start_browser()
+        await runner.run()
+    except StepFailed as exc:
+        return exc
+    except BrowserOpsError as exc:  # e.g. the browser could not start
+        writer.log_event(StepEvent.begin(step=0).end(status="error", code=exc.code.value, error=exc.message))
+        return exc
+    except BaseException as exc:
+        at = runner.outcomes[-1].number if runner.outcomes else 0
+        why = "interrupted (stopped by a signal)" if not isinstance(exc, Exception) else (
+            f"{ErrorCode.INTERNAL.value}: {type(exc).__name__}: {exc}")
+        writer.abandon(f"{why} after step {at}")
+        raise
+    if confirmed:
+        files = [p.relative_to(writer.path).as_posix() for p in writer.path.rglob("*") if p.is_file()]
+        skipped = {o.number for o in runner.outcomes if o.status == "skipped"}
+        lacking = [item.path for item in missing_evidence(plan, files) if item.path and item.step not in skipped]
+        if lacking:
+            return BrowserOpsError(ErrorCode.INTERNAL, f"The run finished without evidence it owes: "
+                                   f"{', '.join(lacking[:5])}.")
+    return None

@@ -1,0 +1,388 @@
+"""Executing a plan's steps in order, by number, with evidence: the inside of ``browserops run``.
+
+For each step the runner lists the page again, resolves the semantic target to the element's current number and
+acts through the catalogue (``browser_overlay_act`` with that number, ``browser_upload``,
+``browser_click_and_wait_download``). A step needing ``--confirm`` is skipped without it. Before the first
+such step on a page, the fields that page's steps will change are read again: if any differs from what prepare
+saw, the plan is stale and nothing on that page is touched. Every browser-act step gets a screenshot before and
+after; a failure leaves an error screenshot and the page's ARIA snapshot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.evidence import BundleWriter, StepEvent, TargetInfo
+from browserops.plan.guard import GuardedTools, result_error
+from browserops.plan.model import BrowserPlan, PlanAction, stale_fields
+from browserops.plan.pages import (
+    PageSeen,
+    open_url,
+    page_name,
+    screenshot_into,
+    screenshot_png,
+    snapshot_into,
+    wait_expect,
+)
+from browserops.plan.prepare import fill_keys
+from browserops.plan.reference import find_reference
+from browserops.plan.resolve import (
+    PageListing,
+    Resolved,
+    current_value,
+    resolve_target,
+    upload_files,
+    wanted_value,
+)
+from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url
+from browserops.privacy import mask_pii
+
+Progress = Callable[[str], None]
+Outcome = Literal["ok", "unchanged", "skipped", "error"]
+CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
+SETTLE_MS = 3000
+DOWNLOAD_MS = 30_000
+@dataclass
+class StepOutcome:
+    number: int
+    kind: str
+    label: str
+    side_effect: str
+    status: Outcome
+    note: str | None = None
+    code: str | None = None
+    ms: float = 0.0
+    screenshots: list[str] = field(default_factory=list)
+    exports: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"number": self.number, "kind": self.kind, "label": self.label,
+                               "sideEffect": self.side_effect, "status": self.status, "ms": round(self.ms, 1)}
+        for key, value in (("note", self.note), ("code", self.code)):
+            if value:
+                out[key] = value
+        if self.screenshots:
+            out["screenshots"] = self.screenshots
+        if self.exports:
+            out["exports"] = self.exports
+        return out
+
+
+def _move_export(writer: BundleWriter, name: str, source: Path) -> str:
+    rel = writer.add_export(name, source)
+    with contextlib.suppress(OSError):
+        source.unlink()  # moved into the bundle: the bundle is the record
+    return rel
+
+
+class StepFailed(BrowserOpsError):
+    """A step's error, with the evidence already recorded for it."""
+
+    def __init__(self, cause: BrowserOpsError, step: int) -> None:
+        super().__init__(cause.code, cause.message, details={**cause.details, "step": step})
+        self.step = step
+
+
+class Runner:
+    """One run attempt over a plan. ``confirmed`` decides whether browser-act steps run at all."""
+
+    def __init__(self, tools: GuardedTools, writer: BundleWriter, plan: BrowserPlan, *, confirmed: bool,
+                 secrets: Mapping[int, str], progress: Progress | None = None, login_wait_s: float = 0.0) -> None:
+        self.tools = tools
+        self.writer = writer
+        self.plan = plan
+        self.confirmed = confirmed
+        self.secrets = secrets
+        self.progress = progress
+        self.login_wait_s = login_wait_s
+        self.seen = PageSeen()
+        self.outcomes: list[StepOutcome] = []
+        self.keys = fill_keys(plan.actions)
+        self.checked: set[int] = set()  # steps whose page values were checked against the fingerprint
+        self.skipped_click: int | None = None  # a skipped click step: the page it leads to never came
+        self.reference: str | None = None
+        self.confirmation: dict[str, Any] | None = None
+        self.exports: list[dict[str, Any]] = []
+        self.snapshots = 0
+        self.last_after: bytes | None = None  # the latest after screenshot, while nothing happened since
+
+    def say(self, line: str) -> None:
+        if self.progress:
+            self.progress(line)
+
+    # ------------------------------------------------------------------ the walk
+
+    async def run(self) -> None:
+        event = StepEvent.begin(step=0, kind="navigate", tool="browser_navigate", args={"url": self.plan.start_url})
+        self.say(f"Opening {self.plan.start_url}")
+        try:
+            await open_url(self.tools, self.plan.start_url, self.seen, login_wait_s=self.login_wait_s,
+                           on_wait=self.progress)
+        except BrowserOpsError as exc:
+            await self._fail(event, 0, "start", exc, phase="error")
+        self.writer.log_event(event.end(status="ok", page_url=self.seen.url, page_title=self.seen.title,
+                                        note="start URL"))
+        for action in self.plan.actions:
+            await self.step(action)
+
+    async def step(self, a: PlanAction) -> None:
+        total = len(self.plan.actions)
+        head = f"[{a.number}/{total}] {a.kind.value}" + (f" {a.field}" if a.field else "")
+        needs_confirm = a.side_effect not in CONFIRM_FREE
+        if needs_confirm and not self.confirmed:
+            if a.kind in CLICK_KINDS:
+                self.skipped_click = a.number
+            self._skip(a, head, "needs --confirm")
+            return
+        if self.skipped_click is not None and a.action is not Action.NAVIGATE:
+            self._skip(a, head, f"follows step {self.skipped_click}, which did not run")
+            return
+        if not (needs_confirm and a.target is not None and a.action is not Action.DOWNLOAD):
+            self.last_after = None  # anything but another act step: the page may move on meanwhile
+        started = time.monotonic()
+        outcome = StepOutcome(a.number, a.kind.value, a.label(), a.side_effect.value, "ok")
+        event = StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect, tool=a.tool)
+        if needs_confirm and a.number not in self.checked:
+            await self._check_page(a, event, outcome)
+        try:
+            await self._dispatch(a, event, outcome)
+        except StepFailed:
+            raise
+        except BrowserOpsError as exc:
+            await self._fail(event, a.number, a.label(), exc, outcome=outcome,
+                             phase="after" if outcome.screenshots and needs_confirm else "error")
+        outcome.ms = (time.monotonic() - started) * 1000
+        event.end(status="skipped" if outcome.status == "skipped" else "ok", page_url=self.seen.url,
+                  page_title=self.seen.title, screenshots=outcome.screenshots, exports=outcome.exports,
+                  note=outcome.note)
+        self.writer.log_event(event)
+        self.outcomes.append(outcome)
+        detail = f" ({outcome.note})" if outcome.note else ""
+        self.say(f"{head}: {outcome.status}{detail} {outcome.ms:.0f} ms")
+
+    def _skip(self, a: PlanAction, head: str, why: str) -> None:
+        self.writer.log_event(StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect,
+                                              tool=a.tool).end(status="skipped", note=why))
+        self.outcomes.append(StepOutcome(a.number, a.kind.value, a.label(), a.side_effect.value, "skipped", why))
+        self.say(f"{head}: skipped ({why})")
+
+    # ------------------------------------------------------------------ staleness
+
+    def _page_steps(self, a: PlanAction) -> list[PlanAction]:
+        """The steps with a target from ``a`` on that act on the same page: up to the next navigation, and no
+        further than the first click (the page it leads to is checked when the run gets there)."""
+        out: list[PlanAction] = []
+        for b in self.plan.actions[a.number - 1:]:
+            if b.action is Action.NAVIGATE:
+                break
+            self.checked.add(b.number)
+            if b.target is not None:
+                out.append(b)
+            if b.kind in CLICK_KINDS:
+                break
+        return out
+
+    async def _check_page(self, a: PlanAction, event: StepEvent, outcome: StepOutcome) -> None:
+        """Before touching a page: every target its steps need is there, and every field the diff was computed
+        from still holds the value prepare saw. Otherwise nothing on the page is changed."""
+        fingerprint = self.plan.fingerprint
+        values = fingerprint.values if fingerprint is not None else {}
+        current: dict[str, str | None] = {}
+        page = PageListing(self.tools)
+        for b in self._page_steps(a):
+            assert b.target is not None
+            key = self.keys.get(b.number)
+            try:
+                element = await page.resolve(b.target)
+            except BrowserOpsError as exc:
+                if exc.code is ErrorCode.SITE_CHANGED and b.optional:
+                    if key is not None:
+                        current[key] = None
+                    continue
+                if exc.code is ErrorCode.SITE_CHANGED:
+                    exc = BrowserOpsError(exc.code, f"Step {b.number} ({b.label()}): {exc.message} Nothing on this "
+                                          "page was changed.", details={**exc.details, "failedStep": b.number})
+                await self._fail(event, a.number, a.label(), exc, outcome=outcome, phase="error")
+            if key is not None and not b.sensitive and key in values:
+                current[key] = current_value(b, element) or None
+        if fingerprint is None:
+            return
+        stale = stale_fields(self.plan, {**fingerprint.values, **current})
+        if stale:
+            names = ", ".join(stale)
+            await self._fail(event, a.number, a.label(), BrowserOpsError(
+                ErrorCode.PLAN_STALE,
+                f"The page changed since prepare: {names} no longer hold{'s' if len(stale) == 1 else ''} the "
+                f"value{'s' if len(stale) > 1 else ''} the diff was computed against. Nothing on this page was "
+                "changed. Re-run `browserops prepare` and review the new diff.",
+                details={"fields": stale},
+            ), outcome=outcome, phase="error")
+
+    # ------------------------------------------------------------------ steps
+
+    async def _dispatch(self, a: PlanAction, event: StepEvent, outcome: StepOutcome) -> None:
+        if a.action is Action.NAVIGATE:
+            assert a.url is not None
+            url = absolute_url(self.plan.start_url, a.url)
+            if a.number == 1 and url == self.plan.start_url:
+                outcome.note = "already on the start URL"
+                return
+            event.args = {"url": url}
+            await open_url(self.tools, url, self.seen, login_wait_s=self.login_wait_s, on_wait=self.progress)
+            self.skipped_click = None
+            return
+        if a.action is Action.WAIT_TEXT:
+            assert a.expect is not None
+            if await wait_expect(self.tools, a.expect, self.seen) is None:
+                raise BrowserOpsError(ErrorCode.SITE_CHANGED, f"Step {a.number} expects the page to show "
+                                      f"{a.expect.text or a.expect.url_contains!r}; it did not within "
+                                      f"{a.expect.timeout_ms} ms.")
+            outcome.note = "expected text is on the page"
+            return
+        if a.action is Action.SNAPSHOT:
+            self.snapshots += 1
+            rel, _ = await snapshot_into(self.tools, self.writer, a.number, page_name(self.seen.url))
+            outcome.note = f"snapshot {rel}"
+            return
+        assert a.target is not None
+        try:
+            element = await resolve_target(self.tools, a.target)
+        except BrowserOpsError as exc:
+            if exc.code is ErrorCode.SITE_CHANGED and a.optional:
+                outcome.status, outcome.note = "skipped", "optional target not on the page"
+                return
+            raise
+        event.target = TargetInfo(role=element.role, name=element.name, number=element.number)
+        if a.action is Action.DOWNLOAD:
+            await self._download(a, element, event, outcome)
+            return
+        outcome.screenshots.append(await self._before(a))
+        await self._act(a, element, event, outcome)
+        rel, self.last_after = await screenshot_png(self.tools, self.writer, a.number, "after", a.label())
+        outcome.screenshots.append(rel)
+        if a.kind in (Kind.SUBMIT, Kind.PAYMENT):
+            await self._confirmation(a, outcome)
+
+    async def _before(self, a: PlanAction) -> str:
+        """The before screenshot. Right after another step's after screenshot, with only a (read-only) listing
+        since, the page is the one that image shows: its bytes are stored again instead of shooting twice."""
+        previous, self.last_after = self.last_after, None
+        if previous is not None:
+            return self.writer.add_screenshot(a.number, "before", previous, a.label())
+        return await screenshot_into(self.tools, self.writer, a.number, "before", a.label())
+
+    async def _call(self, name: str, args: dict[str, Any], event: StepEvent,
+                    logged: dict[str, Any] | None = None) -> dict[str, Any]:
+        event.tool, event.args = name, logged if logged is not None else args
+        result = await self.tools.call(name, args)
+        if result.get("status") != "ok":
+            raise result_error(result)
+        await self.tools.after(name, result, args)
+        data = dict(result.get("data") or {})
+        if data.get("navigated") or data.get("url_changed"):
+            self.seen.update(data)
+        return data
+
+    async def _act(self, a: PlanAction, el: Resolved, event: StepEvent, outcome: StepOutcome) -> None:
+        where = f'{el.role} "{el.name}" (#{el.number})'
+        if a.action in (Action.TYPE, Action.SELECT):
+            value = self.secrets.get(a.number) if a.sensitive else a.value
+            assert isinstance(value, str)
+            if not a.sensitive and current_value(a, el) == wanted_value(a):
+                outcome.status, outcome.note = "unchanged", f"{where} already holds the value"
+                return
+            verb = "type" if a.action is Action.TYPE else "select"
+            args = {"index": el.number, "action": verb, "text": value, **el.act_args()}
+            logged = {**args, "text": "(sensitive)"} if a.sensitive else None
+            data = await self._call("browser_overlay_act", args, event, logged)
+            if verb == "type" and data.get("matches") is False:
+                raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"{where} holds something other than the planned "
+                                      "value after typing (an input mask or length limit?). See the after screenshot.")
+            outcome.note = f"{'typed into' if verb == 'type' else 'chose in'} {where}"
+        elif a.action is Action.CHECK:
+            want = a.value is True
+            if (el.state.get("checked") is True) == want:
+                outcome.status, outcome.note = "unchanged", f"{where} is already {'on' if want else 'off'}"
+                return
+            data = await self._call("browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()},
+                                    event)
+            state = (data.get("element") or {}).get("state") or {}
+            if "checked" in state and (state["checked"] is True) != want:
+                raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"{where} did not turn {'on' if want else 'off'} "
+                                      "when clicked.")
+            outcome.note = f"{'checked' if want else 'unchecked'} {where}"
+        elif a.action is Action.UPLOAD:
+            files = upload_files(a)
+            await self._call("browser_upload", {"id": el.number, "files": files}, event)
+            outcome.note = f"attached {len(files)} file{'s' if len(files) != 1 else ''} to {where}"
+        else:  # a click: submit, payment or another action
+            await self._call("browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()}, event)
+            outcome.note = f"clicked {where}"
+            if a.expect is not None:
+                proof = await wait_expect(self.tools, a.expect, self.seen)
+                if proof is None:
+                    code = ErrorCode.SUBMIT_FAILED if a.kind in (Kind.SUBMIT, Kind.PAYMENT) else ErrorCode.ACTION_FAILED
+                    outcome.screenshots.append(
+                        await screenshot_into(self.tools, self.writer, a.number, "after", a.label()))
+                    wanted = a.expect.text or a.expect.url_contains
+                    raise BrowserOpsError(code, f"Step {a.number} clicked {where}, but the page did not show "
+                                          f"{wanted!r} within {a.expect.timeout_ms} ms. See the after screenshot "
+                                          "in the bundle.")
+                outcome.note += "; confirmation seen"
+            else:
+                await self.tools.need("browser_wait", {"timeout_ms": SETTLE_MS})
+
+    async def _download(self, a: PlanAction, el: Resolved, event: StepEvent, outcome: StepOutcome) -> None:
+        try:
+            data = await self._call("browser_click_and_wait_download", {"id": el.number, "timeout_ms": DOWNLOAD_MS},
+                                    event)
+        except BrowserOpsError as exc:
+            raise BrowserOpsError(ErrorCode.EXPORT_FAILED, f"Step {a.number} ({el.role} \"{el.name}\") did not "
+                                  f"export a file: {exc.message}", details={"cause": exc.code.value}) from exc
+        rel = _move_export(self.writer, a.save_as or str(data.get("name") or "export"), Path(str(data["path"])))
+        outcome.exports.append(rel)
+        outcome.note = f"{rel} ({data.get('size')} bytes)"
+        self.exports.append({"step": a.number, "path": rel, "sha256": data.get("sha256"), "size": data.get("size"),
+                             "suggestedName": data.get("suggested_name")})
+
+    async def _confirmation(self, a: PlanAction, outcome: StepOutcome) -> None:
+        """Keep the page a submit led to: its ARIA snapshot in the bundle, its status messages, the reference."""
+        summary = await self.tools.need("browser_extract", {"mode": "summary"})
+        self.seen.update(summary)
+        rel, _ = await snapshot_into(self.tools, self.writer, a.number, f"after-{a.label()}")
+        messages = [mask_pii(str(m))[:200] for m in summary.get("messages") or []]
+        reference = find_reference(messages + [str(h[1]) for h in summary.get("headings") or [] if len(h) > 1])
+        self.confirmation = {"step": a.number, "url": mask_pii(self.seen.url), "title": self.seen.title,
+                             "messages": messages, "snapshot": rel}
+        if reference:
+            self.reference = reference
+            self.confirmation["reference"] = reference
+            outcome.note = f"{outcome.note}; reference {reference}"
+
+    # ------------------------------------------------------------------ failure
+
+    async def _fail(self, event: StepEvent, step: int, label: str, exc: BrowserOpsError, *,
+                    outcome: StepOutcome | None = None, phase: str = "error") -> None:
+        """Record the failed step with a screenshot and the page's snapshot, then stop the run."""
+        self.last_after = None
+        shots = list(outcome.screenshots) if outcome else []
+        with contextlib.suppress(BrowserOpsError, OSError):
+            if not (phase == "after" and any("_after_" in s for s in shots)):
+                shots.append(await screenshot_into(self.tools, self.writer, step, phase, label))
+            rel, _ = await snapshot_into(self.tools, self.writer, step, f"{phase}-{label}")
+            event.note = f"page snapshot {rel}"
+        event.end(status="error", page_url=self.seen.url, page_title=self.seen.title, screenshots=shots,
+                  code=exc.code.value, error=exc.message)
+        self.writer.log_event(event)
+        if outcome is not None:
+            outcome.status, outcome.code, outcome.screenshots = "error", exc.code.value, shots
+            outcome.note = exc.message[:300]
+            self.outcomes.append(outcome)
+        self.say(f"[{step}/{len(self.plan.actions)}] {label}: {exc.code.value}")
+        raise StepFailed(exc, step) from exc

@@ -1,0 +1,88 @@
+"""Driving prepare/run the way a person does: the real CLI (CliRunner in-process, or `python -m browserops`
+subprocesses), against the demo site served by the test process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import orjson
+import yaml
+from click.testing import CliRunner, Result
+
+from browserops.cli import cli
+from browserops.evidence import bundle_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+EXPENSE_INPUT = ROOT / "domain_packs" / "demo_expense" / "example_input.yaml"
+
+
+def cli_run(workspace: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["--workspace", str(workspace), *args], catch_exceptions=False)
+
+
+def cli_json(workspace: Path, *args: str) -> tuple[int, dict[str, Any], str]:
+    result = cli_run(workspace, "--json", *args)
+    return result.exit_code, orjson.loads(result.stdout), result.stderr
+
+
+def prepare_expense(workspace: Path, base_url: str) -> dict[str, Any]:
+    """Prepare the demo_expense pack's example; the prepare JSON (requestId, confirmPhrase, bundle…)."""
+    code, data, err = cli_json(workspace, "prepare", "--pack", "demo_expense", "--input", str(EXPENSE_INPUT),
+                               "--base-url", base_url)
+    assert code == 2, (data, err)
+    return data
+
+
+def write_steps(folder: Path, name: str, doc: dict[str, Any]) -> Path:
+    path = folder / name
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def post(base_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(base_url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        data: dict[str, Any] = json.loads(response.read())
+    return data
+
+
+def server_state(base_url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(base_url + "/__state", timeout=10) as response:
+        data: dict[str, Any] = json.loads(response.read())
+    return data
+
+
+def bundle_of(workspace: Path, request_id: str) -> Path:
+    return bundle_dir(workspace.resolve(), request_id)
+
+
+def bundle_info(workspace: Path, request_id: str) -> dict[str, Any]:
+    data: dict[str, Any] = orjson.loads((bundle_of(workspace, request_id) / "bundle.json").read_bytes())
+    return data
+
+
+def events(workspace: Path, request_id: str) -> list[dict[str, Any]]:
+    raw = (bundle_of(workspace, request_id) / "events.jsonl").read_text(encoding="utf-8")
+    return [orjson.loads(line) for line in raw.splitlines() if line]
+
+
+def browserops_cmd(workspace: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "browserops", "--workspace", str(workspace), *args]
+
+
+def subprocess_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+def run_subprocess(workspace: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(browserops_cmd(workspace, *args), capture_output=True, text=True, timeout=timeout,
+                          cwd=ROOT, env=subprocess_env(), check=False)

@@ -1,0 +1,196 @@
+"""Semantic target matching, values for the diff, reference finding and the run's pre-checks (no browser)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from browserops.cli.plan_support import start_url
+from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.evidence import BundleWriter
+from browserops.plan.model import number_steps
+from browserops.plan.phrase import confirm_phrase
+from browserops.plan.prepare import bind_values, fill_keys
+from browserops.plan.reference import find_reference
+from browserops.plan.resolve import Resolved, current_value, match_items, normalise, wanted_value
+from browserops.plan.run import check_confirm, check_plan_file, sensitive_values
+from browserops.plan.steps import SemanticTarget, Step
+from tests.plan_samples import expense_plan
+
+
+def item(n: int, role: str, name: str, **extra: Any) -> dict[str, Any]:
+    return {"n": n, "id": f"b{n}", "role": role, "name": name, **extra}
+
+
+ITEMS = [
+    item(1, "link", "Demo home"),
+    item(2, "textbox", "Merchant *"),
+    item(3, "searchbox", "Search"),
+    item(4, "button", "Submit expense"),
+    item(5, "button", "Submit expense"),
+    item(6, "button", "Save draft"),
+    item(7, "button", "Save and close"),
+    item(8, "textbox", "Имя", frame="main>1"),
+    item(9, "textbox", "Имя"),
+]
+
+
+def target(role: str, *names: str, **extra: Any) -> SemanticTarget:
+    return SemanticTarget.model_validate({"role": role, "names": list(names), **extra})
+
+
+def test_exact_name_first_then_prefix_then_contains() -> None:
+    hit = match_items(ITEMS, target("textbox", "merchant"))  # trailing '*' and case do not matter
+    assert hit is not None and hit[0]["n"] == 2 and hit[2] == "exact"
+    hit = match_items(ITEMS, target("textbox", "Search"))  # a searchbox is a textbox to a person
+    assert hit is not None and hit[0]["n"] == 3
+    hit = match_items(ITEMS, target("button", "Submit", "Save draft"))  # an exact later candidate beats a prefix
+    assert hit is not None and hit[0]["n"] == 6 and hit[1] == "Save draft"
+    hit = match_items(ITEMS, target("link", "home"))
+    assert hit is not None and hit[0]["n"] == 1 and hit[2] == "contains"
+    assert match_items(ITEMS, target("button", "Pay now")) is None
+    assert match_items(ITEMS, target("link", "Submit expense")) is None  # the role must match
+
+
+def test_several_matches() -> None:
+    hit = match_items(ITEMS, target("button", "Submit expense"))  # two exact: the first (nth 0)
+    assert hit is not None and hit[0]["n"] == 4
+    hit = match_items(ITEMS, target("button", "Submit expense", nth=1))
+    assert hit is not None and hit[0]["n"] == 5
+    with pytest.raises(BrowserOpsError) as err:
+        match_items(ITEMS, target("button", "Save"))  # two partial matches: ambiguous, not a guess
+    assert err.value.code is ErrorCode.SITE_CHANGED and "ambiguous" in err.value.message
+    assert err.value.details["ambiguous"] is True
+    hit = match_items(ITEMS, target("button", "Save", nth=1))
+    assert hit is not None and hit[0]["n"] == 7
+    with pytest.raises(BrowserOpsError):
+        match_items(ITEMS, target("button", "Submit expense", nth=5))
+
+
+def test_frame_filter() -> None:
+    hit = match_items(ITEMS, target("textbox", "имя", frame="main>1"))
+    assert hit is not None and hit[0]["n"] == 8
+    hit = match_items(ITEMS, target("textbox", "имя", frame="inner.html"), frames={"main>1": "http://x/inner.html"})
+    assert hit is not None and hit[0]["n"] == 8
+    assert match_items(ITEMS, target("textbox", "имя", frame="nowhere")) is None
+
+
+@given(st.text(max_size=40))
+def test_normalise_is_idempotent_and_case_blind(text: str) -> None:
+    once = normalise(text)
+    assert normalise(once) == once
+    assert normalise(text.upper()) == normalise(text.lower()) or not text.isascii()
+    assert "  " not in once and once == once.strip()
+
+
+def _element(state: dict[str, Any]) -> Resolved:
+    return Resolved(number=1, blind_id="b1", role="x", name="x", frame="main", state=state, matched="x", how="exact")
+
+
+def test_values_for_the_diff() -> None:
+    radio = Step.model_validate({"kind": "fill", "action": "check", "field": "pay",
+                                 "target": {"role": "radio", "names": ["Card"]}, "value": True, "display": "Card"})
+    assert current_value(radio, _element({"checked": False})) == "" and wanted_value(radio) == "Card"
+    assert current_value(radio, _element({"checked": True})) == "Card"
+    box = Step.model_validate({"kind": "fill", "action": "check", "field": "b",
+                               "target": {"role": "checkbox", "names": ["B"]}, "value": False})
+    assert current_value(box, _element({"checked": True})) == "true" and wanted_value(box) == "false"
+    upload = Step.model_validate({"kind": "fill", "action": "upload", "field": "r",
+                                  "target": {"role": "button", "names": ["R"]}, "value": ["/a/x.png", "b/y.pdf"]})
+    assert wanted_value(upload) == "x.png, y.pdf" and current_value(upload, _element({"files": 2})) == \
+        "2 files attached"
+    text = Step.model_validate({"kind": "fill", "field": "t", "target": {"role": "textbox", "names": ["T"]},
+                                "value": "new"})
+    assert current_value(text, _element({"value": "old"})) == "old" and current_value(text, _element({})) == ""
+    secret = Step.model_validate({"kind": "fill", "field": "p", "target": {"role": "textbox", "names": ["P"]},
+                                  "valueRef": {"key": "p", "sensitive": True}})
+    assert current_value(secret, _element({"filled": True})) == "(filled)" and wanted_value(secret) is None
+
+
+def test_bind_values_and_fill_keys() -> None:
+    steps = [
+        Step.model_validate({"kind": "fill", "field": "a", "target": {"role": "textbox", "names": ["A"]},
+                             "valueRef": {"key": "a"}}),
+        Step.model_validate({"kind": "fill", "field": "a", "target": {"role": "textbox", "names": ["A2"]},
+                             "valueRef": {"key": "secret", "sensitive": True}}),
+        Step.model_validate({"kind": "fill", "target": {"role": "textbox", "names": ["B"]}, "value": "b"}),
+    ]
+    bound = bind_values(steps, {"a": "Ada", "secret": "hunter2"})
+    assert bound[0].value == "Ada" and bound[0].value_ref is not None and bound[0].value_ref.digest
+    assert bound[1].value is None  # a secret never enters the plan
+    assert fill_keys(number_steps(bound)) == {1: "a", 2: "a.2", 3: "step3"}
+    with pytest.raises(BrowserOpsError) as err:
+        bind_values(steps, {"a": "Ada"})
+    assert err.value.code is ErrorCode.INPUT_INVALID and "'secret'" in err.value.message
+    with pytest.raises(BrowserOpsError) as err:
+        bind_values(steps, None)
+    assert "--input FILE" in err.value.message
+    with pytest.raises(BrowserOpsError) as err:
+        bind_values(steps, {"a": 23.4, "secret": "x"})
+    assert err.value.code is ErrorCode.INPUT_INVALID and "quoted" in err.value.message
+
+
+def test_find_reference() -> None:
+    assert find_reference(["Reference: EXP-0001"]) == "EXP-0001"
+    assert find_reference(["Номер заявки: 123-45."]) == "123-45"
+    assert find_reference(["Thank you", "Order #A12345 is on its way"]) == "A12345"
+    assert find_reference(["订单编号：SO-2026-77"]) == "SO-2026-77"
+    assert find_reference(["Saved.", "Your id is ready"]) is None  # no digits: not a reference
+    assert find_reference(["Payment received"]) is None
+
+
+@given(st.lists(st.text(max_size=200), max_size=5))
+def test_find_reference_on_any_page_text(texts: list[str]) -> None:
+    found = find_reference(texts)
+    assert found is None or (any(found in t for t in texts) and any(c.isdigit() for c in found) and len(found) <= 41)
+
+
+def test_confirm_phrase_check() -> None:
+    plan = expense_plan()
+    assert check_confirm(plan, None) is False
+    assert check_confirm(plan, confirm_phrase(plan).upper().replace("-", "_")) is True
+    with pytest.raises(BrowserOpsError) as err:
+        check_confirm(plan, "acorn-actor-adobe-0000")
+    assert err.value.code is ErrorCode.CONFIRM_REQUIRED and "nothing ran" in err.value.message
+
+
+def test_sensitive_values_need_the_unchanged_input() -> None:
+    plan = expense_plan()
+    with pytest.raises(BrowserOpsError) as err:
+        sensitive_values(plan, None, None)
+    assert err.value.code is ErrorCode.INPUT_INVALID and "password" in err.value.message
+    assert sensitive_values(plan, {"password": "pw"}, None) == {6: "pw"}
+    with pytest.raises(BrowserOpsError) as err:
+        sensitive_values(plan, {"password": ""}, None)
+    assert err.value.code is ErrorCode.INPUT_INVALID
+
+
+def test_plan_file_must_match_the_manifest(workspace: Path) -> None:
+    plan = expense_plan(workspace=str(workspace.resolve()))
+    with BundleWriter.create(workspace, plan.request_id) as writer:
+        writer.write_plan(plan)
+        writer.finish("prepared")
+    check_plan_file(writer.path)
+    plan_file = writer.path / "plan.json"
+    plan_file.write_bytes(plan_file.read_bytes().replace(b"Northwind Taxi", b"Northwind Taxl"))
+    with pytest.raises(BrowserOpsError) as err:
+        check_plan_file(writer.path)
+    assert err.value.code is ErrorCode.PLAN_INVALID and "changed after prepare" in err.value.message
+    assert hashlib.sha256(plan_file.read_bytes()).hexdigest() not in (writer.path / "manifest-sha256.txt").read_text()
+
+
+def test_start_url() -> None:
+    steps = [Step.model_validate({"kind": "navigate", "url": "/a"})]
+    assert start_url("/expense", steps, None, "http://127.0.0.1:8765") == "http://127.0.0.1:8765/expense"
+    assert start_url(None, steps, None, "http://h:1/") == "http://h:1/a"
+    assert start_url("/x", steps, "https://example.com/form", None) == "https://example.com/form"
+    assert start_url("https://s.example/x", steps, None, None) == "https://s.example/x"
+    for declared, url, base in (("/expense", None, None), ("/e", "/relative", None), ("/e", None, "ftp://x")):
+        with pytest.raises(BrowserOpsError) as err:
+            start_url(declared, steps, url, base)
+        assert err.value.code is ErrorCode.INVALID_ARGS
