@@ -41,6 +41,8 @@ class Judgement:
     # Set when the target does not exist (a stale number): the call would fail the same way, so the loop
     # returns this result instead of asking anyone to confirm a broken action.
     stale: ToolResult | None = None
+    # The live browser_inspect answer (role, name, state, type, frame, n, id…), when the page was asked.
+    element: Mapping[str, Any] | None = None
 
 
 def target_info(data: Mapping[str, Any]) -> policy.TargetInfo:
@@ -89,4 +91,4 @@ async def judge(host: ToolHost, tool: str, args: Mapping[str, Any]) -> Judgement
         return Judgement(policy.classify(tool, args, None), None)
     target = target_info(data)
     number = data.get("n") if isinstance(data.get("n"), int) else None
-    return Judgement(policy.classify(tool, args, target), target, number)
+    return Judgement(policy.classify(tool, args, target), target, number, element=dict(data))

@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from browserops import policy
+from browserops.agent import loop_turns as turns
 from browserops.agent.calls import CallError, ParsedCall, parse_turn
 from browserops.agent.context import Transcript
 from browserops.agent.gate import Judgement, judge
@@ -44,19 +45,19 @@ from browserops.agent.run_types import Budget, Emit, HeldAction, Pause, PauseKin
 from browserops.agent.summary import llm_summary
 from browserops.agent.toolhost import ToolHost
 from browserops.agent.toolspec import ASK, DONE, anthropic_tools, model_tools
-from browserops.agent.validate import check_done, observe_reason, settle
+from browserops.agent.validate import observe_reason, settle
 from browserops.config import Settings
 from browserops.errors import BrowserOpsError, ErrorCode
-from browserops.evidence.agent_events import AskInfo, DoneInfo, LlmInfo, PolicyInfo, TextRef, WaitInfo
-from browserops.policy_words import SECRET, normalise
+from browserops.evidence.agent_events import AskInfo, LlmInfo, PolicyInfo, TextRef, WaitInfo
 from browserops.privacy import describe_text, mask_args, mask_pii
-from browserops.tools.base import SideEffect, ToolResult, error
+from browserops.tools.base import ToolResult, error
 
 log = logging.getLogger(__name__)
 
 MAX_CALL_ERRORS = 3  # consecutive replies without one valid call before the run gives up
-MAX_DONE_REJECTIONS = 2  # done calls the page does not confirm before one is accepted as unverified
-Planner = Callable[[ParsedCall, Judgement], "Any"]
+# Read-only exploration: turns an acting call into a plan step, returns the result the model sees
+# (``data.final`` ends the exploration).
+Planner = Callable[[ParsedCall, Judgement], Awaitable[ToolResult]]
 
 
 def _never() -> bool:
@@ -274,9 +275,9 @@ class AgentRun:
         await self._emit("progress", {"iteration": self.budget.iterations, "text": self.last_progress,
                                       "tool": call.name})
         if call.name == DONE:
-            return await self._done(call, llm), 0
+            return await turns.finish(self, call, llm), 0
         if call.name == ASK:
-            return self._ask(call, llm), 0
+            return turns.ask(self, call, llm), 0
         return await self._tool(call, llm, model_ms)
 
     async def _call_error(self, turn: ModelTurn, exc: CallError, llm: LlmInfo) -> Pause | None:
@@ -292,134 +293,31 @@ class AgentRun:
                                    code=ErrorCode.LLM_FAILED.value)
         return None
 
-    def _ask(self, call: ParsedCall, llm: LlmInfo) -> Pause:
-        question = str(call.args.get("question", ""))
-        self.steps.asked(iteration=self.budget.iterations, llm=llm, question=question, page=self.observer.view,
-                         progress=self.last_progress)
-        if SECRET.find(normalise(question)):
-            # Passwords and one-time codes are never asked for: the user types them into the page.
-            self.transcript.add_result(call.call_id, ASK, {
-                "tool": ASK, "last_action": "error", "error_class": ErrorCode.POLICY_REFUSED.value,
-                "error": "Not asked: passwords and one-time codes are never asked for. The user was told to type it "
-                         "into the field themselves; wait for them to say they are done."}, is_error=True)
-            pause = Pause("handoff", "The next step needs a password or a one-time code. Please type it into the "
-                          "browser yourself (the agent never sees it), then say 'done'.")
-            self._waiting = pause
-            return pause
-        self._ask_call = (call.call_id, question)
-        pause = Pause("ask", mask_pii(question), question=question)
-        self._waiting = pause
-        return pause
-
-    async def _done(self, call: ParsedCall, llm: LlmInfo) -> Pause | None:
-        reason = str(call.args.get("reason", ""))
-        view = self.observer.view
-        extract = await self.host.call("browser_extract", {"mode": "text", "max_chars": 8000})
-        text = str((extract.get("data") or {}).get("text") or "") if extract.get("status") == "ok" else ""
-        check = check_done(reason, view.haystack() + " " + text.casefold())
-        accept = check.verified or self._done_rejections >= MAX_DONE_REJECTIONS
-        info = DoneInfo(accepted=accept, verified=check.verified, matched=check.matched,
-                        reason=self.scrub.prose(reason), url=self.scrub(view.url), title=self.scrub(view.title))
-        self.steps.done(iteration=self.budget.iterations, llm=llm, info=info, page=view, progress=self.last_progress)
-        if not accept:
-            self._done_rejections += 1
-            words = ", ".join(repr(w) for w in check.words[:6]) or "(no telling words)"
-            self.transcript.add_result(call.call_id, DONE, {
-                "tool": DONE, "last_action": "error", "error_class": "NOT_CONFIRMED_BY_PAGE",
-                "error": f"Not finished: the page does not show what the reason says (none of {words} appear in its "
-                         "title, URL, headings, messages or text). Check the page (browser_extract), continue working, "
-                         "or call assistant_done again naming what the page visibly shows."}, is_error=True)
-            return None
-        signals = {"url": view.url, "title": view.title, "matched": check.matched}
-        note = "" if check.verified else " (not confirmed by the page)"
-        return await self._end("done", mask_pii(reason) + note, verified=check.verified, signals=signals)
-
     async def _tool(self, call: ParsedCall, llm: LlmInfo, model_ms: float) -> tuple[Pause | None, int]:
         started = time.monotonic()
         judgement = await judge(self.host, call.name, call.args)
         gate_ms = round((time.monotonic() - started) * 1000, 1)
         decision = judgement.decision
-        iteration = self.budget.iterations
-        side = policy.side_effect_of(call.name)
         if judgement.stale is not None:
             # The element is gone: the call would fail the same way, so nobody is asked to confirm it.
             await self._execute(call.name, call.args, call.call_id, None, self._policy_info(decision, "refused"),
                                 gate_ms, llm=llm, model_ms=model_ms, failed=judgement.stale)
             return None, 0
-        if self.read_only and side is SideEffect.BROWSER_ACT:
-            return await self._read_only_act(call, judgement, llm), 0
         if decision.verdict is policy.Verdict.HANDOFF:
-            return self._handoff(call, judgement, llm), 0
+            return turns.hand_off(self, call, judgement, llm), 0
+        if self.read_only and policy.side_effect_of(call.name) in turns.PLANNED_CLASSES:
+            return await turns.plan_instead(self, call, judgement, llm), 0
         outcome = "allowed"
         if decision.verdict is policy.Verdict.CONFIRM:
-            pending = policy.PendingAction.of(call.name, call.args, decision, judgement.target)
             if self.confirmer is None:
-                held = HeldAction(call.name, dict(call.args), call.call_id, pending, judgement.number, iteration)
-                self.held = held
-                self.steps.held(iteration=iteration, tool=call.name, args=call.args, page=self.observer.view,
-                                policy=self._policy_info(decision, "held"), llm=llm, number=judgement.number,
-                                progress=self.last_progress, target=judgement.target)
-                await self._emit("policy", {"tool": call.name, "args": mask_args(call.args),
-                                            "description": pending.describe()})
-                pause = Pause("confirm", f"May I do this? {pending.describe()}", held=held)
-                self._waiting = pause
-                return pause, 0
-            approved = await policy.authorize(pending, self.confirmer) is policy.Outcome.CONFIRMED
-            if not approved:
-                refusal = policy.refusal_error(pending, interactive=self.confirmer.interactive)
-                result = error(refusal.code, refusal.message)
-                self._tell(call.call_id, call.name, result, note="The user did not confirm this action. Choose "
-                           "another way to reach the goal, or ask the user what to do.")
-                self.steps.refused(iteration=iteration, tool=call.name, args=call.args, result=result,
-                                   policy=self._policy_info(decision, "refused"), page=self.observer.view, llm=llm,
-                                   number=judgement.number)
-                self.history.append(StepOutcome(iteration, call.name, False, "refused by the policy gate",
-                                                refusal.code.value))
-                await self._emit("tool_result", {"tool": call.name, "status": "error", "code": refusal.code.value,
-                                                 "error": self.scrub(refusal.message)[:300]})
+                return await turns.hold(self, call, judgement, llm), 0
+            if not await turns.confirm_now(self, call, judgement, llm, self.confirmer):
                 return None, 0
             outcome = "confirmed"
         await self._execute(call.name, call.args, call.call_id, judgement.number,
                             self._policy_info(decision, outcome), gate_ms, llm=llm, model_ms=model_ms,
                             target=judgement.target)
         return None, 1
-
-    def _handoff(self, call: ParsedCall, judgement: Judgement, llm: LlmInfo) -> Pause:
-        decision = judgement.decision
-        what = "a password or one-time code" if decision.category == "handoff" and "captcha" not in decision.reason \
-            else "a captcha"
-        where = f" (element {judgement.number})" if judgement.number else ""
-        message = (f"This step needs {what}{where}, which you do yourself: please do it in the browser, then say "
-                   "'done'.")
-        self.transcript.add_result(call.call_id, call.name, {
-            "tool": call.name, "last_action": "error", "error_class": "HANDED_TO_USER",
-            "error": f"Not run: {decision.reason}. The user was asked to do it themselves; wait for them."},
-            is_error=True)
-        self.steps.refused(iteration=self.budget.iterations, tool=call.name, args=call.args,
-                           result={"status": "error", "code": None, "error": "handed to the user"},
-                           policy=self._policy_info(decision, "handoff"), page=self.observer.view, llm=llm,
-                           number=judgement.number)
-        pause = Pause("handoff", message)
-        self._waiting = pause
-        return pause
-
-    async def _read_only_act(self, call: ParsedCall, judgement: Judgement, llm: LlmInfo) -> Pause | None:
-        if self.planner is not None:
-            result = await self.planner(call, judgement)
-            final = bool((result.get("data") or {}).get("final"))
-            self._tell(call.call_id, call.name, result)
-            self.steps.refused(iteration=self.budget.iterations, tool=call.name, args=call.args, result=result,
-                               policy=self._policy_info(judgement.decision, "planned"), page=self.observer.view,
-                               llm=llm, number=judgement.number)
-            if final:
-                return await self._end("done", "The plan is ready: it ends at the step that commits.", verified=True)
-            return None
-        result = error(ErrorCode.CAPABILITY_DISABLED, f"{call.name} was not run: this is a read-only exploration. "
-                       "Navigate, list, find and read only.")
-        self._tell(call.call_id, call.name, result)
-        self.steps.refused(iteration=self.budget.iterations, tool=call.name, args=call.args, result=result,
-                           policy=self._policy_info(judgement.decision, "refused"), page=self.observer.view, llm=llm)
-        return None
 
     async def _execute(self, tool: str, args: Mapping[str, Any], call_id: str | None, number: int | None,
                        policy_info: PolicyInfo, gate_ms: float, *, llm: LlmInfo | None = None,
