@@ -137,7 +137,8 @@ async def plan_instead(run: AgentRun, call: ParsedCall, judgement: Judgement, ll
     else:
         result = await run.planner(call, judgement)
         outcome = "planned" if result.get("status") == "ok" else "refused"
-    run._tell(call.call_id, call.name, result)
+    note = (result.get("data") or {}).get("note")
+    run._tell(call.call_id, call.name, result, note=str(note) if note else None)
     run.steps.refused(iteration=run.budget.iterations, tool=call.name, args=call.args, result=result,
                       policy=run._policy_info(judgement.decision, outcome), page=run.observer.view, llm=llm,
                       number=judgement.number)

@@ -214,3 +214,27 @@ async def test_observation_events_carry_the_page_and_the_numbered_screenshot(
     assert {"n": 2, "role": "searchbox", "name": "Search"} in first["items"]
     # Typed text is scrubbed from what the chat records (the URL echoes the query).
     assert "ruler" not in observations[1].data["url"] and "[typed]" in observations[1].data["url"]
+
+
+async def test_make_brain_is_the_loop_over_the_real_anthropic_client(
+    workspace: Path, tool_ctx: ToolContext, demo_site: DemoSite
+) -> None:
+    from browserops.agent.chat_api import make_brain
+    from browserops.agent.llm import LLMClient
+    from tests.agent.fake_messages_server import FakeMessagesServer
+    from tests.agent_loop.helpers import wire_responder
+
+    await open_page(tool_ctx, demo_site.base_url + "/search")
+    with FakeMessagesServer() as fake:
+        fake.responder = wire_responder([act("searchbox", "Search", "type", text="pen", submit=True),
+                                         done("The results list Ballpoint pens.")])
+        brain = make_brain(tool_ctx.settings, tool_ctx, env={"ANTHROPIC_BASE_URL": fake.base_url})
+        assert isinstance(brain, LoopBrain) and isinstance(brain.model, LLMClient)
+        engine = ChatEngine(workspace, brain, steps_per_message=10)
+        try:
+            await engine.submit(SID, "/chat")
+            assert (await say(engine, "find pens")).kind == "final"
+        finally:
+            await engine.close()
+            await brain.aclose()
+    assert demo_site.state.searches == ["pen"] and len(fake.requests) == 2
