@@ -4,7 +4,8 @@ Seed 001's MCPBridge: the subprocess is started on first use (``python -m browse
 and the tools are the server's own list (names, descriptions, schemas, side-effect class from
 ``_meta["browserops/side_effect"]``). A health check tells whether the server answers. When the
 subprocess dies, the next call restarts it and the step is retried once — but only when it surely did not
-run before (the health check is a ``tools/list`` round trip, bypassing the client's cache):
+run before (the health check is a ``tools/list`` round trip, bypassing the client's cache; a server that does
+not answer within ``health_timeout_s`` counts as hung and is replaced):
 
 - a **read-only** call is retried after the restart whatever happened: reading twice changes nothing;
 - any other call is sent only after a successful health check. If it fails, the server is restarted *before*
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 
 SIDE_EFFECT_META = "browserops/side_effect"
 AGENT_TOOLS = frozenset({"browser_task"})  # the server's own agent: never offered to an agent using this host
+HEALTH_TIMEOUT_S = 10.0
 READ_TIMEOUT_S = 300.0  # a browser_wait may take minutes; a hung server is caught by the check before acting
 
 
@@ -61,9 +63,10 @@ def _side_effect(meta: Mapping[str, Any] | None) -> SideEffect:
 
 class MCPToolHost:
     def __init__(self, command: str, args: Sequence[str], *, env: Mapping[str, str] | None = None,
-                 read_timeout_s: float = READ_TIMEOUT_S) -> None:
+                 read_timeout_s: float = READ_TIMEOUT_S, health_timeout_s: float = HEALTH_TIMEOUT_S) -> None:
         self.params = StdioServerParameters(command=command, args=list(args), env=dict(env) if env else None)
         self.read_timeout_s = read_timeout_s
+        self.health_timeout_s = health_timeout_s
         self.restarts = 0
         self.starts = 0
         self._client: Client | None = None
@@ -73,10 +76,10 @@ class MCPToolHost:
 
     @classmethod
     def for_workspace(cls, workspace: Path, *, global_args: Sequence[str] = (), mcp_args: Sequence[str] = (),
-                      env: Mapping[str, str] | None = None) -> MCPToolHost:
+                      env: Mapping[str, str] | None = None, **kwargs: Any) -> MCPToolHost:
         """``python -m browserops --workspace WS [global args] mcp [mcp args]`` with this interpreter."""
         args = ["-m", "browserops", "--workspace", str(workspace), *global_args, "mcp", *mcp_args]
-        return cls(sys.executable, args, env=env)
+        return cls(sys.executable, args, env=env, **kwargs)
 
     @classmethod
     def for_cli(cls, workspace: Path, *, profile: Path | None, cdp_url: str | None, headed: bool | None,
@@ -169,8 +172,9 @@ class MCPToolHost:
         if self._client is None:
             return False
         try:
-            # tools/list, never from the cache: a real round trip (ping is gone from the 2026 protocol).
-            await self._client.list_tools(cache_mode="bypass")
+            # tools/list, never from the cache: a real round trip (ping is gone from the 2026 protocol). A server
+            # that does not answer in time counts as dead (hung), so the next call replaces it.
+            await asyncio.wait_for(self._client.list_tools(cache_mode="bypass"), self.health_timeout_s)
         except Exception:
             return False
         return True

@@ -126,3 +126,24 @@ async def test_the_agent_loop_runs_on_the_mcp_host(host: MCPToolHost, workspace:
     assert demo_site.state.searches == ["staples"]
     first = model.requests[0].messages[-1]["content"]
     assert any(b.get("type") == "image" for b in first)  # the subprocess's screenshot reached the model
+
+
+async def test_a_hung_server_fails_the_health_check_and_is_replaced(workspace: Path, demo_site: DemoSite) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
+    async with MCPToolHost.for_workspace(workspace, env=env, health_timeout_s=2.0) as host:
+        await host.call("browser_navigate", {"url": demo_site.base_url + "/"})
+        browsers = browser_of_server(str(workspace))
+        (pid,) = server_pids(workspace)
+        os.kill(pid, signal.SIGSTOP)  # alive but answering nothing
+        try:
+            assert not await host.health()
+            result = await asyncio.wait_for(host.call("browser_overlay_act", {"index": 1}), 60)
+            assert result["data"]["mcp_server_restarted"] is True and host.restarts == 1
+            assert pid not in server_pids(workspace) and len(server_pids(workspace)) == 1
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            for left in wait_gone(browsers, 15):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(left, signal.SIGKILL)
+    assert not wait_gone(server_pids(workspace))
