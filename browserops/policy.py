@@ -39,6 +39,7 @@ SUBMIT_FLAGS = ("submit", "enter", "press_enter", "auto_enter")
 ACTIVATING_KEYS = frozenset({"enter", "numpadenter", "return", " ", "space", "spacebar"})
 NON_ACTIVATING_ACTIONS = frozenset({"hover", "focus", "scroll", "scroll_into_view", "highlight", "blur"})
 TYPING_ACTIONS = frozenset({"type", "fill", "input", "clear"})
+TEXT_ENTRY_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
 
 Activation = Literal["none", "type", "type_submit", "activate"]
 
@@ -177,6 +178,8 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
                       f"{tool} would activate an element the gate cannot see, so it cannot be shown to be harmless")
 
     role = words.normalise(target.role)
+    if kind == "activate" and tool == "browser_press" and role in TEXT_ENTRY_ROLES:
+        kind = "type_submit"  # Enter in a field submits its form: judge it like typing with submit
     name = words.normalise(target.name)
     own = words.normalise(f"{target.name} {target.value} {_option_text(args)}")
     nearby = words.normalise(target.nearby_text)
