@@ -82,17 +82,10 @@ class MCPToolHost:
         return cls(sys.executable, args, env=env, **kwargs)
 
     @classmethod
-    def for_cli(cls, workspace: Path, *, profile: Path | None, cdp_url: str | None, headed: bool | None,
-                overrides: Mapping[str, Any]) -> MCPToolHost:
-        """The subprocess for ``browserops agent --mcp``: the same settings overrides and browser mode."""
+    def for_cli(cls, workspace: Path, *, mode_args: list[str], overrides: Mapping[str, Any]) -> MCPToolHost:
+        """The subprocess for ``browserops agent --mcp``: the same settings overrides and browser-mode flags."""
         global_args = [f"--set={key}={value}" for key, value in overrides.items() if key != "log_level"]
-        mcp_args: list[str] = []
-        if profile is not None:
-            mcp_args += ["--profile", str(profile)]
-        if cdp_url:
-            mcp_args += ["--cdp-url", cdp_url]
-        if headed or (profile is not None and headed is None):
-            mcp_args.append("--headed")
+        mcp_args = list(mode_args)
         env = {k: v for k, v in os.environ.items() if k.startswith("BROWSEROPS_")}
         return cls.for_workspace(workspace, global_args=global_args, mcp_args=mcp_args, env=env)
 

@@ -6,13 +6,12 @@ import asyncio
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from browserops.cli.context import CliState, pass_state
-from browserops.cli.options import json_flag
+from browserops.cli.options import BrowserMode, browser_mode_options, json_flag
 from browserops.errors import BrowserOpsError, ErrorCode
 
 if TYPE_CHECKING:  # the command imports lazily to start fast
@@ -51,22 +50,20 @@ class Progress:
 
 
 @asynccontextmanager
-async def _host(state: CliState, settings: Any, *, use_mcp: bool, profile: Path | None, cdp_url: str | None,
-                headed: bool | None) -> AsyncIterator[ToolHost]:
+async def _host(state: CliState, settings: Any, *, use_mcp: bool, browser: BrowserMode) -> AsyncIterator[ToolHost]:
     from browserops.agent.toolhost import InProcessToolHost
-    from browserops.browser.session import BrowserSession, SessionOptions
+    from browserops.browser.session import BrowserSession
     from browserops.tools.base import ToolContext
 
     if use_mcp:
         from browserops.agent.mcp_host import MCPToolHost
 
-        mcp_host = MCPToolHost.for_cli(state.workspace, profile=profile, cdp_url=cdp_url, headed=headed,
+        mcp_host = MCPToolHost.for_cli(state.workspace, mode_args=browser.cli_args(headed_with_profile=True),
                                        overrides=state.overrides)
         async with mcp_host:
             yield mcp_host
         return
-    options = SessionOptions.from_settings(settings, profile_dir=profile, cdp_url=cdp_url,
-                                           headed=True if profile is not None and headed is None else headed)
+    options = browser.session_options(settings, headed_with_profile=True)
     async with BrowserSession(options) as session:
         yield InProcessToolHost(ToolContext(session=session, settings=settings, workspace=state.workspace))
 
@@ -78,16 +75,14 @@ async def _host(state: CliState, settings: Any, *, use_mcp: bool, profile: Path 
               help="Iteration limit (model turns); default: the max_steps setting (20).")
 @click.option("--model", default=None, help="Model id (default: the model setting or BROWSEROPS_MODEL).")
 @click.option("--no-vision", is_flag=True, help="Do not send the numbered screenshot to the model.")
-@click.option("--profile", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Use a persistent profile directory (headed by default, to log in by hand).")
-@click.option("--cdp-url", default=None, help="Attach to a browser started with --remote-debugging-port.")
-@click.option("--headed/--headless", default=None, help="Show the browser window.")
+@browser_mode_options(profile_help="Use a persistent profile directory (headed by default, to log in by hand).",
+                      headed_help="Show the browser window (default: headless, headed with --profile).")
 @click.option("--mcp", "use_mcp", is_flag=True,
               help="Run the tools in a `browserops mcp` subprocess over an MCP client session.")
 @json_flag
 @pass_state
 def agent(state: CliState, goal: str, url: str | None, max_steps: int | None, model: str | None, no_vision: bool,
-          profile: Path | None, cdp_url: str | None, headed: bool | None, use_mcp: bool) -> None:
+          browser: BrowserMode, use_mcp: bool) -> None:
     """Let the LLM agent do GOAL in the browser, one numbered step at a time.
 
     \b
@@ -134,8 +129,7 @@ def agent(state: CliState, goal: str, url: str | None, max_steps: int | None, mo
         return True
 
     async def main() -> Any:
-        async with llm, _host(state, settings, use_mcp=use_mcp, profile=profile, cdp_url=cdp_url,
-                              headed=headed) as host:
+        async with llm, _host(state, settings, use_mcp=use_mcp, browser=browser) as host:
             if url:
                 opened = await host.call("browser_navigate", {"url": url})
                 if opened.get("status") != "ok":

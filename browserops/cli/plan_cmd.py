@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 import click
 
 from browserops.cli.context import CliState, pass_state, report_error
-from browserops.cli.options import json_flag
+from browserops.cli.options import BrowserMode, json_flag
 from browserops.cli.plan_support import (
     BrowserFlags,
     Interrupted,
@@ -64,8 +64,7 @@ def _interrupted(state: CliState, exc: Interrupted, what: str) -> NoReturn:
 @pass_state
 def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_file: Path | None,
             base_url: str | None, url: str | None, goal: str | None, max_steps: int | None, model: str | None,
-            profile: Path | None, cdp_url: str | None, ws_endpoint: str | None, headed: bool | None,
-            login_wait: int | None) -> None:
+            browser: BrowserMode, login_wait: int | None) -> None:
     """Look at the site read-only and write a plan: its diff, its evidence bundle and its confirm phrase.
 
     \b
@@ -86,7 +85,7 @@ def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_fi
       browserops prepare --goal "file an expense of 12.50 at Paper & Co" --url http://127.0.0.1:8765/expense
     """
     settings = state.loaded(model=model).settings
-    flags = BrowserFlags(profile, cdp_url, ws_endpoint, headed, login_wait)
+    flags = BrowserFlags(browser, login_wait)
     explorer = GoalSource(state, goal, url, max_steps, others=bool(pack or steps_file or input_file)) \
         if goal is not None else None
     request: PlanRequest | None = None
@@ -176,8 +175,7 @@ def _print_prepared(prepared: Prepared, command: str) -> None:
 @json_flag
 @pass_state
 def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | None, no_wait: bool,
-        profile: Path | None, cdp_url: str | None, ws_endpoint: str | None, headed: bool | None,
-        login_wait: int | None) -> None:
+        browser: BrowserMode, login_wait: int | None) -> None:
     """Execute a prepared plan, one run at a time per workspace, leaving its evidence bundle.
 
     \b
@@ -196,7 +194,7 @@ def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | 
       browserops run req-20260105-101500-ab12 --confirm "ember-thistle-dial-7bf3"
       browserops run artifacts/browser/2026-01-05/req-20260105-101500-ab12/plan.json --json --no-wait
     """
-    flags = BrowserFlags(profile, cdp_url, ws_endpoint, headed, login_wait)
+    flags = BrowserFlags(browser, login_wait)
     plan, bundle = resolve_plan(state.workspace, plan_ref)
     secret = any(a.sensitive for a in plan.actions)
     if input_file is None and secret and plan.source.kind == "pack" and plan.source.path:
