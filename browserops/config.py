@@ -45,6 +45,13 @@ class Settings(BaseModel):
         0, ge=0, le=60_000, description="Fixed pause after each agent step (seed default 4000; 0 = wait smart)."
     )
     dom_quiet_ms: int = Field(250, ge=20, le=10_000, description="Mutation-free window that counts as settled.")
+    settle_quiet_ms: int = Field(
+        100, ge=20, le=10_000,
+        description="Agent: after an action, wait until no request is in flight and the DOM was quiet this long.",
+    )
+    settle_timeout_ms: int = Field(
+        1500, ge=100, le=60_000, description="Agent: the longest wait for a page to settle after an action."
+    )
     tool_timeout_ms: int = Field(15_000, ge=100, le=600_000, description="Default timeout of one tool call.")
     navigation_timeout_ms: int = Field(30_000, ge=100, le=600_000, description="Timeout of a navigation.")
     max_steps: int = Field(20, ge=1, le=1000, description="Agent iteration limit per run.")

@@ -10,6 +10,10 @@ side-effect class; the result is the tool contract ``{"status", "error"?, "code"
 and as structured content (``isError`` set for ``status: "error"``). After page-changing tools the
 post-action banner hook runs (``banners_auto_close``); what the session noticed meanwhile (a tab the site
 opened, a dialog) is returned in ``data.notices``.
+
+``browser_task(goal, url?, max_steps?)`` runs the whole agent as a sub-agent over the same session (each of its
+tool calls takes the lock like any other call) and returns its final summary; destructive actions come back as
+``needs_approval`` instead of being executed (:mod:`browserops.agent.task`).
 """
 
 from __future__ import annotations
@@ -28,11 +32,13 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ConfigDict
 
 from browserops import __version__
+from browserops.agent.task import TASK_DESCRIPTION, TASK_TOOL, TaskArgs, run_task
+from browserops.agent.toolspec import ToolSpec, catalogue_specs
 from browserops.browser.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.tools.base import SideEffect, ToolContext, ToolDef, ToolResult, error
-from browserops.tools.hooks import after_action
+from browserops.tools.hooks import finish_call
 from browserops.tools.registry import all_tools, call_tool
 
 log = logging.getLogger(__name__)
@@ -46,7 +52,8 @@ INSTRUCTIONS = (
     "Drive a real Chromium through numbered elements. Typical loop: browser_navigate(url) → "
     "browser_list_interactives() → act by number (browser_overlay_act) → list again. Numbers are valid only "
     "for the latest listing. Every result is {status, error?, code?, data?}; codes are stable BROWSER_* "
-    "values and the error text says what to do next. data.notices reports tabs the site opened and dialogs."
+    "values and the error text says what to do next. data.notices reports tabs the site opened and dialogs. "
+    "browser_task(goal) delegates a whole task to the built-in agent and returns its summary."
 )
 
 # The tool contract, published as each tool's output schema.
@@ -93,18 +100,9 @@ class BrowserOpsMCP:
             if not session.alive:
                 # Whatever the tool saw (a timeout, a closed target), the cause is the dead browser.
                 result = error(ErrorCode.CRASHED, CRASHED_NOTE)
-            extra: dict[str, Any] = {}
+            result = await finish_call(ctx, name, arguments, result)
             if restarted:
-                extra["browser_restarted"] = RESTARTED_NOTE
-            if session.alive:
-                hook = await after_action(ctx, name, result, arguments)
-                if hook["ran"] and hook["found"]:
-                    extra["banners_auto_closed"] = hook
-                notices = [n for n in session.take_notices() if n.get("kind") != "browser_restarted"]
-                if notices:
-                    extra["notices"] = notices
-            if extra:
-                result = {**result, "data": {**(result.get("data") or {}), **extra}}
+                result = {**result, "data": {**(result.get("data") or {}), "browser_restarted": RESTARTED_NOTE}}
             return result
 
     async def close(self) -> None:
@@ -112,6 +110,27 @@ class BrowserOpsMCP:
             if self.session is not None:
                 await self.session.close()
                 self.session = None
+
+
+class AppToolHost:
+    """The agent's view of this server's tools (for ``browser_task``): every call goes through
+    :meth:`BrowserOpsMCP.call`, so it is serialised, restarts a crashed browser and runs the banner hook."""
+
+    def __init__(self, app: BrowserOpsMCP) -> None:
+        self.app = app
+        self._specs = catalogue_specs()
+
+    def tools(self) -> list[ToolSpec]:
+        return list(self._specs)
+
+    async def call(self, name: str, args: Mapping[str, Any]) -> ToolResult:
+        return await self.app.call(name, args)
+
+    async def health(self) -> bool:
+        return self.app.session is not None and self.app.session.alive
+
+    async def close(self) -> None:
+        return None
 
 
 class _RawArguments(ArgModelBase):
@@ -160,13 +179,32 @@ def _mcp_tool(app: BrowserOpsMCP, tool: ToolDef[Any]) -> Tool:
     )
 
 
+def _task_tool(app: BrowserOpsMCP) -> Tool:
+    async def run(arguments: dict[str, Any]) -> CallToolResult:
+        return to_call_tool_result(await run_task(AppToolHost(app), app.settings, app.workspace, arguments))
+
+    schema = TaskArgs.model_json_schema()
+    schema.pop("title", None)
+    return Tool(
+        fn=run,
+        name=TASK_TOOL,
+        description=TASK_DESCRIPTION,
+        parameters=schema,
+        fn_metadata=FuncMetadata(arg_model=_RawArguments, output_schema=CONTRACT_SCHEMA),
+        is_async=True,
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                                    open_world_hint=True),
+        meta={"browserops/side_effect": SideEffect.BROWSER_ACT.value, "browserops/agent": True},
+    )
+
+
 def build_server(app: BrowserOpsMCP) -> MCPServer:
-    """An MCPServer serving every catalogue tool through ``app``."""
+    """An MCPServer serving every catalogue tool through ``app``, and ``browser_task`` (the agent)."""
     return MCPServer(
         SERVER_NAME,
         instructions=INSTRUCTIONS,
         version=__version__,
-        tools=[_mcp_tool(app, tool) for tool in all_tools()],
+        tools=[_mcp_tool(app, tool) for tool in all_tools()] + [_task_tool(app)],
         log_level="WARNING",
     )
 

@@ -39,6 +39,7 @@ SUBMIT_FLAGS = ("submit", "enter", "press_enter", "auto_enter")
 ACTIVATING_KEYS = frozenset({"enter", "numpadenter", "return", " ", "space", "spacebar"})
 NON_ACTIVATING_ACTIONS = frozenset({"hover", "focus", "scroll", "scroll_into_view", "highlight", "blur"})
 TYPING_ACTIONS = frozenset({"type", "fill", "input", "clear"})
+TEXT_ENTRY_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
 
 Activation = Literal["none", "type", "type_submit", "activate"]
 
@@ -119,10 +120,13 @@ def activation_of(tool: str, args: Mapping[str, Any]) -> Activation:
         if action in TYPING_ACTIONS:
             return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
         return "activate"  # click, dblclick, select, check, press … and anything unheard of
+    if tool == "browser_dialog" and args.get("accept") is False:
+        return "none"  # Cancel on a dialog commits nothing
     if tool == "browser_press":
         key = str(args.get("key", "")).strip().lower()
         return "activate" if key.split("+")[-1] in ACTIVATING_KEYS else "none"
-    if any(part in tool for part in ("scroll", "focus_", "upload", "wait", "hover")):
+    # Closing cookie/newsletter overlays dismisses them; the closer never presses a button that sends anything.
+    if any(part in tool for part in ("scroll", "focus_", "upload", "wait", "hover", "close_banners")):
         return "none"
     if any(part in tool for part in ("_type", "_fill")):
         return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
@@ -174,6 +178,8 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
                       f"{tool} would activate an element the gate cannot see, so it cannot be shown to be harmless")
 
     role = words.normalise(target.role)
+    if kind == "activate" and tool == "browser_press" and role in TEXT_ENTRY_ROLES:
+        kind = "type_submit"  # Enter in a field submits its form: judge it like typing with submit
     name = words.normalise(target.name)
     own = words.normalise(f"{target.name} {target.value} {_option_text(args)}")
     nearby = words.normalise(target.nearby_text)

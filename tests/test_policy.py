@@ -303,3 +303,13 @@ def test_target_info_from_a_listed_element() -> None:
     assert (target.role, target.name, target.input_type, target.autocomplete, target.nearby_text) == (
         "textbox", "Password", "password", "current-password", "Log in")
     assert TargetInfo.from_item({"role": None, "name": 5, "state": "odd"}) == TargetInfo()
+
+
+def test_enter_in_a_field_is_judged_like_submitting_its_form() -> None:
+    """browser_press Enter on a text field submits the form around it: the form's text decides, as for typing
+    with submit (a search box stays free)."""
+    amount = TargetInfo(role="spinbutton", name="Amount", nearby_text="Pay invoice INV-1 Amount Pay now")
+    assert classify("browser_press", {"key": "Enter", "id": 3}, amount).verdict is Verdict.CONFIRM
+    assert classify("browser_press", {"key": "Tab", "id": 3}, amount).allowed
+    query = TargetInfo(role="searchbox", name="Search", nearby_text="Search Search")
+    assert classify("browser_press", {"key": "Enter"}, query).allowed

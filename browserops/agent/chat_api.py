@@ -239,21 +239,15 @@ class TurnInterrupted(BaseException):
 
 
 def make_brain(settings: Settings, tools: ToolContext, *, env: Mapping[str, str] | None = None) -> Brain:
-    """The one place front doors get a Brain from (``browserops chat``, ``browserops serve``).
+    """The one place front doors get a Brain from (``browserops chat``, ``browserops serve``): the agent loop
+    (:class:`~browserops.agent.chat_brain.LoopBrain`) over the in-process tools of ``tools``' session.
 
-    It needs a model: without ``ANTHROPIC_API_KEY`` it raises ``BROWSER_LLM_UNAVAILABLE`` before any browser
-    is started. The LLM agent loop plugs in here; until it is part of the build this raises the same code,
-    saying so, rather than returning something that only pretends to be an agent.
+    It needs a model: without ``ANTHROPIC_API_KEY`` (or ``ANTHROPIC_BASE_URL`` for a compatible endpoint) it
+    raises ``BROWSER_LLM_UNAVAILABLE`` before any browser is started.
     """
-    env = os.environ if env is None else env
-    if not env.get("ANTHROPIC_API_KEY") and not env.get("ANTHROPIC_AUTH_TOKEN"):
-        raise BrowserOpsError(
-            ErrorCode.LLM_UNAVAILABLE,
-            "The chat agent needs a model and no API key is set. Set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL "
-            "for a compatible endpoint), then run the command again.",
-        )
-    raise BrowserOpsError(
-        ErrorCode.LLM_UNAVAILABLE,
-        f"The LLM agent loop is not part of this build of browserops yet, so chat cannot use model "
-        f"{settings.model!r}. Use `browserops prepare`/`run` meanwhile.",
-    )
+    from browserops.agent.chat_brain import LoopBrain
+    from browserops.agent.llm import LLMClient
+    from browserops.agent.toolhost import InProcessToolHost
+
+    model = LLMClient.from_settings(settings, env=os.environ if env is None else env)
+    return LoopBrain(settings, InProcessToolHost(tools), model, tools.workspace)

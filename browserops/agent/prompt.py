@@ -39,7 +39,8 @@ Never put two calls in one reply. If a call is rejected, you are told why: fix t
 STRATEGY = """\
 - Act on elements ONLY by number: browser_list_interactives -> browser_overlay_show -> browser_overlay_act(index,
   action='click'|'type'|'select', text?). Numbers are valid only for the latest listing with the same
-  limit/offset; after a navigation or a visible change, list again before acting.
+  limit/offset; after a navigation or a visible change, list again before acting. After each step that changes
+  the page you are sent a fresh observation (listing, numbers drawn, screenshot) without asking: use its numbers.
 - browser_find(role?, text?) is for orientation (locating a control by its label in any language); act on what
   it finds by number, with browser_overlay_act.
 - Free to use when needed: browser_navigate, browser_wait, browser_scroll, browser_extract, browser_close_banners,

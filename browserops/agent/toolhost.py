@@ -16,6 +16,7 @@ from browserops.agent.toolspec import ToolSpec, catalogue_specs
 from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.tools import registry
 from browserops.tools.base import ToolContext, ToolDef, ToolResult, error, invoke
+from browserops.tools.hooks import finish_call
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,9 @@ class ToolHost(Protocol):
 
 class InProcessToolHost:
     """The catalogue in this process. After a browser crash the session is restarted before the next call,
-    and a *read-only* call that hit the crash is retried once (an acting call is not: it may have run)."""
+    and a *read-only* call that hit the crash is retried once (an acting call is not: it may have run).
+    Like the MCP server, every call is followed by the post-action hook (banners closed within budget, then
+    ``data.banners_auto_closed``) and the session's notices (``data.notices``), so both hosts answer alike."""
 
     def __init__(self, ctx: ToolContext, tools: Iterable[ToolDef[Any]] | None = None) -> None:
         self.ctx = ctx
@@ -74,7 +77,7 @@ class InProcessToolHost:
             self.ctx.signals.clear()
             result = await invoke(tool, self.ctx, args)
             result.setdefault("data", {})["retried_after_crash"] = True
-        return result
+        return await finish_call(self.ctx, name, args, result)
 
     async def health(self) -> bool:
         return self.ctx.session.alive

@@ -99,6 +99,23 @@ async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int) -> dict[str, Any
     return {"quiet": quiet, "mutations": sum(int(r.get("mutations", 0)) for r in results)}
 
 
+async def settled(page: Page, tracker: NetworkTracker, quiet_ms: int, budget: _Budget) -> dict[str, Any]:
+    """Until no request is in flight *and* the DOM has been quiet for ``quiet_ms`` at the same time (what an
+    agent waits for after acting: an answer on its way keeps it waiting, a page that only renders does not)."""
+    while True:
+        if tracker.inflight:
+            await tracker.wait_idle(min(quiet_ms, 50), budget.left_s())
+        quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()))
+        if (quiet["quiet"] and not tracker.inflight) or budget.left_s() <= 0:
+            break
+    done = quiet["quiet"] and not tracker.inflight
+    out: dict[str, Any] = {"settled": done, "dom_quiet": quiet["quiet"]}
+    if not done:
+        out["note"] = ("The page kept changing or loading until the timeout (a clock, a ticker or polling); going "
+                       "on anyway. List the elements to see the current state.")
+    return out
+
+
 async def page_has_text(page: Page, text: str) -> bool:
     for frame in page.frames:
         if frame.is_detached():
@@ -226,8 +243,10 @@ async def wait(
             out["note"] = ("The network never went idle (the page keeps polling)"
                            + ("; the DOM is quiet, so the page has settled." if quiet["quiet"]
                               else " and the DOM keeps changing; list the elements and go on."))
+    if state == "settled":
+        out.update(await settled(page, tracker, quiet_ms, budget))
     conditions = any([target is not None, text, url_contains, network_idle, ms, state])
-    if state == "dom_quiet" or not conditions:
+    if (state == "dom_quiet" or not conditions) and state != "settled":
         quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()))
         out["dom_quiet"] = quiet["quiet"]
         if not quiet["quiet"]:

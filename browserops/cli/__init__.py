@@ -89,6 +89,7 @@ _COMMAND_MODULES = (
     "serve_cmd",
     "tools_cmd",
     "mcp_cmd",
+    "agent_cmd",
     "plan_cmd",
 )
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from pathlib import Path
 
 import click
 
 from browserops.agent.chat_api import check_session_id
 from browserops.cli.chat_runtime import browser_options, chat_runtime
 from browserops.cli.context import CliState, pass_state
+from browserops.cli.options import BrowserMode
 from browserops.cli.repl import StdinLines, run_repl
 from browserops.cli.speech import MISSING_MESSAGE, Speaker
 
@@ -20,7 +20,7 @@ from browserops.cli.speech import MISSING_MESSAGE, Speaker
 @click.option("--speak", is_flag=True, help="Speak progress and the agent's answers with espeak-ng "
                                             "(never what you type).")
 @pass_state
-def chat(state: CliState, url: str | None, profile: Path | None, cdp_url: str | None, headed: bool | None,
+def chat(state: CliState, url: str | None, browser: BrowserMode,
          session_id: str, speak: bool) -> None:
     """Talk to the browser agent in a REPL.
 
@@ -52,7 +52,7 @@ def chat(state: CliState, url: str | None, profile: Path | None, cdp_url: str | 
 
     async def main() -> None:
         try:
-            async with chat_runtime(state, url=url, profile=profile, cdp_url=cdp_url, headed=headed) as engine:
+            async with chat_runtime(state, url=url, browser=browser) as engine:
                 await run_repl(engine, session_id, StdinLines(), click.echo, speaker=speaker,
                                prompt=(lambda p: click.echo(p, nl=False)) if interactive else None,
                                handle_sigint=interactive)

@@ -3,26 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import click
 
 from browserops.browser.probe import locate_chromium, probe
-from browserops.browser.session import SessionOptions
 from browserops.cli.context import CliState, pass_state
+from browserops.cli.options import BrowserMode, browser_mode_options
 
 
 @click.command("doctor")
 @click.option("--url", default=None, help="Page to open (default: the bundled demo site, started in-process).")
-@click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--no-launch", is_flag=True, help="Only report which Chromium would be used; do not start it.")
-@click.option("--profile", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Use a persistent profile directory.")
-@click.option("--cdp-url", default=None, help="Attach to a running Chrome (e.g. http://127.0.0.1:9222).")
-@click.option("--ws-endpoint", default=None, help="Connect to a Playwright server (ws://...).")
+@browser_mode_options()
 @pass_state
-def doctor(state: CliState, url: str | None, headed: bool, no_launch: bool, profile: Path | None, cdp_url: str | None,
-           ws_endpoint: str | None) -> None:
+def doctor(state: CliState, url: str | None, no_launch: bool, browser: BrowserMode) -> None:
     """Find Chromium, start it, open a page and report.
 
     \b
@@ -43,8 +37,7 @@ def doctor(state: CliState, url: str | None, headed: bool, no_launch: bool, prof
         else:
             click.echo(f"chromium: {found['chromium']} [found via {found['chromium_source']}]")
         return
-    options = SessionOptions.from_settings(settings, profile_dir=profile, cdp_url=cdp_url,
-                                           ws_endpoint=ws_endpoint, headed=headed or None)
+    options = browser.session_options(settings)
     if url is None:
         from browserops.demo_site import DemoSite
 

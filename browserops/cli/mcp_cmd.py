@@ -3,25 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import click
 
 from browserops.cli.context import CliState, pass_state
+from browserops.cli.options import BrowserMode, browser_mode_options
 
 
 @click.command("mcp")
 @click.option("--http", "use_http", is_flag=True, help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8931, show_default=True,
               help="Port for --http (the endpoint is http://127.0.0.1:PORT/mcp).")
-@click.option("--headed", is_flag=True, help="Show the browser window.")
-@click.option("--profile", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Use a persistent profile directory (log in once with --headed, reuse later).")
-@click.option("--cdp-url", default=None, help="Attach to a running Chrome (e.g. http://127.0.0.1:9222).")
-@click.option("--ws-endpoint", default=None, help="Connect to a Playwright server (ws://...).")
+@browser_mode_options(profile_help="Use a persistent profile directory (log in once with --headed, reuse later).")
 @pass_state
-def mcp(state: CliState, use_http: bool, port: int, headed: bool, profile: Path | None, cdp_url: str | None,
-        ws_endpoint: str | None) -> None:
+def mcp(state: CliState, use_http: bool, port: int, browser: BrowserMode) -> None:
     """Serve every browser tool to an MCP client; one browser session per server.
 
     \b
@@ -42,13 +37,10 @@ def mcp(state: CliState, use_http: bool, port: int, headed: bool, profile: Path 
       browserops mcp --profile ~/.browserops/profile   # keep logins between runs
       browserops --set banners_auto_close=false mcp    # no automatic banner closing
     """
-    from browserops.browser.session import SessionOptions
     from browserops.mcp_server import BrowserOpsMCP, serve_http, serve_stdio
 
     settings = state.loaded().settings
-    options = SessionOptions.from_settings(settings, profile_dir=profile, cdp_url=cdp_url, ws_endpoint=ws_endpoint,
-                                           headed=headed or None)
-    app = BrowserOpsMCP(settings, state.workspace, options)
+    app = BrowserOpsMCP(settings, state.workspace, browser.session_options(settings))
     if use_http:
         state.progress(f"browserops MCP server on http://127.0.0.1:{port}/mcp (workspace {state.workspace}); "
                        "Ctrl+C to stop.")

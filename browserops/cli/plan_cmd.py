@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 import click
 
 from browserops.cli.context import CliState, pass_state, report_error
-from browserops.cli.options import json_flag
+from browserops.cli.options import BrowserMode, json_flag
 from browserops.cli.plan_support import (
     BrowserFlags,
     Interrupted,
@@ -22,9 +22,10 @@ from browserops.cli.plan_support import (
     tool_context,
 )
 from browserops.cli.plan_support import _shell as shell
+from browserops.cli.prepare_goal import GoalSource
 from browserops.plan.diff import render_diff, summary_line
 from browserops.plan.loader import resolve_plan
-from browserops.plan.prepare import Prepared, prepare_plan
+from browserops.plan.prepare import PlanRequest, Prepared, prepare_plan
 from browserops.plan.run import RunOptions, RunResult, run_plan
 
 
@@ -53,12 +54,17 @@ def _interrupted(state: CliState, exc: Interrupted, what: str) -> NoReturn:
 @click.option("--base-url", default=None, metavar="URL", help="Site that the plan's paths (e.g. /expense) are on, e.g. "
               "http://127.0.0.1:8765 (default: setting base_url).")
 @click.option("--url", default=None, metavar="URL", help="Absolute start URL, instead of the plan's own.")
+@click.option("--goal", default=None, metavar="TEXT", help="Let the LLM agent explore from --url read-only and plan "
+              "the actions it would take, up to the first that submits or pays (needs a model).")
+@click.option("--max-steps", type=click.IntRange(1, 1000), default=None, help="With --goal: the agent's "
+              "iteration limit (default: setting max_steps).")
+@click.option("--model", default=None, help="With --goal: the model id (default: setting model).")
 @browser_flags
 @json_flag
 @pass_state
 def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_file: Path | None,
-            base_url: str | None, url: str | None, profile: Path | None, cdp_url: str | None,
-            ws_endpoint: str | None, headed: bool | None, login_wait: int | None) -> None:
+            base_url: str | None, url: str | None, goal: str | None, max_steps: int | None, model: str | None,
+            browser: BrowserMode, login_wait: int | None) -> None:
     """Look at the site read-only and write a plan: its diff, its evidence bundle and its confirm phrase.
 
     \b
@@ -76,17 +82,24 @@ def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_fi
           --base-url http://127.0.0.1:8765
       browserops prepare --steps my_steps.yaml --url https://example.com/form --json
       browserops prepare --pack my_pack --input in.yaml --profile ~/.browserops-profile --headed
+      browserops prepare --goal "file an expense of 12.50 at Paper & Co" --url http://127.0.0.1:8765/expense
     """
-    settings = state.loaded().settings
-    flags = BrowserFlags(profile, cdp_url, ws_endpoint, headed, login_wait)
-    source: Source = load_source(state, pack, steps_file, input_file)
-    request = dataclasses.replace(source.request, start_url=start_url(
-        source.start, list(source.request.steps), url, base_url or settings.base_url or None))
+    settings = state.loaded(model=model).settings
+    flags = BrowserFlags(browser, login_wait)
+    explorer = GoalSource(state, goal, url, max_steps, others=bool(pack or steps_file or input_file)) \
+        if goal is not None else None
+    request: PlanRequest | None = None
+    if explorer is None:
+        source: Source = load_source(state, pack, steps_file, input_file)
+        request = dataclasses.replace(source.request, start_url=start_url(
+            source.start, list(source.request.steps), url, base_url or settings.base_url or None))
     progress = state.progress
 
     async def work() -> Prepared:
         async with tool_context(state, flags) as (ctx, _):
-            return await prepare_plan(ctx, state.workspace, request, progress=progress,
+            req = request if explorer is None else await explorer.request(ctx)
+            assert req is not None
+            return await prepare_plan(ctx, state.workspace, req, progress=progress,
                                       login_wait_s=flags.login_wait_s(state))
 
     try:
@@ -162,8 +175,7 @@ def _print_prepared(prepared: Prepared, command: str) -> None:
 @json_flag
 @pass_state
 def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | None, no_wait: bool,
-        profile: Path | None, cdp_url: str | None, ws_endpoint: str | None, headed: bool | None,
-        login_wait: int | None) -> None:
+        browser: BrowserMode, login_wait: int | None) -> None:
     """Execute a prepared plan, one run at a time per workspace, leaving its evidence bundle.
 
     \b
@@ -182,7 +194,7 @@ def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | 
       browserops run req-20260105-101500-ab12 --confirm "ember-thistle-dial-7bf3"
       browserops run artifacts/browser/2026-01-05/req-20260105-101500-ab12/plan.json --json --no-wait
     """
-    flags = BrowserFlags(profile, cdp_url, ws_endpoint, headed, login_wait)
+    flags = BrowserFlags(browser, login_wait)
     plan, bundle = resolve_plan(state.workspace, plan_ref)
     secret = any(a.sensitive for a in plan.actions)
     if input_file is None and secret and plan.source.kind == "pack" and plan.source.path:

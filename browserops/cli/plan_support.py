@@ -15,8 +15,9 @@ from typing import Any, Literal, TypeVar
 
 import click
 
-from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.browser.session import BrowserSession
 from browserops.cli.context import CliState
+from browserops.cli.options import BrowserMode, browser_mode_options
 from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.packs import get_pack
 from browserops.plan.loader import load_steps, parse_data
@@ -30,46 +31,29 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def browser_flags(func: F) -> F:
-    """Browser-mode flags of prepare and run (as for `doctor`)."""
-    for option in reversed([
-        click.option("--profile", type=click.Path(file_okay=False, path_type=Path), default=None,
-                     help="Use a persistent browser profile (log in there once with --headed)."),
-        click.option("--cdp-url", default=None, metavar="URL", help="Attach to a browser you started with "
-                     "--remote-debugging-port (e.g. http://127.0.0.1:9222)."),
-        click.option("--ws-endpoint", default=None, metavar="URL", help="Connect to a Playwright server (ws://...)."),
-        click.option("--headed/--headless", default=None, help="Show the browser window (default: headless)."),
-        click.option("--login-wait", type=click.IntRange(0, 3600), default=None, metavar="SECONDS",
-                     help="Headed only: on a login page, wait this long for you to log in in the window "
-                          "(default: setting login_wait_s, 300). Headless never waits."),
-    ]):
-        func = option(func)
-    return func
+    """Browser-mode flags of prepare and run (the shared ones, plus --login-wait)."""
+    func = click.option("--login-wait", type=click.IntRange(0, 3600), default=None, metavar="SECONDS",
+                        help="Headed only: on a login page, wait this long for you to log in in the window "
+                             "(default: setting login_wait_s, 300). Headless never waits.")(func)
+    return browser_mode_options(profile_help="Use a persistent browser profile (log in there once with --headed).",
+                                headed_help="Show the browser window (default: headless).")(func)
 
 
 @dataclass
 class BrowserFlags:
-    profile: Path | None
-    cdp_url: str | None
-    ws_endpoint: str | None
-    headed: bool | None
+    mode: BrowserMode
     login_wait: int | None
 
     def login_wait_s(self, state: CliState) -> float:
         settings = state.loaded().settings
-        headless = settings.headless if self.headed is None else not self.headed
+        headless = settings.headless if self.mode.headed is None else not self.mode.headed
         if headless:
             return 0.0
         return float(settings.login_wait_s if self.login_wait is None else self.login_wait)
 
     def run_hint(self) -> str:
         """The flags a later `run` needs to see the same logged-in site."""
-        if self.profile is not None:
-            return f" --profile {_shell(str(self.profile))}"
-        if self.cdp_url:
-            return f" --cdp-url {_shell(self.cdp_url)}"
-        if self.ws_endpoint:
-            return f" --ws-endpoint {_shell(self.ws_endpoint)}"
-        return ""
+        return "".join(f" {_shell(arg)}" for arg in self.mode.cli_args(with_headed=False))
 
 
 def _shell(text: str) -> str:
@@ -83,8 +67,7 @@ async def tool_context(state: CliState, flags: BrowserFlags, *, start: bool = Tr
     """A ToolContext over a new browser session, and the function that starts it (called by the caller when
     ``start`` is False, e.g. once the lane is taken). The session is closed on the way out."""
     settings = state.loaded().settings
-    options = SessionOptions.from_settings(settings, profile_dir=flags.profile, cdp_url=flags.cdp_url,
-                                           ws_endpoint=flags.ws_endpoint, headed=flags.headed)
+    options = flags.mode.session_options(settings)
     session = BrowserSession(options)
     started = False
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import click
 
 from browserops.agent.chat_api import check_session_id
 from browserops.cli.chat_runtime import browser_options, chat_runtime
 from browserops.cli.context import CliState, pass_state
+from browserops.cli.options import BrowserMode
 from browserops.server.runner import DEFAULT_PORT, ChatServer
 
 
@@ -18,8 +18,7 @@ from browserops.server.runner import DEFAULT_PORT, ChatServer
               help="Port on 127.0.0.1 (0 picks a free one). The server never listens on other interfaces.")
 @browser_options
 @pass_state
-def serve(state: CliState, port: int, url: str | None, profile: Path | None, cdp_url: str | None,
-          headed: bool | None, session_id: str) -> None:
+def serve(state: CliState, port: int, url: str | None, browser: BrowserMode, session_id: str) -> None:
     """Serve the chat on 127.0.0.1: chat page at /, SSE at /events, WebSocket at /ws.
 
     \b
@@ -46,7 +45,7 @@ def serve(state: CliState, port: int, url: str | None, profile: Path | None, cdp
     check_session_id(session_id)
 
     async def main() -> None:
-        async with chat_runtime(state, url=url, profile=profile, cdp_url=cdp_url, headed=headed) as engine:
+        async with chat_runtime(state, url=url, browser=browser) as engine:
             server = ChatServer(engine, port=port, handle_signals=True)
             await server.start()
             owner_url = server.page_url(server.tokens.owner, session_id)

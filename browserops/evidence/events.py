@@ -83,6 +83,7 @@ class StepEvent(EventModel):
     screenshots: list[str] = Field(default_factory=list, description="Bundle paths of this step's screenshots.")
     exports: list[str] = Field(default_factory=list, description="Bundle paths of files this step exported.")
     note: str | None = Field(None, max_length=500, description="Why a step was skipped, what was checked…")
+    agent: AgentStep | None = Field(None, description="Agent runs only: the loop's view of this iteration.")
 
     _t0: float | None = PrivateAttr(default=None)
 
@@ -135,3 +136,8 @@ class StepEvent(EventModel):
     def sanitized(self) -> StepEvent:
         """A re-validated copy: whatever was assigned after construction gets masked too."""
         return StepEvent.model_validate(self.model_dump(by_alias=True))
+
+
+from browserops.evidence.agent_events import AgentStep  # noqa: E402  (it builds on EventModel above)
+
+StepEvent.model_rebuild()

@@ -79,6 +79,26 @@ def _source_line(plan: Mapping[str, Any]) -> str:
     return line
 
 
+def _agent_section(events: Sequence[StepEvent]) -> dict[str, Any] | None:
+    """For agent runs: the goal (length and digest only), how it ended, and what the gate did."""
+    start = next((e for e in events if e.kind == "agent_start"), None)
+    if start is None:
+        return None
+    end = next((e for e in reversed(events) if e.kind == "agent_end"), None)
+    steps = [e for e in events if e.kind == "agent" and e.agent is not None]
+    gate: dict[str, int] = {}
+    for e in steps:
+        if e.agent is not None and e.agent.policy is not None and e.agent.policy.outcome != "allowed":
+            gate[e.agent.policy.outcome] = gate.get(e.agent.policy.outcome, 0) + 1
+    return {
+        "goal": start.note or "",
+        "outcome": (end.note or "") if end else "still running, or stopped before it finished",
+        "iterations": max((e.agent.iteration for e in steps if e.agent is not None), default=0),
+        "tool_steps": sum(1 for e in steps if e.tool and not e.tool.startswith("assistant_") and e.status != "skipped"),
+        "gate": ", ".join(f"{n} {k}" for k, n in sorted(gate.items())) or "every action was allowed",
+    }
+
+
 def render_summary(
     info: BundleInfo,
     plan: Mapping[str, Any] | None,
@@ -113,6 +133,7 @@ def render_summary(
         diff=plan.get("diff") if plan else None,
         requirements=plan.get("requirements") if plan else [],
         attempts=attempts,
+        agent=_agent_section(events),
         failures=[e for e in events if e.status == "error"],
         skipped=[e for e in events if e.status == "skipped"],
         problems=list(problems),

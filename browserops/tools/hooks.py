@@ -12,7 +12,7 @@ It runs the banner closer when
   ``browser_forward``, ``browser_open_in_new_tab`` (on the new tab), ``browser_switch_tab``, and
   ``browser_overlay_act``/``browser_act_by_index`` with action click/select/type (a full budget when the
   action navigated, as ``ctx.signals["navigated"]`` says; also for ``browser_press``);
-- or ``browser_list_interactives`` ran for the first time on a domain.
+- or ``browser_list_interactives`` (or ``browser_observe``) ran for the first time on a domain.
 
 Budgets: a new document (navigation, tab change, first listing on a domain) gets the full budget
 (``banners_max_passes`` passes, ``banners_total_budget_ms`` in all, ``banners_pass_budget_ms`` per pass).
@@ -47,6 +47,7 @@ ACT_ACTIONS = frozenset({"click", "select", "type"})
 # A key press is not a trigger of its own, but one that navigated (Enter in a search box) brings a new page.
 NAVIGATING_TOOLS = ACT_TOOLS | {"browser_press"}
 LIST_TOOL = "browser_list_interactives"
+LISTING_TOOLS = frozenset({LIST_TOOL, "browser_observe"})
 
 _DOMAINS_KEY = "banners.domains_seen"
 _SPENT_KEY = "banners.spent"  # document key -> ms spent closing banners on it
@@ -73,7 +74,7 @@ def _trigger(tool_name: str, args: Mapping[str, Any] | None, signals: Mapping[st
     if tool_name in ACT_TOOLS:
         action = str((args or {}).get("action", "click"))
         return "action" if action in ACT_ACTIONS else None
-    if tool_name == LIST_TOOL:
+    if tool_name in LISTING_TOOLS:
         return "listing"
     return None
 
@@ -170,3 +171,26 @@ async def _relist(ctx: ToolContext, page: object) -> dict[str, Any] | None:
         log.exception("re-listing after closing banners failed")
         return None
     return listing.listing_data(fresh)
+
+
+
+async def finish_call(ctx: ToolContext, name: str, args: Mapping[str, Any] | None, result: ToolResult) -> ToolResult:
+    """What every front door does after a tool call (browser alive): the banner hook, and the notices the session
+    collected meanwhile (a tab the site opened, a dialog), merged into ``data`` as ``banners_auto_closed`` (only
+    when banners were found) and ``notices``. Never raises."""
+    session = ctx.session
+    if not session.alive:
+        return result
+    extra: dict[str, Any] = {}
+    hook = await after_action(ctx, name, result, args)
+    if hook["ran"] and hook["found"]:
+        extra["banners_auto_closed"] = hook
+    taken = session.take_notices()
+    # A restart is reported by whoever restarted the browser; leave that notice for them.
+    session.notices.extend(n for n in taken if n.get("kind") == "browser_restarted")
+    notices = [n for n in taken if n.get("kind") != "browser_restarted"]
+    if notices:
+        extra["notices"] = notices
+    if extra:
+        result = {**result, "data": {**(result.get("data") or {}), **extra}}
+    return result

@@ -9,7 +9,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from browserops.browser import listing, overlay, reading
+from browserops.browser import changes, listing, overlay, reading
+from browserops.browser.navigation import page_info
 from browserops.browser.session import BrowserSession
 from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
 
@@ -68,11 +69,17 @@ class ObserveArgs(ToolArgs):
     offset: int = Field(0, ge=0, description="Skip this many items (paging).")
     scheme: Literal["dark", "blue", "light"] = Field("dark", description="Badge colours.")
     screenshot: bool = Field(True, description="Take the numbered screenshot.")
+    if_changed: bool = Field(False, description="Only if the page changed since the last observation (another "
+                             "tab, URL, document or DOM content); otherwise return unchanged=true at once.")
 
 
 async def _observe(ctx: ToolContext, args: ObserveArgs) -> dict[str, Any]:
     session = ctx.session
     notices = session.take_notices()
+    if args.if_changed and not notices:
+        change = await changes.check(session)
+        if not change["changed"]:
+            return {"unchanged": True, **await page_info(session.page)}
     current = await listing.list_interactives(session, limit=args.limit or ctx.settings.list_limit,
                                               offset=args.offset)
     data: dict[str, Any] = {"summary": await reading.summary(session, snippet_chars=300, max_headings=12)}
@@ -84,6 +91,7 @@ async def _observe(ctx: ToolContext, args: ObserveArgs) -> dict[str, Any]:
         data["screenshot"] = shot["path"]
     if notices:
         data["notices"] = notices
+    await changes.arm(session)  # the next if_changed observation compares against this one
     return data
 
 
@@ -127,7 +135,8 @@ TOOLS: list[ToolDef[Any]] = [
         description=(
             "One call to see the page as an agent needs it: a fresh numbered listing, the badges drawn, a "
             "screenshot with them (path in the workspace), and a short summary (title, URL, headings, text "
-            "snippet, messages). Also reports tabs the site opened or a browser restart since the last look."
+            "snippet, messages). Also reports tabs the site opened or a browser restart since the last look. "
+            "With if_changed=true it returns unchanged=true cheaply when nothing changed since the last look."
         ),
         side_effect=SideEffect.LOCAL_WRITE,
         handler=_observe,

@@ -12,6 +12,7 @@ from browserops.tools import (
     dialogs,
     downloads,
     elements,
+    inspect,
     navigation,
     reading,
     tabs,
@@ -20,7 +21,7 @@ from browserops.tools import (
 )
 from browserops.tools.base import ToolContext, ToolDef, ToolResult, error, invoke
 
-_MODULES = (navigation, waiting, elements, actions, reading, tabs, downloads, uploads, dialogs, banners)
+_MODULES = (navigation, waiting, elements, actions, reading, tabs, downloads, uploads, dialogs, banners, inspect)
 
 CATALOGUE: dict[str, ToolDef[Any]] = {tool.name: tool for module in _MODULES for tool in module.TOOLS}
 

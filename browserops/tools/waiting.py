@@ -9,7 +9,9 @@ from pydantic import Field
 from browserops.browser import waiting
 from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
 
-State = Literal["visible", "hidden", "attached", "detached", "dom_quiet", "load", "domcontentloaded", "networkidle"]
+State = Literal[
+    "visible", "hidden", "attached", "detached", "dom_quiet", "settled", "load", "domcontentloaded", "networkidle"
+]
 
 
 class WaitArgs(ToolArgs):
@@ -21,7 +23,8 @@ class WaitArgs(ToolArgs):
     state: State | None = Field(
         None,
         description="For selector: visible (default), hidden, attached or detached. Without selector: dom_quiet "
-        "(no DOM change for a short window), load, domcontentloaded or networkidle.",
+        "(no DOM change for a short window), settled (no request in flight and the DOM quiet), load, "
+        "domcontentloaded or networkidle.",
     )
     network_idle: bool = Field(False, description="Wait until no request has run for 500 ms (returns anyway at "
                                "the timeout on pages that poll, saying so).")
@@ -31,6 +34,8 @@ class WaitArgs(ToolArgs):
     url_contains: str | None = Field(None, min_length=1, max_length=2000, description="Wait until the URL "
                                      "contains this.")
     timeout_ms: int = Field(10_000, ge=100, le=120_000, description="How long conditions may take.")
+    quiet_ms: int | None = Field(None, ge=20, le=10_000, description="The DOM-quiet window for dom_quiet/settled "
+                                 "(default: the dom_quiet_ms setting).")
 
     @property
     def budget_ms(self) -> int:
@@ -48,7 +53,7 @@ async def _wait(ctx: ToolContext, args: WaitArgs) -> dict[str, Any]:
         text=args.text,
         url_contains=args.url_contains,
         timeout_ms=args.timeout_ms,
-        quiet_ms=ctx.settings.dom_quiet_ms,
+        quiet_ms=args.quiet_ms or ctx.settings.dom_quiet_ms,
     )
 
 

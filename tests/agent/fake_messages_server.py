@@ -2,7 +2,9 @@
 
 It records every request (path, headers, JSON body) and answers from a queue of :class:`Reply` entries:
 a message, an error status (with ``retry-after`` if wanted), or a slow reply that outlives a timeout.
-An empty queue answers 500 so a test that under-fills it fails loudly rather than hanging.
+When the queue is empty, ``responder`` (if set) computes the reply from the request body, so a scripted model
+can answer over the real wire; otherwise an empty queue answers 500 so a test that under-fills it fails loudly
+rather than hanging.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -66,6 +69,7 @@ class FakeMessagesServer:
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
         self.queue: list[Reply] = []
+        self.responder: Callable[[dict[str, Any]], Reply] | None = None
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         server = self
@@ -86,7 +90,15 @@ class FakeMessagesServer:
                 with server._lock:
                     server.requests.append(Recorded("POST", self.path, {k.lower(): v for k, v in self.headers.items()},
                                                     body))
-                    reply = server.queue.pop(0) if server.queue else error(500, "api_error", "queue empty")
+                    if server.queue:
+                        reply = server.queue.pop(0)
+                    elif server.responder is not None:
+                        try:
+                            reply = server.responder(body)
+                        except Exception as exc:  # a failing script must fail the test, not hang it
+                            reply = error(500, "api_error", f"responder failed: {type(exc).__name__}: {exc}")
+                    else:
+                        reply = error(500, "api_error", "queue empty")
                 if self.path.split("?")[0] != "/v1/messages":
                     reply = error(404, "not_found_error", f"no route {self.path}")
                 if reply.delay_s and server._stopping.wait(reply.delay_s):

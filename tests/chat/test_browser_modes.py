@@ -15,6 +15,7 @@ from browserops.agent.chat_api import TurnOutcome
 from browserops.browser.discovery import find_chromium, launch_args, running_as_root
 from browserops.cli.chat_runtime import chat_runtime
 from browserops.cli.context import CliState
+from browserops.cli.options import BrowserMode
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext
@@ -58,8 +59,8 @@ async def test_chat_attached_to_the_users_own_browser_over_cdp(
     def factory(settings: Settings, tools: ToolContext) -> ScriptedPlanBrain:
         return ScriptedPlanBrain(tools, demo_plans(demo_site.base_url))
 
-    async with chat_runtime(CliState(workspace=workspace), url=demo_site.base_url + "/", profile=None,
-                            cdp_url=endpoint, headed=None, brain_factory=factory) as engine:
+    async with chat_runtime(CliState(workspace=workspace), url=demo_site.base_url + "/",
+                            browser=BrowserMode(cdp_url=endpoint), brain_factory=factory) as engine:
         await engine.submit(SID, "/chat")
         assert outcome(await engine.submit(SID, "search for chat-demo")).kind == "final"
     assert demo_site.state.searches == ["chat-demo"]
@@ -77,8 +78,8 @@ async def test_chat_on_a_persistent_profile_with_manual_login(workspace: Path, d
         return ScriptedPlanBrain(tools, demo_plans(demo_site.base_url))
 
     # headed=False only because the test machine has no display; the CLI opens a window with --profile.
-    async with chat_runtime(CliState(workspace=workspace), url=None, profile=profile, cdp_url=None,
-                            headed=False, brain_factory=factory) as engine:
+    async with chat_runtime(CliState(workspace=workspace), url=None, browser=BrowserMode(profile=profile, headed=False),
+                            brain_factory=factory) as engine:
         assert tools_seen[0].session.options.mode == "persistent"
         await engine.submit(SID, "/chat")
         assert outcome(await engine.submit(SID, "open my account")).kind == "manual"

@@ -23,6 +23,7 @@ from browserops.agent.chat_engine import ChatEngine
 from browserops.cli import cli
 from browserops.cli.chat_runtime import chat_runtime
 from browserops.cli.context import CliState
+from browserops.cli.options import BrowserMode
 from browserops.cli.repl import run_repl
 from browserops.cli.speech import MISSING_MESSAGE, Speaker
 from browserops.config import Settings
@@ -193,8 +194,8 @@ async def test_chat_runtime_opens_the_url_and_uses_the_settings(workspace: Path,
                                  steps_per_message=settings.chat_steps_per_message)
 
     state = CliState(workspace=workspace, overrides={"chat_steps_per_message": 3})
-    async with chat_runtime(state, url=demo_site.base_url + "/search?q=runtime", profile=None, cdp_url=None,
-                            headed=None, brain_factory=factory) as engine:
+    async with chat_runtime(state, url=demo_site.base_url + "/search?q=runtime", browser=BrowserMode(),
+                            brain_factory=factory) as engine:
         assert engine.steps_per_message == 3
         assert demo_site.state.searches == ["runtime"]
         assert made[0].session.page.url.endswith("/search?q=runtime")

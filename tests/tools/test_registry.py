@@ -39,6 +39,7 @@ EXPECTED = {
     "browser_snapshot": SideEffect.READ_ONLY,
     "browser_screenshot": SideEffect.LOCAL_WRITE,
     "browser_observe": SideEffect.LOCAL_WRITE,
+    "browser_inspect": SideEffect.READ_ONLY,
 }
 
 SEED_ARGS = {

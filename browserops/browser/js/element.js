@@ -12,6 +12,8 @@
 //   fileinfo  -> a file input itself, a <label> whose control is one (often a hidden input behind a styled
 //                label), or something else that may open a file chooser when clicked
 //   filecount -> how many files the file input (or the label's input) holds
+//   context   -> what the element belongs to: autocomplete, described-by text, the enclosing container's text
+//   inspect   -> describe + context in one call (context text under "context")
 function controlKind(el, role) {
   const tag = el.localName;
   if (tag === "select") { return "native-select"; }
@@ -202,12 +204,57 @@ function nativeOption(el, text) {
   return { options: opts.slice(0, 25).map((o) => norm(o.label || o.textContent)) };
 }
 
+// The nearest container (crossing shadow roots upwards) that says what a control belongs to.
+const CONTEXT_SELECTOR = "form, [role=form], dialog, [role=dialog], [role=alertdialog], fieldset, section, article, " +
+  "[role=region], main, [role=main]";
+
+function closestComposed(el, selector) {
+  for (let n = el; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+    if (n.nodeType === 1 && n.matches(selector)) { return n; }
+  }
+  return null;
+}
+
+// For the policy gate: text around the element, capped. A form holding only the control itself says little
+// ("Pay now"), so then the next container up (the article or section around it) is used as well.
+function contextOf(el, max) {
+  const out = {};
+  const ac = el.getAttribute("autocomplete");
+  if (ac) { out.autocomplete = cut(ac, 40); }
+  const described = idrefText(el, "aria-describedby");
+  if (described) { out.described_by = cut(described, 200); }
+  const parts = [];
+  let container = closestComposed(el, CONTEXT_SELECTOR);
+  const own = norm(nameOf(el, roleOf(el)));
+  for (let hops = 0; container && hops < 3; hops += 1) {
+    const text = visibleText(container);
+    parts.push(text);
+    if (text.length - own.length >= 40) { break; }
+    const up = container.parentElement || (container.getRootNode() && container.getRootNode().host);
+    container = up ? closestComposed(up, CONTEXT_SELECTOR) : null;
+  }
+  if (!parts.length) {
+    const up = el.parentElement;
+    if (up) { parts.push(visibleText(up.parentElement || up)); }
+  }
+  const text = norm(parts.sort((a, b) => b.length - a.length)[0] || "");
+  if (text) { out.text = text.length > max ? text.slice(0, max - 1) + "…" : text; }
+  return out;
+}
+
 function main(el, args) {
   const st = boState();
   if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
   if (args.seq > st.seq) { st.seq = args.seq; }
   switch (args.op) {
     case "describe": return describeEl(el);
+    case "context": return contextOf(el, args.max || 600);
+    case "inspect": {
+      const out = describeEl(el);
+      const ctx = contextOf(el, args.max || 600);
+      for (const k in ctx) { out[k === "text" ? "context" : k] = ctx[k]; }
+      return out;
+    }
     case "focused": return isFocused(el);
     case "clear": return clearEl(el);
     case "value": return currentValue(el);

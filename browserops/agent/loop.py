@@ -1,0 +1,406 @@
+"""The agent loop: observe → model → policy → act → validate → (banners) → observe again, one call per turn.
+
+:class:`AgentRun` is step-wise and resumable, so one engine serves the one-shot CLI, chat and MCP
+``browser_task``::
+
+    run = AgentRun(host, model, settings, goal="find a stapler", workspace=ws, emit=on_event)
+    pause = await run.advance()                 # until done / ask / confirm / handoff / limit / error
+    if pause.kind == "ask":
+        await run.answer("the red one"); pause = await run.advance()
+    if pause.kind == "confirm":                 # the held action was NOT executed
+        await run.resolve_pending(approved=True); pause = await run.advance()
+    run.close("abandoned")                      # finishes the evidence bundle if the run did not end
+
+Each iteration: the model gets the latest observation (numbered elements, page summary, the screenshot with
+the numbers drawn) and returns one progress line + exactly one call (:func:`~browserops.agent.calls.parse_turn`;
+call errors are explained to it and retried, bounded). The policy gate (:mod:`browserops.agent.gate`) reads the
+target live and classifies the call: allowed calls run; destructive ones go to the ``confirmer`` (CLI) or are
+held for :meth:`resolve_pending` (chat, MCP); password/one-time-code/captcha steps are handed to the user.
+After acting the loop waits for DOM quiet (not a blind pause; ``settings.step_pause_ms`` adds the fixed one),
+the host's post-action hook has closed banners, and the page is observed again only if it changed. A tool error
+gets an error screenshot and the fallback ladder of seed 000 §5 in the result the model sees.
+``assistant_done`` ends the run only when the page shows what the reason claims (bounded: after two
+rejections the third is accepted as unverified). Limits: iterations, wall time, LLM calls.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from browserops import policy
+from browserops.agent import loop_turns as turns
+from browserops.agent.calls import CallError, ParsedCall, parse_turn
+from browserops.agent.context import Transcript
+from browserops.agent.gate import Judgement, judge
+from browserops.agent.model import Model, ModelTurn
+from browserops.agent.observe import Observer, chat_observation
+from browserops.agent.prompt import PromptContext, build_system_prompt
+from browserops.agent.records import RunRecorder, Scrubber
+from browserops.agent.run_steps import StepRecorder, fallback_note, outcome_line, report_message
+from browserops.agent.run_types import Budget, Emit, HeldAction, Pause, PauseKind, StepOutcome
+from browserops.agent.summary import llm_summary
+from browserops.agent.toolhost import ToolHost
+from browserops.agent.toolspec import ASK, DONE, anthropic_tools, model_tools
+from browserops.agent.validate import observe_reason, settle
+from browserops.config import Settings
+from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.evidence.agent_events import AskInfo, LlmInfo, PolicyInfo, TextRef, WaitInfo
+from browserops.privacy import describe_text, mask_args, mask_pii
+from browserops.tools.base import ToolResult, error
+
+log = logging.getLogger(__name__)
+
+MAX_CALL_ERRORS = 3  # consecutive replies without one valid call before the run gives up
+# Read-only exploration: turns an acting call into a plan step, returns the result the model sees
+# (``data.final`` ends the exploration).
+Planner = Callable[[ParsedCall, Judgement], Awaitable[ToolResult]]
+
+
+def _never() -> bool:
+    return False
+
+
+class AgentRun:
+    def __init__(
+        self,
+        host: ToolHost,
+        model: Model,
+        settings: Settings,
+        *,
+        goal: str,
+        workspace: Path,
+        read_only: bool = False,
+        recorder: RunRecorder | None = None,
+        record: bool = True,
+        emit: Emit | None = None,
+        confirmer: policy.Confirmer | None = None,
+        max_steps: int | None = None,
+        vision: bool | None = None,
+        planner: Planner | None = None,
+    ) -> None:
+        self.host = host
+        self.model = model
+        self.settings = settings
+        self.goal = goal
+        self.workspace = workspace
+        self.read_only = read_only
+        self.emit = emit
+        self.confirmer = confirmer
+        self.planner = planner
+        self.vision = settings.vision if vision is None else vision
+        self.specs = model_tools(host.tools())
+        self.spec_map = {s.name: s for s in self.specs}
+        self.tools_schema = anthropic_tools(self.specs)
+        self.transcript = Transcript(vision=self.vision)
+        self.observer = Observer(host, vision=self.vision)
+        self.scrub = Scrubber()
+        self.recorder = recorder if recorder is not None else (RunRecorder(workspace) if record else None)
+        self.steps = StepRecorder(self.recorder, self.scrub)
+        self.budget = Budget(max_steps or settings.max_steps, settings.max_wall_time_s, settings.max_llm_calls)
+        self.system = ""
+        self.held: HeldAction | None = None
+        self.history: list[StepOutcome] = []
+        self.timings: list[dict[str, float]] = []
+        self.finished: Pause | None = None
+        self.last_progress = ""
+        self._waiting: Pause | None = None  # an ask/handoff/confirm pause not yet answered
+        self._ask_call: tuple[str | None, str] | None = None
+        self._started = False
+        self._call_errors = 0
+        self._done_rejections = 0
+        self._error_streak = 0
+        self._force_observe = False
+
+    # -- public ---------------------------------------------------------------------------------------------
+    @property
+    def request_id(self) -> str | None:
+        return self.recorder.request_id if self.recorder else None
+
+    def renew_budget(self) -> None:
+        """A new user message in chat: fresh iteration, wall-time and LLM-call budgets."""
+        self.budget.iterations = self.budget.llm_calls = 0
+        self.budget.started = time.monotonic()
+
+    async def advance(self, max_steps: int | None = None, should_stop: Callable[[], bool] = _never) -> Pause:
+        """Run iterations until a pause. ``max_steps`` bounds the tool steps of this call (chat's report)."""
+        if self.finished is not None:
+            return self.finished
+        if self._waiting is not None:
+            return self._waiting
+        try:
+            if not self._started:
+                await self._start()
+            elif self._force_observe:
+                self._force_observe = False
+                await self._observe(force=True, why="the user finished a manual step", step=self.steps.count)
+            executed = 0
+            while True:
+                if should_stop():
+                    return Pause("stopped", f"Stopped after {executed} step{'s' if executed != 1 else ''}, as "
+                                 "you asked.", steps=executed)
+                over = self.budget.exceeded(time.monotonic())
+                if over:
+                    return await self._end("limit", f"I stopped at {over}. " + self._report(False),
+                                           code=ErrorCode.LIMIT_REACHED.value)
+                if max_steps is not None and executed >= max_steps:
+                    return Pause("report", self._report(True), steps=executed)
+                pause, ran = await self._iteration()
+                executed += ran
+                if pause is not None:
+                    return pause
+        except BrowserOpsError as exc:
+            return await self._end("error", exc.message, code=exc.code.value)
+
+    async def answer(self, text: str) -> None:
+        """The user's answer to the pending ``assistant_ask``; call :meth:`advance` next."""
+        if self._ask_call is None:
+            raise BrowserOpsError(ErrorCode.INVALID_ARGS, "The agent is not waiting for an answer.")
+        call_id, question = self._ask_call
+        self._ask_call = None
+        self._waiting = None
+        self.scrub.add(text)  # answers are often typed into the page later
+        self.transcript.add_result(call_id, ASK, {"tool": ASK, "last_action": "ok", "user_answer": text})
+        ask = AskInfo(question=TextRef(**describe_text(question)), user_reply=TextRef(**describe_text(text)))
+        self.steps.note(kind="agent_answer", tool=ASK, iteration=self.budget.iterations, ask=ask,
+                        page=self.observer.view)
+
+    async def resume_manual(self, text: str = "done") -> None:
+        """The user says the manual part (login, captcha, code) is done: look again and go on."""
+        if self._waiting is None or self._waiting.kind != "handoff":
+            raise BrowserOpsError(ErrorCode.INVALID_ARGS, "The agent is not waiting for a manual step.")
+        self._waiting = None
+        self._force_observe = True
+        self.transcript.add_user(f"The user says the manual step is finished ({text[:200]!r}). The page is "
+                                 "observed again below; continue with the goal.")
+
+    @property
+    def waiting(self) -> Pause | None:
+        """The ask/handoff/confirm pause that waits for the user, if any."""
+        return self._waiting
+
+    def add_feedback(self, text: str) -> None:
+        """A chat message after a report: new instructions for the same goal."""
+        self.transcript.add_user(f"Message from the user: {text}\n(The goal stays: {self.goal})")
+
+    async def tell(self, text: str) -> None:
+        """A user message, whatever the run waits for: the answer to a question, or feedback (which also ends
+        a manual hand-off: the page is observed again). A pending confirmation must be resolved instead."""
+        waiting = self._waiting
+        if waiting is not None and waiting.kind == "confirm":
+            raise BrowserOpsError(ErrorCode.INVALID_ARGS, "An action waits for confirmation: answer yes or no.")
+        if waiting is not None and waiting.kind == "ask":
+            await self.answer(text)
+            return
+        if waiting is not None and waiting.kind == "handoff":
+            self._waiting = None
+            self._force_observe = True
+        self.add_feedback(text)
+
+    async def resolve_pending(self, approved: bool) -> ToolResult | None:
+        """``/yes``: execute exactly the held call, once. ``/no``: drop it and tell the model. Then :meth:`advance`."""
+        held = self.held
+        if held is None:
+            raise BrowserOpsError(ErrorCode.INVALID_ARGS, "No action is waiting for confirmation.")
+        self.held = None  # taken before anything is awaited: the action can run once only
+        self._waiting = None
+        policy_info = self._policy_info(held.pending.decision, "confirmed" if approved else "refused")
+        if approved:
+            return await self._execute(held.tool, held.args, held.call_id, held.number, policy_info, 0.0,
+                                       target=held.pending.target)
+        refusal = policy.refusal_error(held.pending, interactive=True)
+        result = error(refusal.code, refusal.message)
+        self._tell(held.call_id, held.tool, result, note="The user declined this action. Choose another way to "
+                   "reach the goal, or ask the user what to do.")
+        self.steps.refused(iteration=held.iteration, tool=held.tool, args=held.args, policy=policy_info,
+                           result=result, page=self.observer.view, number=held.number)
+        self.history.append(StepOutcome(held.iteration, held.tool, False, "declined by the user",
+                                        ErrorCode.POLICY_REFUSED.value))
+        return None
+
+    def close(self, reason: str = "The run was abandoned before it finished.") -> None:
+        """Finish the bundle ``incomplete`` unless the run already ended."""
+        if self.finished is None and self.recorder is not None:
+            view = self.observer.view
+            self.recorder.finish("incomplete", message=mask_pii(reason), url=self.scrub(view.url),
+                                 title=self.scrub(view.title))
+
+    # -- the iteration --------------------------------------------------------------------------------------
+    async def _start(self) -> None:
+        self._started = True
+        self.budget.started = time.monotonic()
+        outcome = await self._observe(force=True, why="start", step=0)
+        view = outcome.view
+        if self.recorder is not None:
+            self.recorder.start(self.goal, url=self.scrub(view.url), title=self.scrub(view.title),
+                                read_only=self.read_only, screenshots=self.steps.take_loose())
+        self.system = build_system_prompt(self.goal, PromptContext(
+            tools=self.specs, url=view.url, title=view.title, vision=self.vision,
+            max_steps=self.budget.max_iterations, read_only=self.read_only))
+        # The observation was added before the task text; put the task first, then the page again.
+        self.transcript = Transcript(vision=self.vision)
+        self.transcript.add_user(f"Task: {self.goal}")
+        if view.observation is not None:
+            self.transcript.add_observation(view.observation)
+
+    async def _observe(self, *, force: bool, why: str, step: int) -> Any:
+        outcome = await self.observer.observe(force=force, why=why)
+        if outcome.refreshed and outcome.view.observation is not None:
+            self.transcript.add_observation(outcome.view.observation)
+            await self._emit("observation", chat_observation(outcome.view, self.workspace, self.scrub))
+        elif outcome.error:
+            await self._emit("error", {"code": outcome.code, "error": self.scrub(outcome.error), "fatal": False})
+        self.steps.observed(step, outcome)
+        return outcome
+
+    async def _iteration(self) -> tuple[Pause | None, int]:
+        started = time.monotonic()
+        turn: ModelTurn = await self.model.complete(self.system, self.transcript.messages(), self.tools_schema)
+        model_ms = round((time.monotonic() - started) * 1000, 1)
+        self.budget.iterations += 1
+        self.budget.llm_calls += max(1, turn.attempts)
+        self.transcript.add_turn(turn)
+        llm = LlmInfo(calls=max(1, turn.attempts), ms=model_ms)
+        try:
+            call = parse_turn(turn, self.spec_map)
+        except CallError as exc:
+            return await self._call_error(turn, exc, llm), 0
+        self._call_errors = 0
+        llm.source = call.source
+        self.scrub.add_args(call.args)
+        self.last_progress = self.scrub.prose(call.progress)
+        await self._emit("progress", {"iteration": self.budget.iterations, "text": self.last_progress,
+                                      "tool": call.name})
+        if call.name == DONE:
+            return await turns.finish(self, call, llm), 0
+        if call.name == ASK:
+            return turns.ask(self, call, llm), 0
+        return await self._tool(call, llm, model_ms)
+
+    async def _call_error(self, turn: ModelTurn, exc: CallError, llm: LlmInfo) -> Pause | None:
+        self._call_errors += 1
+        self.transcript.add_call_error(turn, exc.message)
+        llm.call_error = exc.kind.value
+        self.steps.call_error(iteration=self.budget.iterations, llm=llm, message=exc.message, page=self.observer.view)
+        await self._emit("error", {"code": ErrorCode.INVALID_ARGS.value, "error": exc.message[:300], "fatal": False,
+                                   "kind": exc.kind.value})
+        if self._call_errors >= MAX_CALL_ERRORS:
+            return await self._end("error", f"The model did not produce one valid tool call {MAX_CALL_ERRORS} times "
+                                   f"in a row (last: {exc.kind.value}). Try again or choose another model.",
+                                   code=ErrorCode.LLM_FAILED.value)
+        return None
+
+    async def _tool(self, call: ParsedCall, llm: LlmInfo, model_ms: float) -> tuple[Pause | None, int]:
+        started = time.monotonic()
+        judgement = await judge(self.host, call.name, call.args)
+        gate_ms = round((time.monotonic() - started) * 1000, 1)
+        decision = judgement.decision
+        if judgement.stale is not None:
+            # The element is gone: the call would fail the same way, so nobody is asked to confirm it.
+            await self._execute(call.name, call.args, call.call_id, None, self._policy_info(decision, "refused"),
+                                gate_ms, llm=llm, model_ms=model_ms, failed=judgement.stale)
+            return None, 0
+        if decision.verdict is policy.Verdict.HANDOFF:
+            return turns.hand_off(self, call, judgement, llm), 0
+        if self.read_only and policy.side_effect_of(call.name) in turns.PLANNED_CLASSES:
+            return await turns.plan_instead(self, call, judgement, llm), 0
+        outcome = "allowed"
+        if decision.verdict is policy.Verdict.CONFIRM:
+            if self.confirmer is None:
+                return await turns.hold(self, call, judgement, llm), 0
+            if not await turns.confirm_now(self, call, judgement, llm, self.confirmer):
+                return None, 0
+            outcome = "confirmed"
+        await self._execute(call.name, call.args, call.call_id, judgement.number,
+                            self._policy_info(decision, outcome), gate_ms, llm=llm, model_ms=model_ms,
+                            target=judgement.target)
+        return None, 1
+
+    async def _execute(self, tool: str, args: Mapping[str, Any], call_id: str | None, number: int | None,
+                       policy_info: PolicyInfo, gate_ms: float, *, llm: LlmInfo | None = None,
+                       model_ms: float = 0.0, target: policy.TargetInfo | None = None,
+                       failed: ToolResult | None = None) -> ToolResult:
+        """Run one call (or, with ``failed``, record one that could not run) and validate, observe, record."""
+        iteration = self.budget.iterations
+        if failed is None:
+            try:
+                await self._emit("tool_call", {"tool": tool, "args": mask_args(args), "iteration": iteration,
+                                               "progress": self.last_progress or None})
+            except BaseException:
+                # Interrupted before the call (chat /stop or its step limit): the model learns it did not run.
+                self.transcript.add_result(call_id, tool, {"tool": tool, "last_action": "error",
+                                                           "error": "Not run: interrupted before this step."},
+                                           is_error=True)
+                raise
+        step = self.steps.begin(iteration=iteration, tool=tool, args=args, llm=llm, policy=policy_info,
+                                progress=self.last_progress, number=number, target=target)
+        started = time.monotonic()
+        result = failed if failed is not None else await self.host.call(tool, args)
+        act_ms = round((time.monotonic() - started) * 1000, 1)
+        await self._emit("tool_result", {"tool": tool, "status": result.get("status"), "code": result.get("code"),
+                                         "error": self.scrub(str(result.get("error") or ""))[:300] or None,
+                                         "iteration": iteration})
+        started = time.monotonic()
+        wait = await settle(self.host, self.settings, tool) if failed is None else WaitInfo(type="none")
+        validate_ms = round((time.monotonic() - started) * 1000, 1)
+        ok = result.get("status") == "ok"
+        if not ok:
+            shot = await self.host.call("browser_screenshot", {})
+            path = (shot.get("data") or {}).get("path") if shot.get("status") == "ok" else None
+            step.error_screenshot(path)
+        need = observe_reason(tool, result)
+        started = time.monotonic()
+        observed = None
+        if need.needed:
+            observed = await self._observe(force=need.force, why=need.why, step=step.number)
+        observe_ms = round((time.monotonic() - started) * 1000, 1)
+        refreshed = observed is not None and observed.refreshed
+        self._after_result(call_id, tool, result, refreshed)
+        self.history.append(StepOutcome(iteration, tool, ok, outcome_line(tool, args, result),
+                                        None if ok else str(result.get("code"))))
+        started = time.monotonic()
+        timings = {"model": model_ms, "gate": gate_ms, "act": act_ms, "validate": validate_ms, "observe": observe_ms}
+        step.end(result, wait=wait, observed=observed, timings=timings, page=self.observer.view)
+        timings["record"] = round((time.monotonic() - started) * 1000, 1)
+        self.timings.append(timings)
+        return result
+
+    def _after_result(self, call_id: str | None, tool: str, result: ToolResult, refreshed: bool) -> None:
+        seen = " The page changed: the latest observation has its fresh numbers." if refreshed else ""
+        if result.get("status") == "ok":
+            self._error_streak = 0
+            self._tell(call_id, tool, result, note=seen.strip() or None)
+        else:
+            self._error_streak += 1
+            self._tell(call_id, tool, result, note=fallback_note(self._error_streak) + seen)
+
+    def _tell(self, call_id: str | None, tool: str, result: ToolResult, note: str | None = None) -> None:
+        summary = llm_summary(tool, result, budget=self.budget.remaining(time.monotonic()), note=note)
+        self.transcript.add_result(call_id, tool, summary)
+
+    def _policy_info(self, decision: policy.Decision, outcome: str) -> PolicyInfo:
+        return PolicyInfo(verdict=decision.verdict.value, category=decision.category, reason=decision.reason,
+                          matched=list(decision.matched), outcome=outcome)
+
+    def _report(self, ask_to_continue: bool) -> str:
+        return report_message(self.history, self.observer.view, self.last_progress, self.scrub,
+                              ask_to_continue=ask_to_continue)
+
+    async def _end(self, kind: PauseKind, message: str, *, code: str | None = None, verified: bool = False,
+                   signals: dict[str, Any] | None = None) -> Pause:
+        pause = Pause(kind, message, steps=len(self.history), code=code, verified=verified, signals=signals or {})
+        self.finished = pause
+        if self.recorder is not None:
+            view = self.observer.view
+            self.recorder.finish("complete" if kind == "done" else "incomplete", message=self.scrub(message),
+                                 url=self.scrub(view.url), title=self.scrub(view.title))
+        if kind == "error":
+            await self._emit("error", {"code": code, "error": self.scrub(message)[:500], "fatal": True})
+        return pause
+
+    async def _emit(self, kind: str, data: dict[str, Any]) -> None:
+        if self.emit is not None:
+            await self.emit(kind, data)
