@@ -84,9 +84,15 @@ async def locate_run(session: BrowserSession, target: int | str, script: str,
             continue
         if found:
             return ResolvedElement(item, blind_id, frame, blind_locator(frame, blind_id)), result
-    if failure is not None and first is not None and not first.is_detached():
+    if failure is not None and first is not None and not first.is_detached() and not _navigating(failure):
         raise action_error(label_of(target), failure)
     raise gone_error(target, item)
+
+
+def _navigating(exc: PlaywrightError) -> bool:
+    """A frame that navigated (or is navigating) mid-call: the element is simply not there any more."""
+    text = str(exc).lower()
+    return "context was destroyed" in text or "navigat" in text or "detached" in text
 
 
 def label_of(target: int | str, desc: dict[str, Any] | None = None) -> str:
