@@ -109,6 +109,27 @@ async def test_two_pages_in_two_languages(session: BrowserSession, demo_site: De
     assert checked[0]["target"]["name"] == "Имя"
 
 
+async def test_run_lists_each_page_once_per_step(session: BrowserSession, demo_site: DemoSite, workspace: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every step resolves its target in a listing taken for it; the first step on a page uses the one its page
+    # check (staleness) took just before, since nothing ran in between.
+    request = PlanRequest(title="Contact details twice", start_url=demo_site.base_url + "/expense/multilang",
+                          steps=_multilang_steps(), source=PlanSource(kind="steps", name="multilang"))
+    ctx = _ctx(session, workspace)
+    prepared = await prepare_plan(ctx, workspace, request)
+    called: list[str] = []
+
+    async def spy(name: str, ctx: ToolContext, args: dict[str, Any] | None = None) -> dict[str, Any]:
+        called.append(name)
+        return await call_tool(name, ctx, args)
+
+    monkeypatch.setattr(guard, "call_tool", spy)
+    result = await run_plan(ctx, workspace, prepared.plan, prepared.bundle, RunOptions(confirm=prepared.phrase))
+    assert result.error is None and [s.status for s in result.steps] == ["ok"] * 5
+    assert called.count("browser_list_interactives") == 5  # five steps with a target, two page checks among them
+    assert called.count("browser_overlay_act") == 5
+
+
 async def test_prepare_waits_for_a_person_to_log_in(session: BrowserSession, demo_site: DemoSite,
                                                     workspace: Path) -> None:
     ctx = _ctx(session, workspace)
