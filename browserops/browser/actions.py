@@ -135,8 +135,7 @@ async def focused_element(session: BrowserSession) -> dict[str, Any] | None:
             continue
         ids = frame_ids(session, frame)
         try:
-            info = await run_page(frame, "focusnav", {"op": "active", "prefix": ids.prefix,
-                                                                      "seq": ids.seq})
+            info = await run_page(frame, "focusnav", {"op": "active", "prefix": ids.prefix, "seq": ids.seq})
         except PlaywrightError:
             continue
         if not info or info.get("frame_focus"):

@@ -1,11 +1,12 @@
 """Executing a plan's steps in order, by number, with evidence: the inside of ``browserops run``.
 
-For each step the runner lists the page again, resolves the semantic target to the element's current number and
-acts through the catalogue (``browser_overlay_act`` with that number, ``browser_upload``,
-``browser_click_and_wait_download``). A step needing ``--confirm`` is skipped without it. Before the first
-such step on a page, the fields that page's steps will change are read again: if any differs from what prepare
-saw, the plan is stale and nothing on that page is touched. Every browser-act step gets a screenshot before and
-after; a failure leaves an error screenshot and the page's ARIA snapshot.
+For each step the runner lists the page again (the first step on a page uses the listing its page check took just
+before), resolves the semantic target to the element's current number and acts through the catalogue
+(``browser_overlay_act`` with that number, ``browser_upload``, ``browser_click_and_wait_download``). A step needing
+``--confirm`` is skipped without it. Before the first such step on a page, the fields that page's steps will change
+are read again: if any differs from what prepare saw, the plan is stale and nothing on that page is touched. Every
+browser-act step gets a screenshot before and after; a failure leaves an error screenshot and the page's ARIA
+snapshot.
 """
 
 from __future__ import annotations
