@@ -61,6 +61,20 @@ FORBIDDEN_CALLS = frozenset({"__import__", "exec", "eval", "compile"})
 Origin = Literal["builtin", "workspace", "path"]
 
 
+def read_input_file(path: Path) -> tuple[Any, str]:
+    """A YAML/JSON input file parsed, and the SHA-256 of its bytes; any problem is BROWSER_INPUT_INVALID."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise BrowserOpsError(ErrorCode.INPUT_INVALID, f"{path}: cannot be read ({exc.strerror}).") from None
+    fmt: Literal["json", "yaml"] = "json" if path.suffix.lower() == ".json" else "yaml"
+    try:
+        data = parse_data(raw, fmt, str(path))
+    except BrowserOpsError as exc:
+        raise BrowserOpsError(ErrorCode.INPUT_INVALID, exc.message) from None
+    return data, hashlib.sha256(raw).hexdigest()
+
+
 @dataclass(frozen=True)
 class PackContext:
     """What a pack may know besides its input: where relative file paths resolve, and today's date."""
@@ -123,17 +137,9 @@ class Pack:
 
     def load_input(self, path: Path) -> PackInput:
         """Read a YAML/JSON input file; relative file paths in it resolve next to it."""
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise BrowserOpsError(ErrorCode.INPUT_INVALID, f"{path}: cannot be read ({exc.strerror}).") from None
-        fmt: Literal["json", "yaml"] = "json" if path.suffix.lower() == ".json" else "yaml"
-        try:
-            data = parse_data(raw, fmt, str(path))
-        except BrowserOpsError as exc:
-            raise BrowserOpsError(ErrorCode.INPUT_INVALID, exc.message) from None
+        data, digest = read_input_file(path)
         return self.parse_input(data, PackContext(base_dir=path.resolve().parent), source=str(path), path=path,
-                                digest=hashlib.sha256(raw).hexdigest())
+                                digest=digest)
 
     def example_input(self) -> PackInput:
         return self.parse_input(self.example, PackContext(base_dir=self.path), source=f"{self.name} EXAMPLE")

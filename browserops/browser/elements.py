@@ -101,6 +101,12 @@ def latest_listing(session: BrowserSession) -> Listing | None:
     return listing if isinstance(listing, Listing) else None
 
 
+def listed(session: BrowserSession, number: int) -> ListedElement | None:
+    """The item numbered ``number`` in the latest listing, if that listing belongs to the active page."""
+    listing = latest_listing(session)
+    return listing.by_number(number) if listing is not None and listing.page is session.page else None
+
+
 def forget_listing(session: BrowserSession) -> None:
     session.extras.pop(_LISTING_KEY, None)
 

@@ -17,7 +17,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from browserops.browser.elements import ListedElement, Listing, coerce_target, latest_listing, store_listing
+from browserops.browser.elements import ListedElement, Listing, coerce_target, listed, store_listing
 from browserops.browser.frames import MAIN, FrameView, visible_frames
 from browserops.browser.scripts import run_page
 from browserops.browser.session import BrowserSession
@@ -84,8 +84,7 @@ def _parse_scope(session: BrowserSession, scope: str | int | None) -> _Scope:
         return _Scope()
     target = coerce_target(scope)
     if isinstance(target, int):
-        listing = latest_listing(session)
-        item = listing.by_number(target) if listing and listing.page is session.page else None
+        item = listed(session, target)
         if item is None:
             raise BrowserOpsError(
                 ErrorCode.STALE_INDEX,

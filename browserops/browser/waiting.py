@@ -18,7 +18,7 @@ from typing import Any, Literal
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
 
-from browserops.browser.elements import check_blind_id, coerce_target, latest_listing, locate_blind_id
+from browserops.browser.elements import check_blind_id, coerce_target, listed, locate_blind_id
 from browserops.browser.scripts import run_page
 from browserops.browser.session import BrowserSession
 from browserops.errors import BrowserOpsError, ErrorCode
@@ -131,8 +131,7 @@ async def page_has_text(page: Page, text: str) -> bool:
 def _blind_id_for(session: BrowserSession, target: int | str) -> str:
     target = coerce_target(target)
     if isinstance(target, int):
-        listing = latest_listing(session)
-        item = listing.by_number(target) if listing and listing.page is session.page else None
+        item = listed(session, target)
         if item is None:
             raise BrowserOpsError(
                 ErrorCode.STALE_INDEX,

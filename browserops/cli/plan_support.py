@@ -4,14 +4,13 @@ session and signal handling (SIGINT/SIGTERM cancel the work, so the bundle is fi
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import signal
 import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -19,8 +18,8 @@ from browserops.browser.session import BrowserSession
 from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode, browser_mode_options
 from browserops.errors import BrowserOpsError, ErrorCode
-from browserops.packs import get_pack
-from browserops.plan.loader import load_steps, parse_data
+from browserops.packs import get_pack, read_input_file
+from browserops.plan.loader import load_steps
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest
 from browserops.plan.steps import Action, Step
@@ -132,18 +131,10 @@ def run_cancellable(factory: Callable[[], Awaitable[T]]) -> T:
 
 def read_input(path: Path) -> tuple[dict[str, Any], str]:
     """A YAML/JSON input file as a mapping, and the SHA-256 of its bytes."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise BrowserOpsError(ErrorCode.INPUT_INVALID, f"{path}: cannot be read ({exc.strerror}).") from None
-    fmt: Literal["json", "yaml"] = "json" if path.suffix.lower() == ".json" else "yaml"
-    try:
-        data = parse_data(raw, fmt, str(path))
-    except BrowserOpsError as exc:
-        raise BrowserOpsError(ErrorCode.INPUT_INVALID, exc.message) from None
+    data, digest = read_input_file(path)
     if not isinstance(data, dict):
         raise BrowserOpsError(ErrorCode.INPUT_INVALID, f"{path}: input must be a mapping of keys to values.")
-    return data, hashlib.sha256(raw).hexdigest()
+    return data, digest
 
 
 def _absolute_uploads(steps: list[Step], folder: Path) -> list[Step]:
