@@ -118,14 +118,20 @@ class Lane:
 
     # ------------------------------------------------------------------ sync
 
-    def acquire(self) -> Lane:
+    def _try_now(self) -> bool:
+        """One non-blocking attempt; when the lane is busy, fail fast (``no_wait``) or announce the wait."""
         try:
             self._lock.acquire(blocking=False)
+            return True
         except Timeout:
             if self.no_wait:
                 raise self._busy_error(waited=False) from None
             if self.on_wait:
                 self.on_wait(self._busy_message() + "; waiting for it…")
+            return False
+
+    def acquire(self) -> Lane:
+        if not self._try_now():
             started = time.monotonic()
             try:
                 self._lock.acquire(timeout=-1 if self.timeout_s is None else self.timeout_s, poll_interval=self.poll_s)
@@ -151,13 +157,7 @@ class Lane:
 
     async def acquire_async(self) -> Lane:
         """Like :meth:`acquire`, but polls with ``asyncio.sleep`` so the event loop keeps running."""
-        try:
-            self._lock.acquire(blocking=False)
-        except Timeout:
-            if self.no_wait:
-                raise self._busy_error(waited=False) from None
-            if self.on_wait:
-                self.on_wait(self._busy_message() + "; waiting for it…")
+        if not self._try_now():
             started = time.monotonic()
             while True:
                 await asyncio.sleep(self.poll_s)
