@@ -35,7 +35,7 @@ from browserops.agent.loop import AgentRun
 from browserops.agent.model import ModelTurn, tool_turn
 from browserops.agent.scripted import ModelRequest, Responder, ScriptedModel
 from browserops.agent.toolhost import InProcessToolHost
-from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext

@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable
 
 from playwright.async_api import Page
 
-from browserops.browser.banners import close_banners
-from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.browser.page.banners import close_banners
 from browserops.demo_site import DemoSite
 
 

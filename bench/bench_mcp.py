@@ -20,7 +20,7 @@ from pathlib import Path
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.mcp_server import BrowserOpsMCP, build_server

@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext

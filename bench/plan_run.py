@@ -36,14 +36,15 @@ from typing import Any
 import orjson
 
 import browserops.plan.guard as guard
-from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
+from browserops.contract import ToolResult
 from browserops.demo_site import DemoSite
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
 from browserops.plan.run import RunOptions, run_plan
 from browserops.plan.steps import Step
-from browserops.tools.base import ToolContext, ToolResult
+from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool
 
 GOAL_RATIO = 1.3

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 
 CONFIG_FILE_NAME = "browserops.toml"
 ENV_PREFIX = "BROWSEROPS_"

@@ -34,7 +34,7 @@ from typing import Any
 import orjson
 from filelock import FileLock, Timeout
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 
 LANE_DIR = ".browserops"
 LOCK_FILE = "lane.lock"

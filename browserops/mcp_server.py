@@ -34,10 +34,10 @@ from pydantic import ConfigDict
 from browserops import __version__
 from browserops.agent.task import TASK_DESCRIPTION, TASK_TOOL, TaskArgs, run_task
 from browserops.agent.toolspec import ToolSpec, catalogue_specs
-from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
-from browserops.errors import BrowserOpsError, ErrorCode
-from browserops.tools.base import SideEffect, ToolContext, ToolDef, ToolResult, error
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error
+from browserops.tools.base import ToolContext, ToolDef
 from browserops.tools.hooks import finish_call
 from browserops.tools.registry import all_tools, call_tool
 

@@ -14,7 +14,7 @@ A pack is a folder ``domain_packs/<name>/`` with ``pack.py`` defining::
 
 Steps name their targets semantically (role + candidate names in several languages), so a pack holds no
 selectors and no code that touches a browser: its module may import only the standard library, pydantic and
-the plan vocabulary (``browserops.packs``, ``browserops.plan.steps``/``model``, ``browserops.errors``,
+the plan vocabulary (``browserops.packs``, ``browserops.plan.steps``/``model``, ``browserops.contract``,
 ``browserops.privacy``). That is checked statically before the module is imported, and a pack that imports
 ``browserops.browser``, ``browserops.tools``, playwright, subprocess, sockets and the like is refused with
 ``BROWSER_PACK_INVALID``. The check keeps honest packs honest; it is not a sandbox for hostile code (packs are
@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.plan.loader import describe_errors, parse_data
 from browserops.plan.model import Requirement, number_steps
 from browserops.plan.steps import Step, StepFile
@@ -50,7 +50,7 @@ PACKS_DIR = "domain_packs"
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{1,39}$")
 BUILTIN_DIR = Path(__file__).resolve().parents[1] / PACKS_DIR
 
-ALLOWED_BROWSEROPS = ("browserops.packs", "browserops.plan.steps", "browserops.plan.model", "browserops.errors",
+ALLOWED_BROWSEROPS = ("browserops.packs", "browserops.plan.steps", "browserops.plan.model", "browserops.contract",
                       "browserops.privacy")
 FORBIDDEN_MODULES = frozenset({
     "playwright", "importlib", "subprocess", "socket", "ctypes", "multiprocessing", "http", "urllib", "httpx",

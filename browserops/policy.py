@@ -28,10 +28,9 @@ from enum import StrEnum
 from typing import Any, Literal, Protocol
 
 from browserops import policy_words as words
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
 from browserops.privacy import mask_args, mask_pii
 from browserops.tools import registry
-from browserops.tools.base import SideEffect
 
 LOCAL_TOOLS = frozenset({"assistant_done", "assistant_ask"})
 # Keys with which element tools may ask to press Enter after typing; typing then also submits the form.

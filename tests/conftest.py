@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from browserops.config import Settings, load_settings, parse_set_option
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 
 
 def test_defaults_come_from_the_model(tmp_path: Path) -> None:

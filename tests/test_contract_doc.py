@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browserops.errors import ErrorCode
+from browserops.contract import ErrorCode
 
 CONTRACT = Path(__file__).resolve().parents[1] / "cli_contract.md"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import (
     BundleWriter,
     StepEvent,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.lane import Lane
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKER = textwrap.dedent("""
     import os, sys, time
     from pathlib import Path
-    from browserops.errors import BrowserOpsError
+    from browserops.contract import BrowserOpsError
     from browserops.lane import Lane
 
     ws, log, hold, mode = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3]), sys.argv[4]

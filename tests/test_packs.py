@@ -11,13 +11,12 @@ import httpx
 import pytest
 import yaml
 
-from browserops.browser.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
 from browserops.demo_site import DemoSite
-from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.packs import BUILTIN_DIR, PackContext, get_pack, list_packs, load_pack_dir, validate_pack_dir
 from browserops.plan import PlanSource, build_plan, render_diff
 from browserops.plan.steps import Kind, Step
-from browserops.tools.base import SideEffect
 
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -166,7 +165,7 @@ def test_demo_expense_expectation_matches_the_confirmation_page(demo_site: DemoS
     ("line", "fragment"),
     [
         ("from browserops.tools.registry import call_tool", "imports browserops.tools.registry"),
-        ("import browserops.browser.session", "imports browserops.browser.session"),
+        ("import browserops.browser.launch.session", "imports browserops.browser.launch.session"),
         ("from browserops import lane", "imports browserops.lane"),
         ("from playwright.async_api import Page", "imports playwright.async_api"),
         ("import subprocess", "imports subprocess"),

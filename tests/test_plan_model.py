@@ -10,6 +10,7 @@ import orjson
 import pytest
 from pydantic import ValidationError
 
+from browserops.contract import SideEffect
 from browserops.evidence.layout import check_request_id, new_request_id
 from browserops.plan import (
     BrowserPlan,
@@ -26,7 +27,6 @@ from browserops.plan import (
     verify_phrase,
 )
 from browserops.plan.phrase import WORDS
-from browserops.tools.base import SideEffect
 from tests.plan_samples import REQUEST_ID, expense_plan, expense_steps
 
 
@@ -141,7 +141,7 @@ def _edit(plan: BrowserPlan, path: list[Any], value: Any) -> dict[str, Any]:
     ],
 )
 def test_hand_edits_that_break_the_rules_are_refused(path: list[Any], value: Any, fragment: str) -> None:
-    from browserops.errors import BrowserOpsError, ErrorCode
+    from browserops.contract import BrowserOpsError, ErrorCode
 
     data = _edit(expense_plan(), path, value)
     with pytest.raises(BrowserOpsError) as info:

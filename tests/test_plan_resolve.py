@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from browserops.cli.plan_support import start_url
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter
 from browserops.plan.model import number_steps
 from browserops.plan.phrase import confirm_phrase

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from browserops.browser.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession
+from browserops.contract import ErrorCode
 from browserops.demo_site import DemoSite
-from browserops.errors import ErrorCode
 from browserops.policy import (
     CallbackConfirmer,
     Outcome,

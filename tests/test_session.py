@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from browserops.browser.discovery import find_chromium
-from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.browser.launch.discovery import find_chromium
+from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
-from browserops.errors import BrowserOpsError, ErrorCode
 from tests.procs import chromium_processes, wait_gone
 
 

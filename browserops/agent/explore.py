@@ -27,9 +27,8 @@ from browserops.agent.run_types import Emit
 from browserops.agent.toolhost import ToolHost
 from browserops.agent.toolspec import ToolSpec
 from browserops.config import Settings
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error
 from browserops.plan.steps import Action, Kind, SemanticTarget, Step
-from browserops.tools.base import SideEffect, ToolResult, error
 
 ALLOWED = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE})
 CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})

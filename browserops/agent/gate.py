@@ -16,7 +16,7 @@ from typing import Any
 
 from browserops import policy
 from browserops.agent.toolhost import ToolHost
-from browserops.tools.base import SideEffect, ToolResult
+from browserops.contract import SideEffect, ToolResult
 
 INSPECT = "browser_inspect"
 # Which argument names the element a tool acts on.

@@ -21,7 +21,7 @@ import anthropic
 
 from browserops.agent.model import Message, ModelTurn, ToolCall, ToolSchema, Usage
 from browserops.config import Settings
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 
 log = logging.getLogger(__name__)
 

@@ -47,10 +47,9 @@ from browserops.agent.toolhost import ToolHost
 from browserops.agent.toolspec import ASK, DONE, anthropic_tools, model_tools
 from browserops.agent.validate import observe_reason, settle
 from browserops.config import Settings
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
 from browserops.evidence.agent_events import AskInfo, LlmInfo, PolicyInfo, TextRef, WaitInfo
 from browserops.privacy import describe_text, mask_args, mask_pii
-from browserops.tools.base import ToolResult, error
 
 log = logging.getLogger(__name__)
 

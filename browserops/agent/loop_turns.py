@@ -13,11 +13,10 @@ from browserops.agent.gate import Judgement
 from browserops.agent.run_types import HeldAction, Pause, StepOutcome
 from browserops.agent.toolspec import ASK, DONE
 from browserops.agent.validate import check_done
-from browserops.errors import ErrorCode
+from browserops.contract import ErrorCode, SideEffect, error
 from browserops.evidence.agent_events import DoneInfo, LlmInfo
 from browserops.policy_words import SECRET, normalise
 from browserops.privacy import mask_args, mask_pii
-from browserops.tools.base import SideEffect, error
 
 if TYPE_CHECKING:
     from browserops.agent.loop import AgentRun

@@ -33,8 +33,7 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from browserops.agent.toolspec import ToolSpec
-from browserops.errors import ErrorCode
-from browserops.tools.base import SideEffect, ToolResult, error
+from browserops.contract import ErrorCode, SideEffect, ToolResult, error
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from browserops.agent.loop import AgentRun
 from browserops.agent.run_types import Pause
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 
 Ask = Callable[[str], Awaitable[str | None]]
 Manual = Callable[[str], Awaitable[bool]]

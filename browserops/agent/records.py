@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, quote_plus
 
-from browserops.errors import BrowserOpsError
+from browserops.contract import BrowserOpsError
 from browserops.evidence import BundleWriter, StepEvent, new_request_id
 from browserops.evidence.agent_events import AgentStep
 from browserops.privacy import describe_text, mask_args, mask_pii

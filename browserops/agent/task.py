@@ -21,13 +21,13 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from browserops.agent.chat_api import PendingAction
 from browserops.agent.loop import AgentRun
 from browserops.agent.model import Model
 from browserops.agent.toolhost import ToolHost
+from browserops.chat.api import PendingAction
 from browserops.config import Settings
-from browserops.errors import BrowserOpsError, ErrorCode
-from browserops.tools.base import ToolArgs, ToolResult, describe_validation_error, error
+from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
+from browserops.tools.base import ToolArgs, describe_validation_error
 
 TASK_TOOL = "browser_task"
 TASK_DESCRIPTION = (

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from browserops.agent.toolspec import ToolSpec, catalogue_specs
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
 from browserops.tools import registry
-from browserops.tools.base import ToolContext, ToolDef, ToolResult, error, invoke
+from browserops.tools.base import ToolContext, ToolDef, invoke
 from browserops.tools.hooks import finish_call
 
 log = logging.getLogger(__name__)

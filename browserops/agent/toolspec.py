@@ -14,8 +14,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from browserops.contract import SideEffect
 from browserops.tools import registry
-from browserops.tools.base import SideEffect, ToolArgs, ToolDef
+from browserops.tools.base import ToolArgs, ToolDef
 
 DONE = "assistant_done"
 ASK = "assistant_ask"

@@ -20,8 +20,8 @@ from typing import Any
 from browserops import policy
 from browserops.agent.toolhost import ToolHost
 from browserops.config import Settings
+from browserops.contract import SideEffect
 from browserops.evidence.agent_events import WaitInfo
-from browserops.tools.base import SideEffect
 
 WAIT = "browser_wait"
 # Tools after which the active document is another one (or another tab): observe in full.

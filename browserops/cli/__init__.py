@@ -12,7 +12,7 @@ import click
 from browserops import __version__
 from browserops.cli.context import CliState, report_error
 from browserops.config import parse_set_option
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 
 
 class BrowserOpsGroup(click.Group):

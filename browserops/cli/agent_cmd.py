@@ -12,7 +12,7 @@ import click
 
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import BrowserMode, browser_mode_options, json_flag
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 
 if TYPE_CHECKING:  # the command imports lazily to start fast
     from browserops.agent.toolhost import ToolHost
@@ -52,7 +52,7 @@ class Progress:
 @asynccontextmanager
 async def _host(state: CliState, settings: Any, *, use_mcp: bool, browser: BrowserMode) -> AsyncIterator[ToolHost]:
     from browserops.agent.toolhost import InProcessToolHost
-    from browserops.browser.session import BrowserSession
+    from browserops.browser.launch.session import BrowserSession
     from browserops.tools.base import ToolContext
 
     if use_mcp:

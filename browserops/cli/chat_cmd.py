@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from browserops.agent.chat_api import check_session_id
+from browserops.chat.api import check_session_id
 from browserops.cli.chat_runtime import browser_options, chat_runtime
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import BrowserMode

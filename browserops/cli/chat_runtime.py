@@ -12,13 +12,13 @@ from typing import Any
 
 import click
 
-from browserops.agent.chat_api import Brain, make_brain
-from browserops.agent.chat_engine import ChatEngine
-from browserops.browser.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession
+from browserops.chat.api import Brain, make_brain
+from browserops.chat.engine import ChatEngine
 from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode, browser_mode_options
 from browserops.config import Settings
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool
 

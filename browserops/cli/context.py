@@ -11,7 +11,7 @@ import click
 import orjson
 
 from browserops.config import LoadedSettings, load_settings
-from browserops.errors import BrowserOpsError
+from browserops.contract import BrowserOpsError
 from browserops.logs import setup_logging
 
 

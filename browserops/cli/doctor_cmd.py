@@ -6,7 +6,7 @@ import asyncio
 
 import click
 
-from browserops.browser.probe import locate_chromium, probe
+from browserops.browser.launch.probe import locate_chromium, probe
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import BrowserMode, browser_mode_options
 

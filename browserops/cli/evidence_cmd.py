@@ -8,7 +8,7 @@ import click
 
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import json_flag
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import (
     VerifyReport,
     find_bundle,

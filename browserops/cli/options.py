@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from browserops.browser.session import SessionOptions
+from browserops.browser.launch.session import SessionOptions
 from browserops.cli.context import CliState
 from browserops.config import Settings
 

@@ -11,7 +11,7 @@ import yaml
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import json_flag
 from browserops.cli.pack_scaffold import scaffold_pack
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.packs import NAME_PATTERN, PACKS_DIR, Pack, get_pack, list_packs, validate_pack_dir
 from browserops.plan.diff import quote
 from browserops.plan.steps import Step

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 
 PACK_PY = '''"""{name}: search the demo site's catalogue. Replace with your own form (see DESCRIPTION)."""
 
@@ -59,7 +59,7 @@ from pathlib import Path
 
 import pytest
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.packs import PackContext, validate_pack_dir
 from browserops.plan.steps import Kind
 

@@ -14,10 +14,10 @@ from typing import Any, TypeVar
 
 import click
 
-from browserops.browser.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession
 from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode, browser_mode_options
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.packs import get_pack, read_input_file
 from browserops.plan.loader import load_steps
 from browserops.plan.model import PlanSource

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from browserops.cli.context import CliState
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 
 if TYPE_CHECKING:
     from browserops.plan.prepare import PlanRequest

@@ -15,10 +15,10 @@ import threading
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
-from browserops.agent.chat_api import Event, TurnOutcome
-from browserops.agent.chat_engine import ChatEngine, Reply
+from browserops.chat.api import Event, TurnOutcome
+from browserops.chat.engine import ChatEngine, Reply
 from browserops.cli.speech import Speaker, spoken_text
-from browserops.errors import BrowserOpsError
+from browserops.contract import BrowserOpsError
 
 Write = Callable[[str], None]
 PROGRESS_TYPES = frozenset({"observation", "tool_call", "tool_result", "error", "manual_stop", "status",

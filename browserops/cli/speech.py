@@ -13,7 +13,7 @@ import logging
 import shutil
 from collections.abc import Callable, Sequence
 
-from browserops.agent.chat_api import Event
+from browserops.chat.api import Event
 
 log = logging.getLogger(__name__)
 

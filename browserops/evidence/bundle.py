@@ -31,7 +31,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, Field
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import layout
 from browserops.evidence.events import EventModel, Phase, StepEvent
 from browserops.evidence.manifest import write_manifest

@@ -22,8 +22,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 from pydantic.alias_generators import to_camel
 
+from browserops.contract import SideEffect
 from browserops.privacy import mask_args, mask_pii
-from browserops.tools.base import SideEffect
 
 EventStatus = Literal["ok", "error", "skipped", "running"]
 Phase = Literal["prepare", "run"]

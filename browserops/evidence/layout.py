@@ -16,7 +16,7 @@ import re
 import secrets
 from pathlib import Path
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 
 ARTIFACTS_DIR = Path("artifacts") / "browser"
 PLAN_FILE = "plan.json"

@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import layout
 from browserops.evidence.bundle import read_info, read_plan
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import orjson
 
+from browserops.contract import SideEffect
 from browserops.evidence.layout import export_relpath
 from browserops.plan.model import BrowserPlan, PlanAction
 from browserops.plan.steps import CONFIRM_FREE, SIDE_EFFECT_RANK, Kind
-from browserops.tools.base import SideEffect
 
 MAX_VALUE_CHARS = 80
 _MARK = {Kind.SUBMIT: ">", Kind.PAYMENT: "$", Kind.ACT: ">", Kind.EXPORT: "↓", Kind.NAVIGATE: "→", Kind.READ: "?"}

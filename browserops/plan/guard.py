@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from browserops.errors import BrowserOpsError, ErrorCode
-from browserops.tools.base import SideEffect, ToolContext, ToolResult
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, result_error
+from browserops.tools.base import ToolContext
 from browserops.tools.hooks import after_action
 from browserops.tools.registry import call_tool, get_tool
 
@@ -67,14 +67,3 @@ class GuardedTools:
         if not self.banners:
             return {"ran": False, "reason": "banners are left alone here", "relist": False}
         return await after_action(self.ctx, name, result, args)
-
-
-def result_error(result: ToolResult) -> BrowserOpsError:
-    """A failed tool result as an exception carrying the same code and message."""
-    try:
-        code = ErrorCode(str(result.get("code")))
-    except ValueError:
-        code = ErrorCode.INTERNAL
-    data = result.get("data")
-    return BrowserOpsError(code, str(result.get("error") or "the tool failed"),
-                           details=data if isinstance(data, dict) else None)

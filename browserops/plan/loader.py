@@ -14,7 +14,7 @@ import orjson
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence.layout import PLAN_FILE, REQUEST_ID_PATTERN
 from browserops.evidence.store import find_bundle
 from browserops.plan.model import BrowserPlan

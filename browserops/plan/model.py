@@ -18,7 +18,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import Field, SerializerFunctionWrapHandler, field_validator, model_serializer, model_validator
 
-from browserops.errors import BrowserOpsError
+from browserops.contract import BrowserOpsError, SideEffect
 from browserops.evidence.layout import (
     REQUEST_ID_PATTERN,
     check_request_id,
@@ -34,7 +34,6 @@ from browserops.plan.steps import (
     PlanModel,
     Step,
 )
-from browserops.tools.base import SideEffect
 
 FORMAT_VERSION = 1
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter
 from browserops.plan.guard import GuardedTools
 from browserops.plan.steps import Expectation

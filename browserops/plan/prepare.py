@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
 from browserops.evidence import BundleWriter, StepEvent, TargetInfo, new_request_id
 from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
 from browserops.plan.loader import describe_errors
@@ -39,7 +39,7 @@ from browserops.plan.phrase import confirm_phrase
 from browserops.plan.resolve import PageListing, current_value, wanted_value
 from browserops.plan.steps import Action, Kind, Step, absolute_url
 from browserops.privacy import text_digest
-from browserops.tools.base import SideEffect, ToolContext
+from browserops.tools.base import ToolContext
 
 Progress = Callable[[str], None]
 _CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.plan.guard import GuardedTools
 from browserops.plan.steps import Action, SemanticTarget, Step
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, VerifyReport, layout, verify_bundle
 from browserops.evidence.manifest import read_manifest
 from browserops.lane import Lane

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode, result_error
 from browserops.evidence import BundleWriter, StepEvent, TargetInfo
-from browserops.plan.guard import GuardedTools, result_error
+from browserops.plan.guard import GuardedTools
 from browserops.plan.model import BrowserPlan, PlanAction, stale_fields
 from browserops.plan.pages import (
     PageSeen,

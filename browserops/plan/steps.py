@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-from browserops.tools.base import SideEffect
+from browserops.contract import SideEffect
 
 
 class Kind(StrEnum):

@@ -17,10 +17,10 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from browserops.agent.chat_api import check_session_id
-from browserops.agent.chat_engine import ChatEngine
-from browserops.agent.chat_events import Subscription
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.chat.api import check_session_id
+from browserops.chat.engine import ChatEngine
+from browserops.chat.events import Subscription
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.server.auth import TokenAuth, Tokens, role_of
 from browserops.server.page import render_page
 from browserops.server.sse import EventStream

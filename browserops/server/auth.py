@@ -16,7 +16,7 @@ from urllib.parse import parse_qs
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from browserops.errors import ErrorCode
+from browserops.contract import ErrorCode
 
 Role = Literal["owner", "viewer"]
 ROLE_KEY = "browserops.role"

@@ -18,8 +18,8 @@ from urllib.parse import quote
 
 import uvicorn
 
-from browserops.agent.chat_engine import ChatEngine
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.chat.engine import ChatEngine
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.server.app import DEFAULT_SESSION, ServerState, create_app
 from browserops.server.auth import LOOPBACK_NAMES, Tokens
 

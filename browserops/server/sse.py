@@ -14,8 +14,8 @@ import contextlib
 import orjson
 from starlette.types import Message, Receive, Scope, Send
 
-from browserops.agent.chat_api import Event
-from browserops.agent.chat_events import Subscription
+from browserops.chat.api import Event
+from browserops.chat.events import Subscription
 
 SSE_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),

@@ -19,10 +19,10 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from browserops.agent.chat_api import TurnOutcome, now
-from browserops.agent.chat_engine import VIEWER_REFUSAL, ChatEngine
-from browserops.agent.chat_events import Subscription
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.chat.api import TurnOutcome, now
+from browserops.chat.engine import VIEWER_REFUSAL, ChatEngine
+from browserops.chat.events import Subscription
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.server.auth import Role
 
 log = logging.getLogger(__name__)

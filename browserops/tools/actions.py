@@ -6,11 +6,12 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from browserops.browser import actions, listing, overlay, scrolling, selecting
-from browserops.browser.elements import BLIND_ID_PATTERN, latest_listing
-from browserops.browser.keys import normalise_key
-from browserops.errors import BrowserOpsError, ErrorCode
-from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
+from browserops.browser.act import actions, scrolling, selecting
+from browserops.browser.act.keys import normalise_key
+from browserops.browser.numbering import listing, overlay
+from browserops.browser.numbering.elements import BLIND_ID_PATTERN, latest_listing
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
+from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 Action = Literal["click", "type", "select"]
 Target = int | str

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserops.browser.banners import close_banners
-from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
+from browserops.browser.page.banners import close_banners
+from browserops.contract import SideEffect
+from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 from browserops.tools.hooks import budget_from_settings
 
 

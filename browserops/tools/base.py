@@ -13,27 +13,19 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from browserops.browser.dialogs import check_no_dialog, run_watching_dialogs
-from browserops.browser.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.page.dialogs import check_no_dialog, run_watching_dialogs
 from browserops.config import Settings
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error, ok
 
 log = logging.getLogger(__name__)
 
-ToolResult = dict[str, Any]
 
-
-class SideEffect(StrEnum):
-    READ_ONLY = "read-only"
-    EXPORT = "export"
-    LOCAL_WRITE = "local-write"
-    BROWSER_ACT = "browser-act"
 
 
 class ToolArgs(BaseModel):
@@ -83,16 +75,6 @@ class ToolDef(Generic[A]):
         schema.pop("title", None)
         return schema
 
-
-def ok(data: dict[str, Any] | None = None) -> ToolResult:
-    return {"status": "ok", "data": data or {}}
-
-
-def error(code: ErrorCode, message: str, data: dict[str, Any] | None = None) -> ToolResult:
-    out: ToolResult = {"status": "error", "code": code.value, "error": message}
-    if data:
-        out["data"] = data
-    return out
 
 
 def describe_validation_error(exc: ValidationError) -> str:

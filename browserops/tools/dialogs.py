@@ -6,8 +6,9 @@ from typing import Any
 
 from pydantic import Field
 
-from browserops.browser import dialogs
-from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
+from browserops.browser.page import dialogs
+from browserops.contract import SideEffect
+from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 
 class DialogArgs(ToolArgs):

@@ -6,9 +6,10 @@ from typing import Any
 
 from pydantic import Field
 
-from browserops.browser import downloads
-from browserops.browser.elements import resolve_target
-from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
+from browserops.browser.act import downloads
+from browserops.browser.numbering.elements import resolve_target
+from browserops.contract import SideEffect
+from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 from browserops.tools.element_arg import ElementId
 
 TimeoutMs = Field(30_000, ge=100, le=600_000, description="How long to wait for the download to start (ms).")

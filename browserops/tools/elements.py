@@ -8,9 +8,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from browserops.browser import focusnav, listing, overlay
-from browserops.browser.elements import latest_listing
-from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
+from browserops.browser.act import focusnav
+from browserops.browser.numbering import listing, overlay
+from browserops.browser.numbering.elements import latest_listing
+from browserops.contract import SideEffect
+from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 Scheme = Literal["dark", "blue", "light"]
 

@@ -29,12 +29,13 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from browserops.browser import listing, overlay
-from browserops.browser.banners import BannerBudget, close_banners_quietly
-from browserops.browser.dialogs import blocking_dialog
-from browserops.browser.elements import latest_listing
+from browserops.browser.numbering import listing, overlay
+from browserops.browser.numbering.elements import latest_listing
+from browserops.browser.page.banners import BannerBudget, close_banners_quietly
+from browserops.browser.page.dialogs import blocking_dialog
 from browserops.config import Settings
-from browserops.tools.base import ToolContext, ToolResult
+from browserops.contract import ToolResult
+from browserops.tools.base import ToolContext
 
 log = logging.getLogger(__name__)
 

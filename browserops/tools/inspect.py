@@ -6,8 +6,9 @@ from typing import Any
 
 from pydantic import Field
 
-from browserops.browser.inspect import inspect_element
-from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
+from browserops.browser.page.element_info import inspect_element
+from browserops.contract import SideEffect
+from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 from browserops.tools.element_arg import ElementId
 
 

@@ -9,10 +9,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from browserops.browser import changes, listing, overlay, reading
-from browserops.browser.navigation import page_info
-from browserops.browser.session import BrowserSession
-from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering import changes, listing, overlay
+from browserops.browser.page import reading
+from browserops.browser.page.navigation import page_info
+from browserops.contract import SideEffect
+from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 _counter = itertools.count(1)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from browserops.errors import ErrorCode
+from browserops.contract import ErrorCode, ToolResult, error
 from browserops.tools import (
     actions,
     banners,
@@ -19,7 +19,7 @@ from browserops.tools import (
     uploads,
     waiting,
 )
-from browserops.tools.base import ToolContext, ToolDef, ToolResult, error, invoke
+from browserops.tools.base import ToolContext, ToolDef, invoke
 
 _MODULES = (navigation, waiting, elements, actions, reading, tabs, downloads, uploads, dialogs, banners, inspect)
 

@@ -6,9 +6,10 @@ from typing import Any
 
 from pydantic import Field
 
-from browserops.browser import tabs
-from browserops.browser.elements import resolve_target
-from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
+from browserops.browser.numbering.elements import resolve_target
+from browserops.browser.page import tabs
+from browserops.contract import SideEffect
+from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 from browserops.tools.element_arg import ElementId
 
 

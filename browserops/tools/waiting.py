@@ -6,8 +6,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from browserops.browser import waiting
-from browserops.tools.base import SideEffect, ToolArgs, ToolContext, ToolDef
+from browserops.browser.page import waiting
+from browserops.contract import SideEffect
+from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 State = Literal[
     "visible", "hidden", "attached", "detached", "dom_quiet", "settled", "load", "domcontentloaded", "networkidle"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.packs import PackContext, validate_pack_dir
 from browserops.plan.steps import Kind
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from browserops.errors import BrowserOpsError
+from browserops.contract import BrowserOpsError
 from browserops.packs import PackContext, validate_pack_dir
 from browserops.plan.steps import Kind
 

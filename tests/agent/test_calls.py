@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from browserops.agent.calls import CallError, CallErrorKind, parse_turn
 from browserops.agent.model import ModelTurn, ToolCall, text_turn, tool_turn
 from browserops.agent.toolspec import ToolSpec, catalogue_specs, model_tools
-from browserops.tools.base import SideEffect, ToolArgs, ToolDef
+from browserops.contract import SideEffect
+from browserops.tools.base import ToolArgs, ToolDef
 
 TOOLS = {s.name: s for s in model_tools(catalogue_specs())}
 

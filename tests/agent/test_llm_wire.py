@@ -16,7 +16,7 @@ from browserops.agent.model import ToolCall, tool_turn
 from browserops.agent.summary import Observation, llm_summary
 from browserops.agent.toolspec import anthropic_tools, catalogue_specs, model_tools
 from browserops.config import Settings
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 from tests.agent.fake_messages_server import FakeMessagesServer, Reply, error, message, slow
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

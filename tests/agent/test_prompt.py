@@ -8,7 +8,7 @@ from browserops.agent.model import text_turn, tool_turn
 from browserops.agent.prompt import PromptContext, build_system_prompt
 from browserops.agent.scripted import ModelRequest, ScriptedModel
 from browserops.agent.toolspec import catalogue_specs, model_tools
-from browserops.errors import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ErrorCode
 
 
 def test_prompt_sections_and_rules() -> None:

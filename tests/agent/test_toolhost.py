@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from browserops.agent.toolhost import InProcessToolHost, ToolHost
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
 from browserops.demo_site import DemoSite
-from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.tools import registry
-from browserops.tools.base import SideEffect, ToolContext, ToolDef
+from browserops.tools.base import ToolContext, ToolDef
 from browserops.tools.navigation import NoArgs
 
 

@@ -19,8 +19,9 @@ from browserops.agent.toolspec import (
     model_tools,
     spec_from_def,
 )
+from browserops.contract import SideEffect
 from browserops.tools import registry
-from browserops.tools.base import SideEffect, ToolArgs, ToolDef
+from browserops.tools.base import ToolArgs, ToolDef
 
 
 def test_every_catalogue_tool_is_offered_with_its_schema() -> None:

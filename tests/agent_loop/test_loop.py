@@ -8,8 +8,8 @@ import pytest
 from browserops.agent.model import ModelTurn, ToolCall, text_turn, tool_turn
 from browserops.agent.scripted import ModelRequest
 from browserops.config import Settings
+from browserops.contract import BrowserOpsError
 from browserops.demo_site import DemoSite
-from browserops.errors import BrowserOpsError
 from browserops.evidence import read_events, verify_bundle
 from browserops.policy import CallbackConfirmer, RefuseConfirmer
 from browserops.tools.base import ToolContext

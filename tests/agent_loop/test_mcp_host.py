@@ -17,8 +17,8 @@ from browserops.agent.mcp_host import MCPToolHost
 from browserops.agent.model import tool_turn
 from browserops.agent.scripted import ScriptedModel
 from browserops.config import Settings
+from browserops.contract import SideEffect
 from browserops.demo_site import DemoSite
-from browserops.tools.base import SideEffect
 from browserops.tools.registry import all_tools
 from tests.agent_loop.helpers import act
 from tests.mcp.helpers import browser_of_server

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from browserops.agent.chat_engine import ChatEngine
+from browserops.chat.engine import ChatEngine
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext
 from tests.chat.scripted_brain import Plan, ScriptedPlanBrain, demo_plans

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import click
 
-from browserops.agent.chat_engine import ChatEngine
-from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.chat.engine import ChatEngine
 from browserops.cli.repl import StdinLines, run_repl
 from browserops.config import Settings
 from browserops.demo_site import DemoSite

@@ -3,7 +3,7 @@
 It is not the agent: it follows a fixed plan chosen by a keyword in the user's message, but it does real
 work through the real catalogue (``call_tool`` over a real ``BrowserSession`` on the demo site), so the
 engine, REPL and server are tested against real tool calls, real confirmations and a real manual login. The
-LLM loop replaces it behind the same :class:`~browserops.agent.chat_api.Brain` protocol.
+LLM loop replaces it behind the same :class:`~browserops.chat.api.Brain` protocol.
 
 Observation here reads the page directly with Playwright (test code may): title, URL, a screenshot and the
 first links/buttons/inputs, standing in for the catalogue's listing/screenshot tools, which the loop uses.
@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from browserops.agent.chat_api import ChatSession, Event, EventSink, PendingAction, TurnOutcome
+from browserops.chat.api import ChatSession, Event, EventSink, PendingAction, TurnOutcome
 from browserops.privacy import mask_args
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool

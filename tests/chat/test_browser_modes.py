@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from browserops.agent.chat_api import TurnOutcome
-from browserops.browser.discovery import find_chromium, launch_args, running_as_root
+from browserops.browser.launch.discovery import find_chromium, launch_args, running_as_root
+from browserops.chat.api import TurnOutcome
 from browserops.cli.chat_runtime import chat_runtime
 from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode

@@ -9,10 +9,10 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from browserops.agent.chat_api import ChatSession, Event, PendingAction
-from browserops.agent.chat_events import EventBus
-from browserops.agent.chat_store import ChatStore
-from browserops.agent.chat_words import _CJK_PHRASES, _WORD_PHRASES, is_done_message
+from browserops.chat.api import ChatSession, Event, PendingAction
+from browserops.chat.events import EventBus
+from browserops.chat.store import ChatStore
+from browserops.chat.words import _CJK_PHRASES, _WORD_PHRASES, is_done_message
 from browserops.policy import PendingAction as PolicyPending
 from browserops.policy import TargetInfo, classify
 

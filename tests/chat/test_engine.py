@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from browserops.agent.chat_api import ChatSession, Event, EventSink, TurnOutcome
-from browserops.agent.chat_engine import ChatEngine
-from browserops.browser.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession
+from browserops.chat.api import ChatSession, Event, EventSink, TurnOutcome
+from browserops.chat.engine import ChatEngine
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
-from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.tools.base import ToolContext
 from tests.chat.scripted_brain import Plan, ScriptedPlanBrain
 

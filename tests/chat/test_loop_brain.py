@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from browserops.agent.chat_api import TurnOutcome
-from browserops.agent.chat_brain import LoopBrain
-from browserops.agent.chat_engine import ChatEngine
 from browserops.agent.model import ModelTurn, tool_turn
 from browserops.agent.scripted import ModelRequest, ScriptedModel, ScriptItem
 from browserops.agent.toolhost import InProcessToolHost
+from browserops.chat.api import TurnOutcome
+from browserops.chat.brain import LoopBrain
+from browserops.chat.engine import ChatEngine
 from browserops.demo_site import DemoSite
 from browserops.evidence import read_events, verify_bundle
 from browserops.tools.base import ToolContext
@@ -219,8 +219,8 @@ async def test_observation_events_carry_the_page_and_the_numbered_screenshot(
 async def test_make_brain_is_the_loop_over_the_real_anthropic_client(
     workspace: Path, tool_ctx: ToolContext, demo_site: DemoSite
 ) -> None:
-    from browserops.agent.chat_api import make_brain
     from browserops.agent.llm import LLMClient
+    from browserops.chat.api import make_brain
     from tests.agent.fake_messages_server import FakeMessagesServer
     from tests.agent_loop.helpers import wire_responder
 

@@ -12,11 +12,11 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from browserops.agent.chat_brain import LoopBrain
-from browserops.agent.chat_engine import ChatEngine
 from browserops.agent.model import tool_turn
 from browserops.agent.scripted import ScriptedModel
 from browserops.agent.toolhost import InProcessToolHost
+from browserops.chat.brain import LoopBrain
+from browserops.chat.engine import ChatEngine
 from browserops.demo_site import DemoSite
 from browserops.server.runner import ChatServer
 from browserops.tools.base import ToolContext

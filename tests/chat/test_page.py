@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
-from browserops.agent.chat_engine import ChatEngine
-from browserops.browser.discovery import find_chromium, launch_args
+from browserops.browser.launch.discovery import find_chromium, launch_args
+from browserops.chat.engine import ChatEngine
 from browserops.demo_site import DemoSite
 from browserops.server.runner import ChatServer
 

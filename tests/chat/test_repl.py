@@ -19,7 +19,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from browserops.agent.chat_engine import ChatEngine
+from browserops.chat.engine import ChatEngine
 from browserops.cli import cli
 from browserops.cli.chat_runtime import chat_runtime
 from browserops.cli.context import CliState

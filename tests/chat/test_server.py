@@ -13,9 +13,9 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from browserops.agent.chat_engine import ChatEngine
+from browserops.chat.engine import ChatEngine
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
-from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.server.runner import ChatServer, bind_socket
 
 SID = "default"

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from mcp.client import Client
 
-from browserops.browser.session import SessionOptions
+from browserops.browser.launch.session import SessionOptions
 from browserops.config import Settings
+from browserops.contract import SideEffect
 from browserops.demo_site import DemoSite
 from browserops.mcp_server import BrowserOpsMCP, build_server
-from browserops.tools.base import SideEffect, ToolContext
+from browserops.tools.base import ToolContext
 from browserops.tools.registry import all_tools, call_tool
 from tests.mcp.helpers import call, kill_browser_with_marker, listed_items
 

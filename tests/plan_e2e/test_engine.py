@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 import browserops.plan.guard as guard
-from browserops.browser.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
 from browserops.demo_site import DemoSite
-from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.evidence import verify_bundle
 from browserops.packs import get_pack
 from browserops.plan.guard import PREPARE_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
@@ -21,7 +21,7 @@ from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
 from browserops.plan.run import RunOptions, run_plan
 from browserops.plan.steps import Step
-from browserops.tools.base import SideEffect, ToolContext
+from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool, get_tool
 from tests.plan_e2e.helpers import EXPENSE_INPUT, events
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import orjson
 
-from browserops.browser.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle

@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from browserops.browser.session import BrowserSession, SessionOptions
+from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle

@@ -11,11 +11,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from browserops.browser.keys import normalise_key
-from browserops.browser.session import BrowserSession
+from browserops.browser.act.keys import normalise_key
+from browserops.browser.launch.session import BrowserSession
 from browserops.cli import cli
 from browserops.config import Settings
-from browserops.tools.base import SideEffect, ToolContext
+from browserops.contract import SideEffect
+from browserops.tools.base import ToolContext
 from browserops.tools.registry import all_tools, call_tool, get_tool
 from tests.tools.helpers import check_contract, fails
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserops.browser.session import BrowserSession
-from browserops.tools.base import ToolContext, ToolResult
+from browserops.browser.launch.session import BrowserSession
+from browserops.contract import ToolResult
+from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool
 
 

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from browserops.browser.dialogs import run_watching_dialogs
-from browserops.browser.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.page.dialogs import run_watching_dialogs
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
-from browserops.errors import BrowserOpsError, ErrorCode
 from browserops.tools.base import ToolContext
 from tests.tools2.helpers import call, goto
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from browserops.browser.downloads import MAX_NAME_BYTES, place_file, sanitise_filename
+from browserops.browser.act.downloads import MAX_NAME_BYTES, place_file, sanitise_filename
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from browserops.browser.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext
 from tests.tools2.helpers import call, goto, stamp

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from browserops.browser.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext

@@ -1,0 +1,180 @@
+"""Acting on one element (click, type) and pressing keys, with errors a person can act on.
+
+Every function takes a target (a number of the latest listing or a blind id), resolves it through
+:func:`browserops.browser.numbering.elements.resolve_element`, and returns what the page shows afterwards: the
+element's new state, whether the page navigated, and where it is now. Typed text never reaches a log.
+Choosing options lives in :mod:`browserops.browser.act.selecting`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from browserops.browser.act.effects import KEY_GRACE_S, NavWatch, action_error
+from browserops.browser.act.element_ops import (
+    element_op,
+    finish,
+    label_of,
+    prepare,
+    public_desc,
+    resolve_described,
+)
+from browserops.browser.act.keylisteners import listens_to_keys
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.elements import latest_listing
+from browserops.browser.numbering.frames import frame_ids
+from browserops.browser.scripts import run_page
+from browserops.contract import BrowserOpsError, ErrorCode
+
+TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
+
+
+async def click(session: BrowserSession, target: int | str, *, timeout_ms: int) -> dict[str, Any]:
+    ready = await prepare(session, target, reach=True, timeout_ms=timeout_ms)
+    resolved, desc, label = ready.resolved, ready.desc, ready.label
+    page = session.page
+    async with NavWatch(session, page) as nav:
+        nav.expect_tab = bool(desc.get("opens_tab"))
+        try:
+            await resolved.locator.click(timeout=timeout_ms)
+        except PlaywrightError as exc:
+            raise action_error(f"Clicking {label}", exc) from exc
+    return await finish(session, resolved, nav, timeout_ms, {"action": "click", "target": public_desc(desc, resolved)})
+
+
+_NOT_TEXT = {
+    "native-select": "it is a drop-down list: use action='select' with the option's text",
+    "combobox": "it is a drop-down: use action='select' with the option's text",
+    "listbox": "it is a list of options: use action='select' with the option's text",
+    "option": "it is an option: use action='click'",
+    "checkable": "it is a checkbox/radio/switch: use action='click' (or 'select' with on/off)",
+    "file": "it is a file field: use browser_upload",
+    "button": "it is a button: use action='click'",
+    "other": "it is not a text field: use action='click', or find the field with browser_find(role='textbox')",
+}
+TEXT_KINDS = ["text", "combobox-input", "editable", "fill"]
+KEYED_KINDS = ["text", "combobox-input", "editable"]  # typed into (content selected first); "fill" is filled
+
+
+async def type_text(
+    session: BrowserSession, target: int | str, text: str, *, submit: bool = False, timeout_ms: int
+) -> dict[str, Any]:
+    """Focus the field (checked), replace its content with ``text``, optionally press Enter; report what
+    the field now holds (a password field reports only the length).
+
+    How the text goes in: a date/time/colour/range input is filled with its formatted value; a plain text
+    field (an ``<input>``/``<textarea>`` that is no autocomplete widget and that neither it nor anything
+    above it listens to keys on, see :mod:`browserops.browser.act.keylisteners`) gets the text inserted at once,
+    as an input method commits it (the page sees ``beforeinput`` and ``input``, as with Playwright's
+    ``fill``); anything else — a combobox, a contenteditable editor, a field with key handlers — is typed
+    key by key like a person would, so the page sees every keydown/keypress/keyup. Very long text, and text
+    with line breaks for a field that is no textbox, is inserted at once too (as before). ``typed_as`` in the
+    result says which it was: ``fill``, ``insert``, ``keys`` or ``clear`` (empty text).
+    """
+    ready = await prepare(session, target, kinds=TEXT_KINDS, reach=True, focus=True, clear=KEYED_KINDS,
+                          timeout_ms=timeout_ms)
+    resolved, desc, label, kind = ready.resolved, ready.desc, ready.label, ready.kind
+    if kind not in TEXT_KINDS:
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"Cannot type into {label}: {_NOT_TEXT.get(kind, '')}.")
+    page = session.page
+    loc = resolved.locator
+    result: dict[str, Any] = {"action": "type", "target": public_desc(desc, resolved)}
+    after: dict[str, Any] | None = None
+    async with NavWatch(session, page) as nav:
+        try:
+            if kind == "fill":  # date/time/colour/range inputs take a formatted value, not keystrokes
+                await loc.fill(text, timeout=timeout_ms)
+                result["typed_as"] = "fill"
+            else:
+                if ready.flags.get("readonly") or ready.flags.get("disabled"):
+                    raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"{label} is read-only or disabled; "
+                                          "it cannot be typed into.")
+                if not text:
+                    await page.keyboard.press("Delete")
+                    result["typed_as"] = "clear"
+                elif (len(text) > TYPE_KEYS_MAX or ("\n" in text and desc.get("role") != "textbox")
+                      or (ready.plain and not await listens_to_keys(session, resolved.frame, resolved.blind_id))):
+                    await page.keyboard.insert_text(text)
+                    result["typed_as"] = "insert"
+                else:
+                    await page.keyboard.type(text)
+                    result["typed_as"] = "keys"
+            # What the field holds before any Enter (a chat box may clear itself on submit); without Enter
+            # the same call also describes the element for the result.
+            if submit:
+                value = await element_op(resolved, "value")
+            else:
+                after = dict(await element_op(resolved, "after"))
+                value = after["value"]
+            report_value(result, str(value), text, secret=desc.get("type") == "password")
+            if submit:
+                await page.keyboard.press("Enter")
+        except PlaywrightError as exc:
+            raise action_error(f"Typing into {label}", exc) from exc
+    return await finish(session, resolved, nav, timeout_ms, result, grace_s=KEY_GRACE_S if submit else 0.0,
+                        desc=after["desc"] if after else None)
+
+
+def report_value(result: dict[str, Any], value: str, typed: str, *, secret: bool) -> None:
+    result["length"] = len(value)
+    if not secret:
+        result["value"] = value if len(value) <= 200 else value[:199] + "…"
+    result["matches"] = value == typed
+    if value != typed:
+        result["note"] = ("The field holds something other than the text typed (an input mask, a length limit or "
+                          "a suggestion). Check it before going on.")
+
+
+async def focused_element(session: BrowserSession) -> dict[str, Any] | None:
+    """The element holding keyboard focus (through frames and shadow roots), with its id and number."""
+    page = session.page
+    for frame in page.frames:
+        if frame.is_detached():
+            continue
+        ids = frame_ids(session, frame)
+        try:
+            info = await run_page(frame, "focusnav", {"op": "active", "prefix": ids.prefix, "seq": ids.seq})
+        except PlaywrightError:
+            continue
+        if not info or info.get("frame_focus"):
+            continue  # focus sits in a child frame (or nowhere here): keep looking
+        ids.seq = max(ids.seq, int(info.get("seq", 0)))
+        el = dict(info["element"])
+        if ids.label != "main":
+            el["frame"] = ids.label
+        listing = latest_listing(session)
+        if listing is not None and listing.page is page:
+            for item in listing.items:
+                if item.blind_id == el.get("id"):
+                    el["n"] = item.number
+        return el
+    return None
+
+
+async def press(session: BrowserSession, key: str, target: int | str | None = None, *,
+                timeout_ms: int) -> dict[str, Any]:
+    """Press a key or chord (already normalised, see :mod:`browserops.browser.act.keys`) on the given element
+    (focusing it first) or on whatever has the focus; report where the focus is afterwards."""
+    page = session.page
+    result: dict[str, Any] = {"key": key}
+    async with NavWatch(session, page) as nav:
+        if target is not None:
+            resolved, desc = await resolve_described(session, target)
+            result["target"] = public_desc(desc, resolved)
+            try:
+                await resolved.locator.press(key, timeout=timeout_ms)
+            except PlaywrightError as exc:
+                raise action_error(f"Pressing {key} on {label_of(target, desc)}", exc) from exc
+        else:
+            try:
+                await page.keyboard.press(key)
+            except PlaywrightError as exc:
+                raise action_error(f"Pressing {key}", exc) from exc
+    result.update(await nav.report(timeout_ms, grace_s=KEY_GRACE_S))
+    if not result.get("navigated"):
+        focused = await focused_element(session)
+        if focused:
+            result["focused"] = focused
+    return result

@@ -1,0 +1,141 @@
+"""What an action did to the page, and Playwright failures as errors a person can act on.
+
+:class:`NavWatch` wraps an action and reports a navigation (document change), a same-document URL change
+(single-page apps) and tabs the action opened; :func:`action_error` explains a Playwright failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from types import TracebackType
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame, Page, Request
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.page.navigation import page_info
+from browserops.contract import BrowserOpsError, ErrorCode
+
+NEW_TAB_WAIT_S = 1.5
+KEY_GRACE_S = 0.2  # after a key press: time for the page to start a navigation (Enter submitting a form)
+
+
+class NavWatch:
+    """Notices main-frame navigations (and new tabs) caused by an action.
+
+    A click waits for the navigation it starts (Playwright does that); a key press does not, so keyboard
+    actions give the page a short grace period to start one (a form submitted by Enter).
+    """
+
+    def __init__(self, session: BrowserSession, page: Page) -> None:
+        self.session = session
+        self.page = page
+        self.navigated = False
+        self.pending = False
+        self.url_before = page.url
+        self.tabs_before = len(session.pages)
+        self.stopped = False
+        self.expect_tab = False  # a target=_blank link: the new tab shows up just after the click
+        self._event = asyncio.Event()
+        self._tab_event = asyncio.Event()
+
+    def _on_nav(self, frame: Frame) -> None:
+        if frame is self.page.main_frame:
+            self.navigated = True
+            self._event.set()
+
+    def _on_request(self, request: Request) -> None:
+        if request.is_navigation_request() and request.frame is self.page.main_frame:
+            self.pending = True
+
+    def _on_page(self, page: Page) -> None:
+        self._tab_event.set()
+
+    async def __aenter__(self) -> NavWatch:
+        self.page.on("framenavigated", self._on_nav)
+        self.page.on("request", self._on_request)
+        self.session.context.on("page", self._on_page)
+        return self
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if et is not None:
+            self._stop()  # the action failed: nobody will ask for a report
+
+    def _stop(self) -> None:
+        if self.stopped:
+            return
+        self.stopped = True
+        self.page.remove_listener("framenavigated", self._on_nav)
+        self.page.remove_listener("request", self._on_request)
+        self.session.context.remove_listener("page", self._on_page)
+
+    async def report(self, timeout_ms: int, *, grace_s: float = 0.0) -> dict[str, Any]:
+        try:
+            return await self._report(timeout_ms, grace_s)
+        finally:
+            self._stop()
+
+    async def _report(self, timeout_ms: int, grace_s: float) -> dict[str, Any]:
+        if grace_s and not self.navigated:
+            await asyncio.sleep(grace_s)
+        if self.pending and not self.navigated:
+            # The response of a submitted form is on its way.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._event.wait(), timeout_ms / 1000)
+        if self.expect_tab and len(self.session.pages) <= self.tabs_before:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._tab_event.wait(), NEW_TAB_WAIT_S)
+            await asyncio.sleep(0)  # let the session register the page it was told about
+        out: dict[str, Any] = {}
+        if self.navigated and self.page.url != self.url_before and not self.pending:
+            # pushState routing in a single-page app: same document, new URL, content probably swapped.
+            out["url_changed"] = True
+            out["url"] = self.page.url
+            out["hint"] = "The app switched view: list the elements again before using numbers."
+        elif self.navigated and self.page.url != self.url_before:
+            try:
+                await self.page.wait_for_load_state("domcontentloaded", timeout=timeout_ms)
+            except PlaywrightError:
+                out["loading"] = True  # still loading: browser_wait will tell when it is ready
+            out["navigated"] = True
+            out.update(await page_info(self.page))
+            out["hint"] = "The page changed: call browser_list_interactives before using numbers."
+        if len(self.session.pages) > self.tabs_before:
+            out["new_tab"] = len(self.session.pages) - 1
+            out["tab_hint"] = f"A new tab opened (index {out['new_tab']}); this tab stays active."
+        return out
+
+
+def first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def action_error(what: str, exc: PlaywrightError) -> BrowserOpsError:
+    """Turn a Playwright failure into a message that says what to do next."""
+    text = str(exc)
+    if "intercepts pointer events" in text:
+        return BrowserOpsError(
+            ErrorCode.ACTION_FAILED,
+            f"{what}: another element lies on top of it (a banner, dialog or sticky bar). Close that first "
+            "(browser_close_banners, or act on the dialog's own buttons), then retry.",
+        )
+    if "not enabled" in text or "disabled" in text:
+        return BrowserOpsError(ErrorCode.ACTION_FAILED, f"{what}: the element is disabled. Fill the fields it "
+                               "depends on first, or choose another element.")
+    if "not editable" in text or "readonly" in text:
+        return BrowserOpsError(ErrorCode.ACTION_FAILED, f"{what}: the field is read-only.")
+    if "not visible" in text or "outside of the viewport" in text:
+        return BrowserOpsError(ErrorCode.ACTION_FAILED, f"{what}: the element is not visible. Scroll to it or "
+                               "open the section that holds it, then list again.")
+    if "detached" in text or "not attached" in text:
+        return BrowserOpsError(ErrorCode.STALE_INDEX, f"{what}: the element disappeared while acting. "
+                               "Call browser_list_interactives again.")
+    if isinstance(exc, PlaywrightTimeout):
+        return BrowserOpsError(ErrorCode.ACTION_FAILED, f"{what}: the element did not become ready in time "
+                               f"({first_line(exc)}). Close banners, scroll, list again and retry.")
+    return BrowserOpsError(ErrorCode.ACTION_FAILED, f"{what} failed: {first_line(exc)}.")

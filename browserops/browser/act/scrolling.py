@@ -1,0 +1,52 @@
+"""Scrolling the page, a scrollable container, or the document inside an iframe."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from browserops.browser.act.element_ops import locate_run
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.frames import frame_ids
+from browserops.browser.scripts import run_document
+from browserops.contract import BrowserOpsError, ErrorCode
+
+
+async def scroll(
+    session: BrowserSession,
+    *,
+    to: str | None = None,
+    by_x: int | None = None,
+    by_y: int | None = None,
+    target: int | str | None = None,
+    behavior: str = "auto",
+) -> dict[str, Any]:
+    """Scroll and report the position: ``y``, pixels ``above``/``below`` (and ``left``/``right`` when it
+    scrolls sideways), what scrolled (``page`` or ``container``), and whether it ``moved``.
+
+    - no target: the page; by default one screen (80 %) down;
+    - a target that scrolls (a list box, a panel): that container;
+    - a target inside a container, or inside an iframe: the nearest thing that scrolls around it (the
+      frame's own document for an iframe);
+    - a target and nothing else: bring the element into view (centred).
+    """
+    args: dict[str, Any] = {"to": to, "dx": by_x, "dy": by_y, "behavior": behavior}
+    page = session.page
+    try:
+        if target is None:
+            result = await run_document(page.main_frame, "scroll", args)
+        else:
+            args["intoView"] = to is None and by_x is None and by_y is None
+            resolved, result = await locate_run(session, target, "scroll", args)
+            label = frame_ids(session, resolved.frame).label
+            if label != "main":
+                result["frame"] = label
+                if result.get("kind") == "page":
+                    result["kind"] = "frame"
+    except PlaywrightError as exc:
+        raise BrowserOpsError(
+            ErrorCode.ACTION_FAILED, f"Scrolling failed: {str(exc).splitlines()[0]}. List the elements and retry."
+        ) from exc
+    result["hint"] = "Numbers of the last listing still work; list again to number what came into view."
+    return dict(result)

@@ -1,0 +1,139 @@
+"""Choosing an option: native ``<select>``, ARIA combobox or listbox (opened like a person would: click,
+then type to filter), and checkboxes/radios/switches set on or off."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from browserops.browser.act.effects import NavWatch, action_error
+from browserops.browser.act.element_ops import (
+    element_op,
+    finish,
+    focus_element,
+    prepare,
+    public_desc,
+)
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.elements import ResolvedElement, blind_locator
+from browserops.browser.numbering.frames import frame_ids
+from browserops.contract import BrowserOpsError, ErrorCode
+
+POPUP_WAIT_S = 1.5
+OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "clear", "нет", "выкл", "否", "关"}
+
+
+async def pick_popup_option(session: BrowserSession, resolved: ResolvedElement, choice: str, label: str,
+                             desc: dict[str, Any], timeout_ms: int) -> dict[str, Any]:
+    """Open a custom combobox/listbox like a person (click, then type to filter) and click the option."""
+    loc = resolved.locator
+    ids = frame_ids(session, resolved.frame)
+
+    seen_options: list[str] = []
+
+    async def look() -> dict[str, Any]:
+        result = await element_op(resolved, "popup", text=choice, prefix=ids.prefix, seq=ids.seq)
+        if not isinstance(result, dict):
+            return {"open": False}
+        if result.get("seq"):
+            ids.seq = max(ids.seq, int(result["seq"]))
+        if result.get("options"):
+            seen_options[:] = result["options"]  # typing to filter may hide them all: remember the full list
+        return result
+
+    found = await look()
+    if not found.get("id") and desc.get("kind") != "listbox":
+        try:
+            if not found.get("open"):
+                await loc.click(timeout=timeout_ms)
+            deadline = time.monotonic() + POPUP_WAIT_S
+            found = await look()
+            while not found.get("open") and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+                found = await look()
+            if not found.get("id") and desc.get("kind") == "combobox-input":
+                # Many comboboxes only offer matching options once text is typed.
+                await focus_element(resolved, label, timeout_ms)
+                await element_op(resolved, "clear")
+                await session.page.keyboard.type(choice)
+                deadline = time.monotonic() + POPUP_WAIT_S
+                found = await look()
+                while not found.get("id") and time.monotonic() < deadline:
+                    await asyncio.sleep(0.1)
+                    found = await look()
+        except PlaywrightError as exc:
+            raise action_error(f"Opening {label}", exc) from exc
+    if not found.get("id"):
+        options = found.get("options") or seen_options
+        listed = f" Options: {', '.join(options)}." if options else " No options appeared when it was opened."
+        raise BrowserOpsError(ErrorCode.ELEMENT_NOT_FOUND, f"No option matching {choice!r} in {label}.{listed}",
+                              details={"options": options})
+    # The option was stamped just now in the combobox's own frame (popupOptions looks in its document).
+    option = blind_locator(resolved.frame, str(found["id"]))
+    try:
+        if not await option.count():
+            raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"The option {found.get('label')!r} vanished before it "
+                                  "could be clicked. Try again.")
+        await option.click(timeout=timeout_ms)
+    except PlaywrightError as exc:
+        raise action_error(f"Choosing {found.get('label')!r} in {label}", exc) from exc
+    return {"chosen": found.get("label")}
+
+
+REACHED_KINDS = ["combobox", "combobox-input", "listbox", "option", "checkable"]
+
+
+async def select(session: BrowserSession, target: int | str, choice: str, *, timeout_ms: int) -> dict[str, Any]:
+    """Choose an option by its text (exact, value, prefix, then partial; case-insensitive) in a native
+    ``<select>``, an ARIA combobox or listbox; set a checkbox/radio/switch on (or off with "off")."""
+    # One round trip finds it, scrolls it into view and hit-tests it (not a native <select>: Playwright's
+    # select_option needs neither) and, for a native <select>, picks the matching option.
+    ready = await prepare(session, target, reach=REACHED_KINDS, native=choice, timeout_ms=timeout_ms)
+    resolved, desc, label, kind = ready.resolved, ready.desc, ready.label, ready.kind
+    loc = resolved.locator
+    page = session.page
+    result: dict[str, Any] = {"action": "select", "target": public_desc(desc, resolved)}
+    async with NavWatch(session, page) as nav:
+        if kind == "native-select":
+            picked = ready.native or {}
+            if "index" not in picked:
+                options = picked.get("options") or []
+                raise BrowserOpsError(
+                    ErrorCode.ELEMENT_NOT_FOUND,
+                    f"No option matching {choice!r} in {label}. Options: {', '.join(options)}.",
+                    details={"options": options},
+                )
+            try:
+                await loc.select_option(index=int(picked["index"]), timeout=timeout_ms)
+            except PlaywrightError as exc:
+                raise action_error(f"Selecting in {label}", exc) from exc
+            result["chosen"] = picked["label"]
+        elif kind in ("combobox", "combobox-input", "listbox"):
+            result.update(await pick_popup_option(session, resolved, choice, label, desc, timeout_ms))
+        elif kind == "option":
+            try:
+                await loc.click(timeout=timeout_ms)
+            except PlaywrightError as exc:
+                raise action_error(f"Choosing {label}", exc) from exc
+            result["chosen"] = desc.get("name")
+        elif kind == "checkable":
+            want = choice.strip().casefold() not in OFF_WORDS
+            try:
+                await loc.set_checked(want, timeout=timeout_ms)
+            except PlaywrightError as exc:
+                raise action_error(f"Setting {label}", exc) from exc
+            result["checked"] = want
+        else:
+            raise BrowserOpsError(
+                ErrorCode.INVALID_ARGS,
+                f"Cannot select in {label}: it is not a drop-down, list box or checkbox. Use action='click', "
+                "then list again to see the options it opens.",
+            )
+    after = await finish(session, resolved, nav, timeout_ms, result)
+    state = (after.get("element") or {}).get("state") or {}
+    if "value" in state:
+        after["value"] = state["value"]
+    return after

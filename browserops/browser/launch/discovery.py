@@ -1,0 +1,84 @@
+"""Find a Chromium to launch: ``BROWSEROPS_CHROMIUM`` → Playwright's own build → the system's."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from browserops.contract import BrowserOpsError, ErrorCode
+
+SYSTEM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+SYSTEM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+
+INSTALL_HINT = (
+    "Install one of:\n"
+    "  - Playwright's build:   uv run playwright install chromium   (or: python -m playwright install chromium)\n"
+    "  - Debian/Ubuntu:        sudo apt-get install -y chromium\n"
+    "or point BROWSEROPS_CHROMIUM at an existing Chrome/Chromium binary."
+)
+
+
+@dataclass(frozen=True)
+class ChromiumLocation:
+    path: str
+    source: str  # "env" | "setting" | "playwright" | "system"
+
+
+def _executable(path: str) -> bool:
+    return Path(path).is_file() and os.access(path, os.X_OK)
+
+
+def find_chromium(
+    *,
+    configured: str | None = None,
+    playwright_path: str | None = None,
+    env: Mapping[str, str] | None = None,
+    search_path: str | None = None,
+    system_paths: tuple[str, ...] = SYSTEM_PATHS,
+) -> ChromiumLocation:
+    """Return the first usable Chromium, or raise BROWSER_NOT_INSTALLED saying how to install one.
+
+    ``configured`` is the settings value (which already includes ``BROWSEROPS_CHROMIUM``); ``env`` and
+    ``search_path`` exist so tests can simulate a bare machine.
+    """
+    env = os.environ if env is None else env
+    explicit = configured or env.get("BROWSEROPS_CHROMIUM")
+    if explicit:
+        if _executable(explicit):
+            return ChromiumLocation(explicit, "env" if not configured else "setting")
+        raise BrowserOpsError(
+            ErrorCode.NOT_INSTALLED,
+            f"BROWSEROPS_CHROMIUM points at {explicit!r}, which is not an executable file. "
+            f"Fix the path or unset it.\n{INSTALL_HINT}",
+        )
+    if playwright_path and _executable(playwright_path):
+        return ChromiumLocation(playwright_path, "playwright")
+    path_var = env.get("PATH", "") if search_path is None else search_path
+    for name in SYSTEM_NAMES:
+        found = shutil.which(name, path=path_var)
+        if found:
+            return ChromiumLocation(found, "system")
+    for candidate in system_paths:
+        if _executable(candidate):
+            return ChromiumLocation(candidate, "system")
+    raise BrowserOpsError(ErrorCode.NOT_INSTALLED, f"No Chromium found.\n{INSTALL_HINT}")
+
+
+def launch_args() -> list[str]:
+    """Flags that keep Chromium quiet on a closed network. ``--no-sandbox`` comes from Playwright's
+    ``chromium_sandbox=False``, which the session sets only when running as root."""
+    return [
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-quic",
+        "--no-first-run",
+        "--no-default-browser-check",
+    ]
+
+
+def running_as_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0

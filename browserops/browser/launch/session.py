@@ -1,0 +1,309 @@
+"""``BrowserSession``: one Playwright browser context and its pages, in one of four modes.
+
+- ``launch``: a fresh Chromium (headless by default) with an empty context;
+- ``persistent``: a dedicated profile directory, usually headed, for a manual login that survives runs;
+- ``cdp``: attach to a Chrome/Chromium the user already runs (``--remote-debugging-port``);
+- ``remote``: connect to a Playwright server (``playwright run-server``) over WebSocket.
+
+The session notices pages the site opens itself and browser crashes; ``ensure_alive`` restarts after a
+crash so a long-lived server survives it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
+
+from browserops.browser.launch.discovery import ChromiumLocation, find_chromium, launch_args, running_as_root
+from browserops.config import Settings
+from browserops.contract import BrowserOpsError, ErrorCode
+
+log = logging.getLogger(__name__)
+
+Mode = Literal["launch", "persistent", "cdp", "remote"]
+
+
+@dataclass
+class SessionOptions:
+    mode: Mode = "launch"
+    headless: bool = True
+    profile_dir: Path | None = None
+    cdp_url: str | None = None
+    ws_endpoint: str | None = None
+    chromium: str | None = None
+    viewport: tuple[int, int] = (1280, 800)
+    tool_timeout_ms: int = 15_000
+    navigation_timeout_ms: int = 30_000
+    extra_args: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        profile_dir: Path | None = None,
+        cdp_url: str | None = None,
+        ws_endpoint: str | None = None,
+        headed: bool | None = None,
+    ) -> SessionOptions:
+        chosen = [name for name, v in (("--profile", profile_dir), ("--cdp-url", cdp_url),
+                                       ("--ws-endpoint", ws_endpoint)) if v]
+        if len(chosen) > 1:
+            raise BrowserOpsError(
+                ErrorCode.INVALID_ARGS, f"Choose one browser mode, not {' and '.join(chosen)}."
+            )
+        mode: Mode = "launch"
+        if profile_dir:
+            mode = "persistent"
+        elif cdp_url:
+            mode = "cdp"
+        elif ws_endpoint:
+            mode = "remote"
+        return cls(
+            mode=mode,
+            headless=settings.headless if headed is None else not headed,
+            profile_dir=profile_dir,
+            cdp_url=cdp_url,
+            ws_endpoint=ws_endpoint,
+            chromium=settings.chromium,
+            viewport=(settings.viewport_width, settings.viewport_height),
+            tool_timeout_ms=settings.tool_timeout_ms,
+            navigation_timeout_ms=settings.navigation_timeout_ms,
+        )
+
+
+class BrowserSession:
+    """Owns one browser context. Use as ``async with BrowserSession(options) as session:``."""
+
+    def __init__(self, options: SessionOptions | None = None) -> None:
+        self.options = options or SessionOptions()
+        self.chromium: ChromiumLocation | None = None
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
+        self._context: BrowserContext | None = None
+        self._pages: list[Page] = []
+        self._active = 0
+        self._dead = False
+        self._closing = False
+        # Things that happened outside a tool call (a tab the site opened, a crash): the next
+        # observation reports and clears them.
+        self.notices: list[dict[str, Any]] = []
+        self.restarts = 0
+        # Per-session scratch space for higher layers (numbering registry, dialogs, ...), keyed by owner.
+        self.extras: dict[str, Any] = {}
+        # JavaScript dialogs (alert/confirm/prompt/beforeunload) wait here until browser_dialog answers them.
+        # Having a listener stops Playwright from auto-dismissing them; nothing awaits them, so nothing blocks.
+        self.dialogs: list[Dialog] = []
+        # Downloads the site started that no tool has claimed yet (browser_download_wait takes them).
+        self.downloads: list[Download] = []
+        # Called on every new dialog/download, e.g. by a tool waiting for one (see browser/dialogs.py).
+        self.dialog_listeners: list[Callable[[Dialog], None]] = []
+        self.download_listeners: list[Callable[[Download], None]] = []
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    async def __aenter__(self) -> BrowserSession:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        opts = self.options
+        self._pw = await async_playwright().start()
+        try:
+            self._context = await self._open_context(self._pw)
+        except BaseException:
+            await self._pw.stop()
+            self._pw = None
+            raise
+        self._dead = False
+        self._context.set_default_timeout(opts.tool_timeout_ms)
+        self._context.set_default_navigation_timeout(opts.navigation_timeout_ms)
+        self._context.on("page", self._on_new_page)
+        self._context.on("close", lambda _ctx: self._mark_dead("context closed"))
+        self._pages = [p for p in self._context.pages if not p.is_closed()]
+        for page in self._pages:
+            self._watch_page(page)
+        if not self._pages:
+            # new_page fires the context "page" event, which registers it.
+            await self._context.new_page()
+        self._active = 0
+        log.info("browser session started: mode=%s chromium=%s", opts.mode,
+                 self.chromium.source if self.chromium else "remote")
+
+    async def _open_context(self, pw: Playwright) -> BrowserContext:
+        opts = self.options
+        ctx_kwargs: dict[str, Any] = {
+            "viewport": {"width": opts.viewport[0], "height": opts.viewport[1]},
+            "accept_downloads": True,
+        }
+        try:
+            if opts.mode == "cdp":
+                assert opts.cdp_url
+                self._browser = await pw.chromium.connect_over_cdp(opts.cdp_url)
+                self._browser.on("disconnected", lambda _b: self._mark_dead("browser disconnected"))
+                if self._browser.contexts:
+                    return self._browser.contexts[0]
+                return await self._browser.new_context(**ctx_kwargs)
+            if opts.mode == "remote":
+                assert opts.ws_endpoint
+                self._browser = await pw.chromium.connect(opts.ws_endpoint)
+                self._browser.on("disconnected", lambda _b: self._mark_dead("browser disconnected"))
+                return await self._browser.new_context(**ctx_kwargs)
+            self.chromium = find_chromium(configured=opts.chromium, playwright_path=pw.chromium.executable_path)
+            launch_kwargs: dict[str, Any] = {
+                "executable_path": self.chromium.path,
+                "headless": opts.headless,
+                "args": [*launch_args(), *opts.extra_args],
+                "chromium_sandbox": not running_as_root(),
+            }
+            if opts.mode == "persistent":
+                assert opts.profile_dir
+                opts.profile_dir.mkdir(parents=True, exist_ok=True)
+                return await pw.chromium.launch_persistent_context(
+                    str(opts.profile_dir), **launch_kwargs, **ctx_kwargs
+                )
+            self._browser = await pw.chromium.launch(**launch_kwargs)
+            self._browser.on("disconnected", lambda _b: self._mark_dead("browser disconnected"))
+            return await self._browser.new_context(**ctx_kwargs)
+        except PlaywrightError as exc:
+            where = opts.cdp_url or opts.ws_endpoint or (self.chromium.path if self.chromium else "chromium")
+            raise BrowserOpsError(
+                ErrorCode.LAUNCH_FAILED,
+                f"Could not start or reach the browser ({opts.mode} mode, {where}): "
+                f"{str(exc).splitlines()[0]}. Check that the browser/endpoint is available"
+                + (" and that the profile is not open in another browser." if opts.mode == "persistent" else "."),
+            ) from exc
+
+    async def close(self) -> None:
+        self._closing = True
+        try:
+            if self._context is not None and self.options.mode in ("launch", "persistent", "remote"):
+                with contextlib.suppress(PlaywrightError):
+                    await self._context.close()
+            if self._browser is not None:
+                # For a CDP-attached browser this only disconnects: the user's browser keeps running.
+                with contextlib.suppress(PlaywrightError):
+                    await self._browser.close()
+            if self._pw is not None:
+                await self._pw.stop()
+        finally:
+            self._pw = None
+            self._browser = None
+            self._context = None
+            self._pages = []
+            self.dialogs = []
+            self.downloads = []
+            self._closing = False
+
+    async def restart(self) -> None:
+        await self.close()
+        await self.start()
+        self.restarts += 1
+
+    async def ensure_alive(self) -> bool:
+        """Restart the browser if it died. Returns True when a restart happened."""
+        if self._context is not None and not self._dead:
+            return False
+        log.warning("browser is gone; restarting it")
+        await self.restart()
+        self.notices.append({"kind": "browser_restarted", "message": "The browser had crashed and was restarted; "
+                             "previous pages and numbers are gone."})
+        return True
+
+    # -- pages -----------------------------------------------------------------------------------
+    def _mark_dead(self, why: str) -> None:
+        if not self._closing:
+            log.warning("browser session lost: %s", why)
+            self._dead = True
+
+    @property
+    def alive(self) -> bool:
+        return self._context is not None and not self._dead
+
+    def _watch_page(self, page: Page) -> None:
+        page.on("close", self._on_page_close)
+        page.on("dialog", self._on_dialog)
+        page.on("download", self._on_download)
+
+    def _on_dialog(self, dialog: Dialog) -> None:
+        self.dialogs.append(dialog)
+        tab = self._pages.index(dialog.page) if dialog.page in self._pages else None
+        self.notices.append({"kind": "dialog", "type": dialog.type, "message": dialog.message[:300], "tab": tab})
+        for listener in list(self.dialog_listeners):
+            listener(dialog)
+
+    def _on_download(self, download: Download) -> None:
+        # Unclaimed downloads are kept for browser_download_wait; a bounded list, oldest dropped first.
+        self.downloads = [*self.downloads[-49:], download]
+        for listener in list(self.download_listeners):
+            listener(download)
+
+    def _on_new_page(self, page: Page) -> None:
+        if page in self._pages:
+            return
+        self._pages.append(page)
+        self._watch_page(page)
+        opener_known = len(self._pages) > 1
+        if opener_known:
+            self.notices.append({"kind": "new_tab", "index": len(self._pages) - 1, "url": page.url})
+
+    def _on_page_close(self, page: Page) -> None:
+        if page in self._pages:
+            idx = self._pages.index(page)
+            self._pages.remove(page)
+            if self._active >= idx and self._active > 0:
+                self._active -= 1
+        self.dialogs = [d for d in self.dialogs if d.page is not page]
+
+    @property
+    def context(self) -> BrowserContext:
+        if self._context is None:
+            raise BrowserOpsError(ErrorCode.CRASHED, "The browser session is not running; start it first.")
+        return self._context
+
+    @property
+    def pages(self) -> list[Page]:
+        return list(self._pages)
+
+    @property
+    def active_index(self) -> int:
+        return self._active
+
+    @property
+    def page(self) -> Page:
+        """The active page (tab)."""
+        if self._dead or self._context is None:
+            raise BrowserOpsError(
+                ErrorCode.CRASHED, "The browser has crashed or was closed; the next call restarts it."
+            )
+        if not self._pages:
+            raise BrowserOpsError(ErrorCode.TAB_NOT_FOUND, "No open tab. Navigate to a URL to open one.")
+        return self._pages[min(self._active, len(self._pages) - 1)]
+
+    async def new_page(self) -> Page:
+        page = await self.context.new_page()
+        if page not in self._pages:
+            self._on_new_page(page)
+        self._active = self._pages.index(page)
+        return page
+
+    def switch_to(self, index: int) -> Page:
+        if not 0 <= index < len(self._pages):
+            raise BrowserOpsError(
+                ErrorCode.TAB_NOT_FOUND, f"No tab {index}; open tabs are 0..{len(self._pages) - 1}."
+            )
+        self._active = index
+        return self._pages[index]
+
+    def take_notices(self) -> list[dict[str, Any]]:
+        out, self.notices = self.notices, []
+        return out

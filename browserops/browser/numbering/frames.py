@@ -1,0 +1,170 @@
+"""Frames as the numbering engine sees them: a stable label and id prefix per frame, and where each
+frame's viewport sits inside the top-level viewport (so items in iframes sort and report "in viewport"
+like everything else).
+
+Labels: the main frame is ``main`` (blind ids ``b1``, ``b2``…); child frames get ``f1``, ``f2``… in the
+order the session first meets them (ids ``f1b1``…), for the frame's lifetime. Same- and cross-origin
+frames are handled alike: our script runs inside each frame through Playwright's ``Frame``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame, Page
+
+from browserops.browser.launch.session import BrowserSession
+
+_KEY = "elements.frames"
+MAIN = "main"
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in top-level viewport pixels
+
+
+@dataclass
+class FrameIds:
+    label: str
+    prefix: str
+    seq: int = 0  # highest blind-id counter this frame has reported
+
+
+@dataclass
+class _Registry:
+    by_frame: dict[Frame, FrameIds] = field(default_factory=dict)
+    next_label: int = 1
+
+
+@dataclass
+class FrameView:
+    """One rendered frame of the page, ready for a page-side walk."""
+
+    frame: Frame
+    ids: FrameIds
+    order: int
+    offset: tuple[float, float] = (0.0, 0.0)
+    clip: Rect | None = None  # None for the main frame: its own viewport is the clip
+    title: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.ids.label
+
+    def script_args(self) -> dict[str, Any]:
+        return {
+            "prefix": self.ids.prefix,
+            "seq": self.ids.seq,
+            "off": list(self.offset),
+            "fclip": list(self.clip) if self.clip else None,
+        }
+
+
+def _registry(session: BrowserSession) -> _Registry:
+    reg = session.extras.get(_KEY)
+    if not isinstance(reg, _Registry):
+        reg = _Registry()
+        session.extras[_KEY] = reg
+    return reg
+
+
+def frame_ids(session: BrowserSession, frame: Frame) -> FrameIds:
+    reg = _registry(session)
+    ids = reg.by_frame.get(frame)
+    if ids is None:
+        if frame.parent_frame is None:
+            ids = FrameIds(MAIN, "b")
+        else:
+            label = f"f{reg.next_label}"
+            reg.next_label += 1
+            ids = FrameIds(label, label + "b")
+        reg.by_frame[frame] = ids
+        # Forget frames that are gone so the registry does not grow with every navigation.
+        for old in [f for f in reg.by_frame if f.is_detached()]:
+            del reg.by_frame[old]
+    return ids
+
+
+def frame_by_label(session: BrowserSession, page: Page, label: str) -> Frame | None:
+    for frame in page.frames:
+        if not frame.is_detached() and frame_ids(session, frame).label == label:
+            return frame
+    return None
+
+
+def _intersect(a: Rect, b: Rect) -> Rect:
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+
+
+def _empty(r: Rect) -> bool:
+    return r[2] - r[0] < 1 or r[3] - r[1] < 1
+
+
+_FRAME_BOX_JS = """(e) => {
+  const cs = getComputedStyle(e);
+  const shown = e.checkVisibility ? e.checkVisibility({visibilityProperty: true}) : true;
+  return [shown, e.clientLeft + parseFloat(cs.paddingLeft || "0"), e.clientTop + parseFloat(cs.paddingTop || "0")];
+}"""
+
+
+async def _child_box(frame: Frame) -> tuple[Rect, tuple[float, float]] | None:
+    """The frame's visible box and content origin in top-level viewport coordinates, or None if hidden."""
+    try:
+        handle = await frame.frame_element()
+    except PlaywrightError:
+        return None
+    try:
+        box, info = await asyncio.gather(handle.bounding_box(), handle.evaluate(_FRAME_BOX_JS))
+    except PlaywrightError:
+        return None
+    finally:
+        with contextlib.suppress(PlaywrightError):
+            await handle.dispose()
+    if box is None or not info[0] or box["width"] < 1 or box["height"] < 1:
+        return None
+    x, y = box["x"], box["y"]
+    return (x, y, x + box["width"], y + box["height"]), (x + float(info[1]), y + float(info[2]))
+
+
+async def visible_frames(session: BrowserSession, page: Page) -> list[FrameView]:
+    """The main frame and every rendered child frame (nested ones clipped by their parents)."""
+    viewport = page.viewport_size
+    main = page.main_frame
+    views: dict[Frame, FrameView] = {
+        main: FrameView(main, frame_ids(session, main), 0, title="")
+    }
+    main_clip: Rect | None = (0.0, 0.0, float(viewport["width"]), float(viewport["height"])) if viewport else None
+    children = [f for f in page.frames if f is not main and not f.is_detached()]
+    boxes = await asyncio.gather(*(_child_box(f) for f in children))
+    geometry = dict(zip(children, boxes, strict=True))
+
+    def place(frame: Frame) -> FrameView | None:
+        if frame in views:
+            return views[frame]
+        parent = frame.parent_frame
+        geo = geometry.get(frame)
+        if parent is None or geo is None:
+            return None
+        parent_view = place(parent)
+        if parent_view is None:
+            return None
+        box, origin = geo
+        clip = box
+        parent_clip = parent_view.clip or main_clip
+        if parent_clip is not None:
+            clip = _intersect(box, parent_clip)
+        view = FrameView(frame, frame_ids(session, frame), len(views), origin, clip)
+        # An iframe scrolled out of sight still holds elements; they just are not in the viewport.
+        views[frame] = view
+        return view
+
+    for frame in children:
+        place(frame)
+    out = sorted(views.values(), key=lambda v: v.order)
+    for view in out:
+        if view.clip is not None and _empty(view.clip):
+            # Keep the frame (its items exist, off-screen) but give it a clip nothing intersects.
+            view.clip = (0.0, 0.0, 0.0, 0.0)
+    return out

@@ -1,0 +1,319 @@
+"""The numbering engine: enumerate interactive elements in every frame, number them, store the listing.
+
+One ``evaluate`` of ``js/list.js`` per rendered frame (run concurrently) walks the composed tree, keeps the
+visible interactive elements, sorts them viewport first and describes only the ``offset + limit`` first
+ones; Python merges the frames' sorted heads, so a listing of 40 items on a 5000-element page stays cheap.
+See :mod:`browserops.browser.numbering.elements` for the numbering rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.elements import ListedElement, Listing, coerce_target, listed, store_listing
+from browserops.browser.numbering.frames import MAIN, FrameView, visible_frames
+from browserops.browser.scripts import run_page
+from browserops.contract import BrowserOpsError, ErrorCode
+
+MAX_LIMIT = 500
+_FRAME_LABEL = re.compile(r"^f\d+$")
+_BLIND_ID = re.compile(r"^(?:f\d+)?b\d+$")
+
+# Words people (and models) use for roles, mapped to the roles the engine reports.
+ROLE_ALIASES: dict[str, tuple[str, ...]] = {
+    "input": ("textbox", "searchbox", "spinbutton", "combobox"),
+    "field": ("textbox", "searchbox", "spinbutton", "combobox", "listbox", "checkbox", "radio", "switch", "slider"),
+    "text": ("textbox", "searchbox"),
+    "textbox": ("textbox", "searchbox"),
+    "textarea": ("textbox",),
+    "edit": ("textbox", "searchbox", "spinbutton"),
+    "search": ("searchbox", "textbox"),
+    "select": ("combobox", "listbox"),
+    "dropdown": ("combobox", "listbox"),
+    "combo": ("combobox",),
+    "list": ("listbox", "combobox"),
+    "check": ("checkbox", "switch"),
+    "checkbox": ("checkbox",),
+    "toggle": ("switch", "checkbox"),
+    "a": ("link",),
+    "links": ("link",),
+    "buttons": ("button",),
+    "btn": ("button",),
+    "menu item": ("menuitem", "menuitemcheckbox", "menuitemradio"),
+    "menuitem": ("menuitem", "menuitemcheckbox", "menuitemradio"),
+}
+
+
+def expand_role(role: str | None) -> list[str]:
+    if not role or not role.strip():
+        return []
+    key = " ".join(role.strip().lower().split())
+    return list(ROLE_ALIASES.get(key, (key,)))
+
+
+@dataclass
+class _Scope:
+    """What a listing is restricted to: the viewport, one frame, or a container (by blind id or name)."""
+
+    raw: str | None = None
+    viewport: bool = False
+    frame: str | None = None
+    blind_id: str | None = None
+    text: str | None = None
+
+    def js(self) -> dict[str, Any] | None:
+        if self.viewport:
+            return {"viewport": True}
+        if self.blind_id:
+            return {"id": self.blind_id}
+        if self.text:
+            return {"text": self.text}
+        return None
+
+
+def _parse_scope(session: BrowserSession, scope: str | int | None) -> _Scope:
+    if scope is None or (isinstance(scope, str) and not scope.strip()):
+        return _Scope()
+    target = coerce_target(scope)
+    if isinstance(target, int):
+        item = listed(session, target)
+        if item is None:
+            raise BrowserOpsError(
+                ErrorCode.STALE_INDEX,
+                f"scope {target} is not a number of the latest listing. Use a container's name (e.g. 'dialog', "
+                "'Contact details'), its element id, 'viewport' or a frame label such as 'f1'.",
+            )
+        return _Scope(raw=str(scope), blind_id=item.blind_id)
+    text = str(target).strip()
+    if text.lower() == "viewport":
+        return _Scope(raw=text, viewport=True)
+    if _FRAME_LABEL.match(text):
+        return _Scope(raw=text, frame=text)
+    if _BLIND_ID.match(text):
+        return _Scope(raw=text, blind_id=text)
+    return _Scope(raw=text, text=text)
+
+
+@dataclass
+class _FrameResult:
+    view: FrameView
+    data: dict[str, Any]
+
+
+async def _scan(views: list[FrameView], extra: dict[str, Any]) -> list[_FrameResult]:
+    async def one(view: FrameView) -> _FrameResult | None:
+        try:
+            data = await run_page(view.frame, "list", {**view.script_args(), **extra})
+        except PlaywrightError as exc:
+            if view.label != MAIN:
+                return None  # a child frame navigating away mid-listing simply has nothing to list
+            # The page itself was navigating: wait for the new document once, then list it.
+            try:
+                await view.frame.wait_for_load_state("domcontentloaded", timeout=LOAD_GRACE_MS * 4)
+                data = await run_page(view.frame, "list", {**view.script_args(), **extra})
+            except PlaywrightError:
+                raise BrowserOpsError(
+                    ErrorCode.ACTION_FAILED,
+                    f"Could not list the page: {str(exc).splitlines()[0]}. Wait for it to load "
+                    "(browser_wait), then list again.",
+                ) from exc
+        view.ids.seq = max(view.ids.seq, int(data.get("seq", 0)))
+        return _FrameResult(view, data)
+
+    results = await asyncio.gather(*(one(v) for v in views))
+    return [r for r in results if r is not None]
+
+
+def _frame_titles(views: list[FrameView]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in views:
+        if v.label != MAIN:
+            out[v.label] = v.frame.url
+    return out
+
+
+LOAD_GRACE_MS = 1500
+
+
+async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, list[FrameView]]:
+    page = session.page
+    # Right after a navigation iframes may not have loaded yet; give them a moment (free once loaded).
+    if len(page.frames) > 1:
+        with contextlib.suppress(PlaywrightError):
+            await page.wait_for_load_state("load", timeout=LOAD_GRACE_MS)
+    try:
+        views = await visible_frames(session, page)
+    except PlaywrightError as exc:
+        raise BrowserOpsError(
+            ErrorCode.ACTION_FAILED,
+            f"Could not read the page's frames: {str(exc).splitlines()[0]}. Wait for the page to load, then retry.",
+        ) from exc
+    if scope.frame:
+        views = [v for v in views if v.label == scope.frame]
+        if not views:
+            raise BrowserOpsError(
+                ErrorCode.ELEMENT_NOT_FOUND,
+                f"No visible frame {scope.frame!r} on this page. A full listing names the frames it found.",
+            )
+    return page, views
+
+
+def _scope_error(scope: _Scope, results: list[_FrameResult]) -> BrowserOpsError:
+    seen: list[str] = []
+    for r in results:
+        for c in r.data.get("containers") or []:
+            if c not in seen:
+                seen.append(c)
+    hint = f" Containers on this page: {', '.join(seen[:12])}." if seen else ""
+    return BrowserOpsError(
+        ErrorCode.ELEMENT_NOT_FOUND,
+        f"Nothing on the page matches scope {scope.raw!r} (a dialog, form, region or landmark by role or name, "
+        f"an element id, 'viewport' or a frame label).{hint}",
+    )
+
+
+def _item(view: FrameView, raw: dict[str, Any], number: int, keep_new: bool) -> ListedElement:
+    cov = raw.get("cov")
+    return ListedElement(
+        number=number,
+        blind_id=str(raw["id"]),
+        role=str(raw.get("role", "")),
+        name=str(raw.get("name", "")),
+        frame=view.label,
+        state=dict(raw.get("st") or {}),
+        in_viewport=raw.get("g") in (0, 1),
+        new=keep_new and bool(raw.get("nw")),
+        bbox={"x": float(raw["x"]), "y": float(raw["ty"]), "width": float(raw["w"]), "height": float(raw["h"])},
+        kind=raw.get("t"),
+        covered=str(cov) if cov else None,
+    )
+
+
+def _sort_key(raw: dict[str, Any], view: FrameView) -> tuple[float, float, float, int, int]:
+    return (float(raw["g"]), float(raw["y"]), float(raw["x"]), view.order, int(raw["i"]))
+
+
+async def list_interactives(
+    session: BrowserSession,
+    *,
+    limit: int,
+    offset: int = 0,
+    scope: str | int | None = None,
+    store: bool = True,
+) -> Listing:
+    """Enumerate, number and (by default) store the listing as the session's latest.
+
+    ``new`` flags mark elements absent from the previous unscoped listing of the same document; the first
+    listing of a document flags nothing.
+    """
+    if not 1 <= limit <= MAX_LIMIT:
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"limit must be 1..{MAX_LIMIT}, got {limit}.")
+    if offset < 0:
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"offset must be 0 or more, got {offset}.")
+    parsed = _parse_scope(session, scope)
+    page, views = await _prepare(session, parsed)
+    tracking = parsed.js() is None and parsed.frame is None
+    results = await _scan(views, {"keep": offset + limit, "scope": parsed.js(), "match": None, "track": tracking})
+    if parsed.js() and (parsed.blind_id or parsed.text) and not any(r.data.get("scopeFound") for r in results):
+        raise _scope_error(parsed, results)
+    main = next((r for r in results if r.view.label == MAIN), None)
+    keep_new = bool(main and main.data.get("had"))
+    merged = sorted(
+        ((r.view, raw) for r in results for raw in r.data["items"]), key=lambda pair: _sort_key(pair[1], pair[0])
+    )
+    window = merged[offset : offset + limit]
+    items = [_item(view, raw, offset + i + 1, keep_new) for i, (view, raw) in enumerate(window)]
+    total = sum(int(r.data["total"]) for r in results)
+    listing = Listing(
+        page=page,
+        items=items,
+        total=total,
+        limit=limit,
+        offset=offset,
+        scope=parsed.raw,
+        frames={r.view.label: r.view.frame for r in results},
+        frame_titles=_frame_titles([r.view for r in results]),
+        url=page.url,
+    )
+    if store:
+        store_listing(session, listing)
+    return listing
+
+
+@dataclass
+class FindResult:
+    listing: Listing  # the matches (full-order numbers), stored as the latest listing
+    matches: int  # how many elements matched in all
+
+
+async def find_elements(
+    session: BrowserSession, *, text: str | None, role: str | None, limit: int, offset: int = 0
+) -> FindResult:
+    """Match visible interactive elements by accessible name, label, placeholder, title, aria-label or text
+    (case-insensitive, whitespace-normalised, partial, any script) and/or role. Best matches first (exact
+    name, then name prefix, then contains, then other label sources), each with its full-order number.
+    """
+    if not (text and text.strip()) and not (role and role.strip()):
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS, "Give text or role (or both) to find; both are empty.")
+    if not 1 <= limit <= MAX_LIMIT or offset < 0:
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"limit must be 1..{MAX_LIMIT} and offset 0 or more.")
+    page, views = await _prepare(session, _Scope())
+    match = {"text": text.strip() if text else "", "roles": expand_role(role)}
+    results = await _scan(views, {"keep": 0, "scope": None, "match": match, "track": False})
+    # Full order across frames: number = 1 + position among every frame's sorted keys.
+    keys: list[tuple[float, float, float, int, int]] = []
+    for r in results:
+        for i, k in enumerate(r.data.get("keys") or []):
+            keys.append((float(k[0]), float(k[1]), float(k[2]), r.view.order, i))
+    keys.sort()
+    position = {(k[3], k[4]): n + 1 for n, k in enumerate(keys)}
+    found = [(r.view, raw) for r in results for raw in r.data["items"]]
+    found.sort(key=lambda pair: (int(pair[1].get("rank", 3)), position[(pair[0].order, int(pair[1]["i"]))]))
+    window = found[offset : offset + limit]
+    items = [_item(view, raw, position[(view.order, int(raw["i"]))], False) for view, raw in window]
+    listing = Listing(
+        page=page,
+        items=items,
+        total=len(keys),
+        limit=limit,
+        offset=offset,
+        kind="find",
+        frames={r.view.label: r.view.frame for r in results},
+        frame_titles=_frame_titles([r.view for r in results]),
+        url=page.url,
+    )
+    store_listing(session, listing)
+    return FindResult(listing, len(found))
+
+
+def listing_data(listing: Listing, *, hint: bool = True) -> dict[str, Any]:
+    """The compact form an LLM receives: short keys, nothing empty."""
+    data: dict[str, Any] = {"items": [item.to_dict() for item in listing.items], "total": listing.total}
+    shown_to = listing.offset + len(listing.items)
+    more = max(0, listing.total - shown_to)
+    if listing.kind == "list":
+        if listing.offset:
+            data["offset"] = listing.offset
+        if more:
+            data["more"] = more
+            if hint:
+                data["next"] = f"offset={shown_to}"
+    if listing.scope:
+        data["scope"] = listing.scope
+    if listing.frame_titles:
+        data["frames"] = listing.frame_titles
+    blocked = list(dict.fromkeys(item.covered for item in listing.items if item.covered))
+    if blocked:
+        data["covered_by"] = blocked[:3]
+    new = sum(1 for item in listing.items if item.new)
+    if new:
+        data["new"] = new
+    return data

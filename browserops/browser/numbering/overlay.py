@@ -1,0 +1,102 @@
+"""The numbered overlay: badges with the latest listing's numbers drawn over its elements in every frame.
+
+Badges never intercept clicks (``pointer-events: none``), follow scrolling, and live in one host element
+per frame that :func:`hide_overlay` removes. While the overlay is on, every new listing redraws it, so
+badges always show the numbers of the latest listing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame, Page
+
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.elements import Listing, latest_listing
+from browserops.browser.scripts import run_page
+
+Scheme = Literal["dark", "blue", "light"]
+SCHEMES: dict[str, str] = {
+    "dark": "yellow numbers on black (default)",
+    "blue": "white numbers on dark blue",
+    "light": "black numbers on white",
+}
+_KEY = "elements.overlay"
+
+
+@dataclass
+class OverlayState:
+    page: Page
+    scheme: str
+    generation: int
+    result: dict[str, Any] | None = None  # what show_overlay reported when it drew this generation
+
+
+def overlay_state(session: BrowserSession) -> OverlayState | None:
+    state = session.extras.get(_KEY)
+    return state if isinstance(state, OverlayState) else None
+
+
+async def _run(frame: Frame, args: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        result = await run_page(frame, "overlay", args)
+    except PlaywrightError:
+        return None  # a frame that navigated away has no badges to draw or remove
+    return result if isinstance(result, dict) else None
+
+
+_PRESENT_JS = "() => !!document.querySelector('browserops-overlay')"
+
+
+async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = "dark") -> dict[str, Any]:
+    """Draw the listing's numbers. Returns how many badges were drawn and which numbers had no element."""
+    page = session.page
+    state = overlay_state(session)
+    if (state is not None and state.page is page and state.generation == listing.generation
+            and state.scheme == scheme and state.result is not None):
+        # Already drawn for this listing (a listing redraws an overlay that is on): keep it if still there.
+        try:
+            if await page.main_frame.evaluate(_PRESENT_JS) or not any(i.frame == "main" for i in listing.items):
+                return dict(state.result)
+        except PlaywrightError:
+            pass
+    by_frame: dict[str, list[list[Any]]] = {}
+    for item in listing.items:
+        by_frame.setdefault(item.frame, []).append([item.blind_id, item.number])
+    frames = [f for f in page.frames if not f.is_detached()]
+    labelled = {id(f): label for label, f in listing.frames.items()}
+    jobs = []
+    for frame in frames:
+        items = by_frame.get(labelled.get(id(frame), ""), [])
+        # Frames without items still run, to remove badges a previous overlay left there.
+        jobs.append(_run(frame, {"op": "show" if items else "hide", "items": items, "scheme": scheme}))
+    results = await asyncio.gather(*jobs)
+    shown = sum(int(r.get("shown", 0)) for r in results if r)
+    missing = sorted(n for r in results if r for n in r.get("missing", []))
+    out: dict[str, Any] = {"shown": shown, "scheme": scheme}
+    if missing:
+        out["missing"] = missing
+    session.extras[_KEY] = OverlayState(page, scheme, listing.generation, dict(out))
+    return out
+
+
+async def hide_overlay(session: BrowserSession) -> dict[str, Any]:
+    """Remove every badge and listener we added, in every frame of the active page."""
+    page = session.page
+    results = await asyncio.gather(*(_run(f, {"op": "hide"}) for f in page.frames if not f.is_detached()))
+    session.extras.pop(_KEY, None)
+    return {"removed": sum(int(r.get("removed", 0)) for r in results if r)}
+
+
+async def refresh_overlay(session: BrowserSession) -> dict[str, Any] | None:
+    """After a new listing: redraw if the overlay is on for this page (numbers must never be stale)."""
+    state = overlay_state(session)
+    listing = latest_listing(session)
+    if state is None or listing is None or state.page is not session.page or listing.page is not state.page:
+        return None
+    if state.generation == listing.generation:
+        return None
+    return await show_overlay(session, listing, state.scheme)

@@ -1,0 +1,138 @@
+"""Reading the page: a summary, its text, its ARIA snapshot, a screenshot."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from browserops.browser.launch.cdp import page_cdp
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.frames import MAIN, frame_ids
+from browserops.browser.page.navigation import page_info
+from browserops.browser.scripts import run_page
+from browserops.contract import BrowserOpsError, ErrorCode
+
+_REF = re.compile(r" \[ref=[a-z0-9]+\]")
+
+
+async def summary(session: BrowserSession, *, snippet_chars: int = 600, max_headings: int = 25) -> dict[str, Any]:
+    """Title, URL, headings outline (level, text), a snippet of the main text, counts, live messages
+    (role=alert/status), open dialogs, and the frames with their own headings."""
+    page = session.page
+    out = await page_info(page)
+    try:
+        data = await run_page(page.main_frame, "extract", {"snippet": snippet_chars,
+                                                                           "headings": max_headings})
+    except PlaywrightError as exc:
+        raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not read the page: {str(exc).splitlines()[0]}. "
+                              "Wait for it to load (browser_wait) and retry.") from exc
+    out.update({k: v for k, v in data.items() if v not in (None, [], {}, "")})
+    frames = []
+    for frame in page.frames[1:]:
+        if frame.is_detached():
+            continue
+        try:
+            sub = await run_page(frame, "extract", {"snippet": 160, "headings": 5})
+        except PlaywrightError:
+            continue
+        entry: dict[str, Any] = {"frame": frame_ids(session, frame).label, "url": frame.url}
+        if sub.get("headings"):
+            entry["headings"] = sub["headings"]
+        if sub.get("messages"):
+            entry["messages"] = sub["messages"]
+        if sub.get("text"):
+            entry["text"] = sub["text"]
+        frames.append(entry)
+    if frames:
+        out["frames"] = frames
+    return out
+
+
+async def page_text(session: BrowserSession, *, offset: int = 0, max_chars: int = 4000) -> dict[str, Any]:
+    """The visible text of the page (open shadow roots and every frame included), paged by characters."""
+    page = session.page
+    parts: list[str] = []
+    for frame in page.frames:
+        if frame.is_detached():
+            continue
+        try:
+            text = await run_page(frame, "text", {"op": "text"})
+        except PlaywrightError:
+            continue
+        text = re.sub(r"[ \t]+", " ", re.sub(r"\n\s*\n+", "\n", str(text))).strip()
+        if not text:
+            continue
+        label = frame_ids(session, frame).label
+        parts.append(text if label == MAIN else f"[frame {label}]\n{text}")
+    full = "\n".join(parts)
+    chunk = full[offset : offset + max_chars]
+    out = await page_info(page)
+    out.update({"text": chunk, "offset": offset, "total_chars": len(full)})
+    if offset + max_chars < len(full):
+        out["more"] = len(full) - offset - max_chars
+        out["next"] = f"offset={offset + max_chars}"
+    return out
+
+
+async def aria_snapshot(page: Page, *, timeout_ms: int) -> str:
+    """Playwright's ARIA snapshot of the page in YAML, iframes included (its own ``[ref=…]`` markers are
+    dropped: no tool takes them)."""
+    try:
+        raw = await page.aria_snapshot(mode="ai", timeout=timeout_ms)
+    except PlaywrightError as exc:
+        raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not take the ARIA snapshot: "
+                              f"{str(exc).splitlines()[0]}.") from exc
+    return _REF.sub("", raw)
+
+
+async def screenshot(page: Page, path: Path, *, full_page: bool = False, timeout_ms: int,
+                     session: BrowserSession | None = None) -> dict[str, Any]:
+    """Save a PNG of the viewport (or the whole page) at ``path``.
+
+    Given the ``session``, a viewport shot is taken straight from Chromium (``Page.captureScreenshot`` with
+    its fast PNG encoder, once web fonts are ready): the same pixels, lossless, in about half the time of
+    Playwright's ``page.screenshot`` — which also hides the text caret and re-encodes harder for a smaller
+    file. Evidence takes one before and after every step, so this is most of a run's screenshot time. A full
+    page, or a browser without the DevTools protocol, goes through Playwright."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = await _fast_png(session, page, timeout_ms) if session is not None and not full_page else None
+    if data is not None:
+        await asyncio.to_thread(path.write_bytes, data)
+    else:
+        try:
+            data = await page.screenshot(path=str(path), full_page=full_page, timeout=timeout_ms)
+        except PlaywrightError as exc:
+            raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Screenshot failed: {str(exc).splitlines()[0]}.") \
+                from exc
+    width, height = _png_size(data)
+    return {"path": str(path), "bytes": len(data), "width": width, "height": height, "full_page": full_page}
+
+
+async def _fast_png(session: BrowserSession, page: Page, timeout_ms: int) -> bytes | None:
+    cdp = await page_cdp(session, page)
+    if cdp is None:
+        return None
+    try:
+        # As Playwright does before a screenshot: let web fonts load, so text shows in its own font.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(cdp.send("Runtime.evaluate", {"expression": "document.fonts.ready.then(() => 1)",
+                                                                  "awaitPromise": True, "returnByValue": True}),
+                                   timeout_ms / 2000)
+        shot = await asyncio.wait_for(cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True}),
+                                      timeout_ms / 2000)
+        return base64.b64decode(shot["data"])
+    except (PlaywrightError, TimeoutError, KeyError, ValueError):
+        return None  # Playwright's own screenshot says what is wrong, if anything
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    return 0, 0

@@ -1,0 +1,255 @@
+"""Waiting without sleeping blindly: DOM quiet, network idle, an element's state, text, URL, load states.
+
+Two kinds of condition:
+- *hard* ones (an element visible/hidden/attached/detached, a text, a URL fragment, a load state) fail with
+  ``BROWSER_TIMEOUT`` when they are not met in time;
+- *settling* ones (network idle, DOM quiet) return in time whatever happens and say whether the page
+  settled: on a single-page app that polls the server the network never goes idle, and a clock on the
+  page keeps the DOM busy — the caller still gets control back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page, Request
+
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.elements import check_blind_id, coerce_target, listed, locate_blind_id
+from browserops.browser.scripts import run_page
+from browserops.contract import BrowserOpsError, ErrorCode
+
+ElementState = Literal["visible", "hidden", "attached", "detached"]
+NETWORK_IDLE_MS = 500
+POLL_S = 0.1
+_KEY = "waiting.network"
+_LONG_LIVED = {"eventsource", "websocket"}
+
+
+@dataclass
+class NetworkTracker:
+    """In-flight requests of one page, counted from when the tracker was installed."""
+
+    page: Page
+    inflight: set[Request] = field(default_factory=set)
+    last_change: float = field(default_factory=time.monotonic)
+
+    def install(self) -> None:
+        self.page.on("request", self._start)
+        self.page.on("requestfinished", self._end)
+        self.page.on("requestfailed", self._end)
+
+    def _start(self, request: Request) -> None:
+        if request.resource_type in _LONG_LIVED or request.url.startswith("data:"):
+            return
+        self.inflight.add(request)
+        self.last_change = time.monotonic()
+
+    def _end(self, request: Request) -> None:
+        if request in self.inflight:
+            self.inflight.discard(request)
+            self.last_change = time.monotonic()
+
+    def idle_for(self) -> float:
+        """Seconds since the last request started or ended, or 0 while one is in flight."""
+        return 0.0 if self.inflight else time.monotonic() - self.last_change
+
+    async def wait_idle(self, idle_ms: int, timeout_s: float) -> bool:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            if self.idle_for() * 1000 >= idle_ms:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(min(POLL_S, max(0.0, deadline - time.monotonic())))
+
+
+def track_network(session: BrowserSession, page: Page | None = None) -> NetworkTracker:
+    """Start (once per page) counting the page's requests; call early, e.g. before navigating."""
+    page = page or session.page
+    trackers: dict[Page, NetworkTracker] = session.extras.setdefault(_KEY, {})
+    for old in [p for p in trackers if p.is_closed()]:
+        del trackers[old]
+    tracker = trackers.get(page)
+    if tracker is None:
+        tracker = NetworkTracker(page)
+        tracker.install()
+        trackers[page] = tracker
+    return tracker
+
+
+async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int) -> dict[str, Any]:
+    """Wait until no frame's DOM has changed for ``quiet_ms`` (at most ``timeout_ms``)."""
+    args = {"quiet": quiet_ms, "timeout": max(timeout_ms, 1)}
+
+    async def one(frame: Any) -> dict[str, Any] | None:
+        try:
+            result = await run_page(frame, "quiet", args)
+        except PlaywrightError:
+            return None
+        return result if isinstance(result, dict) else None
+
+    frames = [f for f in page.frames if not f.is_detached()]
+    results = [r for r in await asyncio.gather(*(one(f) for f in frames)) if r]
+    quiet = bool(results) and all(r.get("quiet") for r in results)
+    return {"quiet": quiet, "mutations": sum(int(r.get("mutations", 0)) for r in results)}
+
+
+async def settled(page: Page, tracker: NetworkTracker, quiet_ms: int, budget: _Budget) -> dict[str, Any]:
+    """Until no request is in flight *and* the DOM has been quiet for ``quiet_ms`` at the same time (what an
+    agent waits for after acting: an answer on its way keeps it waiting, a page that only renders does not)."""
+    while True:
+        if tracker.inflight:
+            await tracker.wait_idle(min(quiet_ms, 50), budget.left_s())
+        quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()))
+        if (quiet["quiet"] and not tracker.inflight) or budget.left_s() <= 0:
+            break
+    done = quiet["quiet"] and not tracker.inflight
+    out: dict[str, Any] = {"settled": done, "dom_quiet": quiet["quiet"]}
+    if not done:
+        out["note"] = ("The page kept changing or loading until the timeout (a clock, a ticker or polling); going "
+                       "on anyway. List the elements to see the current state.")
+    return out
+
+
+async def page_has_text(page: Page, text: str) -> bool:
+    for frame in page.frames:
+        if frame.is_detached():
+            continue
+        try:
+            if await run_page(frame, "text", {"op": "has", "text": text}):
+                return True
+        except PlaywrightError:
+            continue
+    return False
+
+
+def _blind_id_for(session: BrowserSession, target: int | str) -> str:
+    target = coerce_target(target)
+    if isinstance(target, int):
+        item = listed(session, target)
+        if item is None:
+            raise BrowserOpsError(
+                ErrorCode.STALE_INDEX,
+                f"Number {target} is not in the latest listing. Call browser_list_interactives, then wait on "
+                "one of its numbers or ids.",
+            )
+        return item.blind_id
+    return check_blind_id(str(target))
+
+
+async def _element_state(page: Page, blind_id: str) -> tuple[bool, bool]:
+    found = await locate_blind_id(page, blind_id)
+    if found is None:
+        return False, False
+    try:
+        return True, await found[1].is_visible()
+    except PlaywrightError:
+        return False, False
+
+
+@dataclass
+class _Budget:
+    deadline: float
+
+    def left_s(self) -> float:
+        return max(0.0, self.deadline - time.monotonic())
+
+    def left_ms(self) -> int:
+        return int(self.left_s() * 1000)
+
+
+async def _poll(check: Any, budget: _Budget) -> bool:
+    while True:
+        if await check():
+            return True
+        if budget.left_s() <= 0:
+            return False
+        await asyncio.sleep(min(POLL_S, budget.left_s()))
+
+
+async def wait(
+    session: BrowserSession,
+    *,
+    target: int | str | None = None,
+    state: str | None = None,
+    network_idle: bool = False,
+    ms: int | None = None,
+    text: str | None = None,
+    url_contains: str | None = None,
+    timeout_ms: int,
+    quiet_ms: int,
+) -> dict[str, Any]:
+    """Wait for every given condition (in this order: pause, load state, element, text, URL, network idle,
+    DOM quiet). With no condition at all it waits for DOM quiet."""
+    page = session.page
+    tracker = track_network(session, page)
+    started = time.monotonic()
+    out: dict[str, Any] = {}
+    if ms:
+        await asyncio.sleep(ms / 1000)
+        out["paused_ms"] = ms
+    budget = _Budget(time.monotonic() + timeout_ms / 1000)
+    element_states = ("visible", "hidden", "attached", "detached")
+    if state in ("load", "domcontentloaded", "networkidle"):
+        try:
+            await page.wait_for_load_state(state, timeout=max(1, budget.left_ms()))  # type: ignore[arg-type]
+            out[state] = True
+        except PlaywrightError as exc:
+            if state != "networkidle":
+                raise BrowserOpsError(ErrorCode.TIMEOUT, f"The page did not reach '{state}' within {timeout_ms} "
+                                      "ms. It may still be usable: list its elements.") from exc
+            out[state] = False
+    if target is not None:
+        want = state if state in element_states else "visible"
+        blind_id = _blind_id_for(session, target)
+
+        async def element_ok() -> bool:
+            attached, visible = await _element_state(page, blind_id)
+            return {"visible": visible, "hidden": not visible, "attached": attached, "detached": not attached}[want]
+
+        if not await _poll(element_ok, budget):
+            raise BrowserOpsError(ErrorCode.TIMEOUT, f"Element {target!r} did not become {want} within "
+                                  f"{timeout_ms} ms. List the elements to see the page as it is now.")
+        out["element"] = want
+    elif state in element_states:
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"state={state!r} needs selector: the element number or id "
+                              "to wait for.")
+    if text:
+        if not await _poll(lambda: page_has_text(page, text), budget):
+            raise BrowserOpsError(ErrorCode.TIMEOUT, f"The text did not appear within {timeout_ms} ms. "
+                                  "Check the page with browser_extract.")
+        out["text"] = True
+    if url_contains:
+        async def url_ok() -> bool:
+            return url_contains in page.url
+
+        if not await _poll(url_ok, budget):
+            raise BrowserOpsError(ErrorCode.TIMEOUT, f"The URL did not come to contain {url_contains!r} within "
+                                  f"{timeout_ms} ms; it is {page.url}.")
+        out["url"] = page.url
+    if network_idle:
+        idle = await tracker.wait_idle(NETWORK_IDLE_MS, budget.left_s())
+        out["network_idle"] = idle
+        if not idle:
+            # The SPA case: requests never stop. Settle on the DOM instead, briefly, and say so.
+            quiet = await dom_quiet(page, quiet_ms, min(2000, max(quiet_ms * 4, 500)))
+            out["dom_quiet"] = quiet["quiet"]
+            out["note"] = ("The network never went idle (the page keeps polling)"
+                           + ("; the DOM is quiet, so the page has settled." if quiet["quiet"]
+                              else " and the DOM keeps changing; list the elements and go on."))
+    if state == "settled":
+        out.update(await settled(page, tracker, quiet_ms, budget))
+    conditions = any([target is not None, text, url_contains, network_idle, ms, state])
+    if (state == "dom_quiet" or not conditions) and state != "settled":
+        quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()))
+        out["dom_quiet"] = quiet["quiet"]
+        if not quiet["quiet"]:
+            out["note"] = (f"The DOM kept changing for {timeout_ms} ms (a clock, ticker or animation); "
+                           "going on anyway. List the elements to see the current state.")
+    out["waited_ms"] = int((time.monotonic() - started) * 1000)
+    return out
