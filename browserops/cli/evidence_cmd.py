@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -16,6 +17,7 @@ from browserops.evidence import (
     read_events,
     read_info,
     read_plan,
+    signing,
     verify_bundle,
 )
 from browserops.evidence.manifest import bundle_files
@@ -32,6 +34,7 @@ def evidence_group() -> None:
       browserops evidence list
       browserops evidence show req-20260105-101500-ab12
       browserops evidence verify req-20260105-101500-ab12 --json
+      browserops evidence keygen
     """
 
 
@@ -69,13 +72,23 @@ def evidence_list(state: CliState) -> None:
         click.echo(f"{b.request_id:<26} {status:<12} {steps:>5}  {created:<19}  {b.title or ''}")
 
 
+def _signature_words(report: VerifyReport) -> str:
+    return {
+        "unsigned": "unsigned (no signing key when it was written; see `browserops evidence keygen`)",
+        "valid": f"signed by {report.signed_by}",
+        "invalid": "its signature does NOT match",
+        "untrusted": f"signed by {report.signed_by}, a key you do not trust",
+    }[report.signature]
+
+
 def _report_line(report: VerifyReport) -> str:
     if report.ok:
-        return f"OK: {report.request_id} is intact and {report.status} ({report.files_checked} files checked)."
+        return (f"OK: {report.request_id} is intact and {report.status} ({report.files_checked} files checked); "
+                f"{_signature_words(report)}.")
     status = report.status + (" (interrupted)" if report.interrupted else "")
     return f"FAILED: {report.request_id or report.path}: status {status}, " + (
-        "files match the manifest." if report.intact else "files do not match the manifest."
-    )
+        "files match the manifest" if report.intact else "files do not match the manifest"
+    ) + ("" if report.interrupted else f"; {_signature_words(report)}") + "."
 
 
 def _mismatch(report: VerifyReport) -> BrowserOpsError:
@@ -86,6 +99,10 @@ def _mismatch(report: VerifyReport) -> BrowserOpsError:
         what.append(f"{len(report.missing)} missing")
     if report.extra:
         what.append(f"{len(report.extra)} extra")
+    if report.signature in ("invalid", "untrusted"):
+        what.append(f"signature {report.signature}")
+    elif report.signature == "unsigned" and report.intact and report.complete:
+        what.append("unsigned, and --require-signed")
     if report.interrupted:
         what.append("run interrupted")
     elif not report.complete:
@@ -141,18 +158,28 @@ def evidence_show(state: CliState, request_id: str) -> None:
 
 @evidence_group.command("verify")
 @click.argument("request_id")
+@click.option("--trust-key", "trust_keys", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
+              help="Also trust this public key (a colleague's evidence-ed25519.pub). Repeatable.")
+@click.option("--require-signed", is_flag=True, help="Fail on an unsigned bundle too.")
 @json_flag
 @pass_state
-def evidence_verify(state: CliState, request_id: str) -> None:
-    """Re-hash a bundle against manifest-sha256.txt; exit 1 on any edited, missing or extra file, or if the
-    run is incomplete or was interrupted.
+def evidence_verify(state: CliState, request_id: str, trust_keys: tuple[Path, ...], require_signed: bool) -> None:
+    """Re-hash a bundle against manifest-sha256.txt and check the manifest's signature; exit 1 on any edited,
+    missing or extra file, a signature that does not match or comes from a key you do not trust, or if the run
+    is incomplete or was interrupted. An unsigned bundle passes (and says so) unless --require-signed.
 
     \b
     Examples:
       browserops evidence verify req-20260105-101500-ab12
       browserops evidence verify req-20260105-101500-ab12 --json
+      browserops evidence verify req-20260105-101500-ab12 --trust-key alice.pub --require-signed
     """
-    report = verify_bundle(find_bundle(state.workspace, request_id))
+    trusted = signing.trusted_keys()
+    for path in trust_keys:
+        key = signing.read_public_key(path)
+        trusted[signing.fingerprint(key)] = key
+    report = verify_bundle(find_bundle(state.workspace, request_id), trusted=trusted,
+                           require_signed=require_signed)
     if report.ok:
         if state.json_output:
             state.emit_json({"status": "ok", "report": _dump(report)})
@@ -164,6 +191,35 @@ def evidence_verify(state: CliState, request_id: str) -> None:
         for line in report.lines():
             click.echo(f"  {line}")
     raise _mismatch(report)
+
+
+@evidence_group.command("keygen")
+@click.option("--force", is_flag=True, help="Replace an existing key pair (its public key stays trusted).")
+@json_flag
+@pass_state
+def evidence_keygen(state: CliState, force: bool) -> None:
+    """Make an Ed25519 key pair that signs every evidence bundle written from now on.
+
+    \b
+    The pair lives in your config directory ($BROWSEROPS_CONFIG_DIR, else $XDG_CONFIG_HOME/browserops, else
+    ~/.config/browserops) under keys/: the private key readable by you only (0600), the public key beside it.
+    Give the public key (keys/evidence-ed25519.pub) to reviewers: `evidence verify --trust-key FILE`.
+
+    \b
+    Examples:
+      browserops evidence keygen
+      browserops evidence keygen --force --json
+    """
+    signer = signing.generate(force=force)
+    public = signer.path.with_name(signing.PUBLIC_FILE)
+    if state.json_output:
+        state.emit_json({"status": "ok", "privateKey": str(signer.path), "publicKey": str(public),
+                         "fingerprint": signer.fingerprint})
+        return
+    click.echo(f"Made an Ed25519 key pair: {signer.fingerprint}")
+    click.echo(f"  private: {signer.path} (mode 600; never share it)")
+    click.echo(f"  public:  {public} (give it to reviewers: evidence verify --trust-key FILE)")
+    click.echo("Bundles finished from now on are signed; `evidence verify` checks the signature.")
 
 
 COMMANDS = [evidence_group]

@@ -34,7 +34,8 @@ from pydantic import BaseModel, Field
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import layout
 from browserops.evidence.events import EventModel, Phase, StepEvent
-from browserops.evidence.manifest import write_manifest
+from browserops.evidence.manifest import render_manifest, write_manifest
+from browserops.evidence.signing import SIGNATURE_FILE, Signer, load_signer
 from browserops.evidence.summary import render_summary
 from browserops.privacy import mask_pii
 
@@ -69,6 +70,8 @@ class BundleInfo(EventModel):
     updated: dt.datetime
     status: BundleStatus
     attempts: list[Attempt] = Field(default_factory=list)
+    signed_by: str | None = Field(
+        None, description="Fingerprint of the Ed25519 key that signed the manifest (see evidence/signing.py).")
 
 
 def confirmed_run(info: BundleInfo) -> Attempt | None:
@@ -124,8 +127,9 @@ def _now() -> dt.datetime:
 class BundleWriter:
     """Writes one attempt (prepare or run) into a bundle. Get one from :meth:`create` or :meth:`open`."""
 
-    def __init__(self, workspace: Path, path: Path, info: BundleInfo) -> None:
+    def __init__(self, workspace: Path, path: Path, info: BundleInfo, signer: Signer | None = None) -> None:
         self.workspace = workspace
+        self.signer = signer
         self.path = path
         self._info = info
         self._t0 = time.monotonic()
@@ -139,6 +143,7 @@ class BundleWriter:
         """A new bundle for ``request_id`` in this workspace (an existing one is an error: use :meth:`open`)."""
         workspace = workspace.resolve()
         path = layout.bundle_dir(workspace, request_id)
+        signer = load_signer()  # a broken key is refused before anything is written
         if path.exists():
             raise BrowserOpsError(
                 ErrorCode.INVALID_ARGS, f"An evidence bundle for {request_id} already exists at {path}."
@@ -149,7 +154,7 @@ class BundleWriter:
         now = _now()
         info = BundleInfo(request_id=request_id, workspace=str(workspace), created=now, updated=now, status="open",
                           attempts=[Attempt(number=1, phase=phase, started=now, pid=os.getpid())])
-        writer = cls(workspace, path, info)
+        writer = cls(workspace, path, info, signer)
         writer._save_info()
         layout.fsync_dir(path.parent)
         return writer
@@ -161,6 +166,7 @@ class BundleWriter:
         """Continue an existing bundle with a new attempt (a run after prepare, or a retry after a crash)."""
         workspace = workspace.resolve()
         path = layout.bundle_dir(workspace, request_id)
+        signer = load_signer()
         info = read_info(path) if path.is_dir() else None
         if info is None or info.request_id != request_id:
             raise BrowserOpsError(
@@ -177,13 +183,14 @@ class BundleWriter:
             )
         # Order matters for crash safety: the manifest goes first, so from here on the bundle reads as unfinished.
         (path / layout.MANIFEST_FILE).unlink(missing_ok=True)
+        (path / SIGNATURE_FILE).unlink(missing_ok=True)
         layout.fsync_dir(path)
         _remove_partial_files(path)
         _repair_events(path)
         info.status = "open"
         info.attempts.append(Attempt(number=len(info.attempts) + 1, phase=phase, started=_now(),
                                      confirmed_with=confirmed_with, pid=os.getpid()))
-        writer = cls(workspace, path, info)
+        writer = cls(workspace, path, info, signer)
         writer._save_info()
         return writer
 
@@ -289,7 +296,8 @@ class BundleWriter:
     # ------------------------------------------------------------------ finishing
 
     def finish(self, status: FinalStatus, *, reason: str | None = None) -> Path:
-        """Close the attempt: summary.md, bundle.json, then manifest-sha256.txt. Returns the manifest path."""
+        """Close the attempt: summary.md, bundle.json, then manifest-sha256.txt (and its signature when the user
+        has a key). Returns the manifest path."""
         self._check_open()
         if self._events_fd is not None:
             os.close(self._events_fd)
@@ -299,12 +307,17 @@ class BundleWriter:
         attempt.status = status
         attempt.reason = mask_pii(reason)[:2000] if reason else None
         self._info.status = status
+        self._info.signed_by = self.signer.fingerprint if self.signer else None
         events, problems = read_events(self.path)
         files = sorted(p.relative_to(self.path).as_posix() for p in self.path.rglob("*") if p.is_file())
         summary = render_summary(self._info, read_plan(self.path), events, files, problems)
         layout.atomic_write(self.path / layout.SUMMARY_FILE, summary.encode("utf-8"))
         self._save_info()
-        manifest = write_manifest(self.path)
+        data = render_manifest(self.path)
+        if self.signer is not None:
+            # Signature before manifest: a crash in between leaves no manifest, which reads as interrupted.
+            layout.atomic_write(self.path / SIGNATURE_FILE, self.signer.sign(data))
+        manifest = write_manifest(self.path, data)
         self._finished = True
         return manifest
 

@@ -24,6 +24,7 @@ INFO_FILE = "bundle.json"
 EVENTS_FILE = "events.jsonl"
 SUMMARY_FILE = "summary.md"
 MANIFEST_FILE = "manifest-sha256.txt"
+SIGNATURE_FILE = MANIFEST_FILE + ".sig"  # detached Ed25519 signature of the manifest (evidence/signing.py)
 SNAPSHOTS_DIR = "snapshots"
 SCREENSHOTS_DIR = "screenshots"
 EXPORTS_DIR = "exports"
