@@ -70,6 +70,10 @@ class BundleInfo(EventModel):
     updated: dt.datetime
     status: BundleStatus
     attempts: list[Attempt] = Field(default_factory=list)
+    same_as: dict[str, str] = Field(
+        default_factory=dict,
+        description="Screenshots not stored because they were byte-identical to the one taken just before: "
+        "name -> the stored file (e.g. a step's before = the previous step's after).")
     signed_by: str | None = Field(
         None, description="Fingerprint of the Ed25519 key that signed the manifest (see evidence/signing.py).")
 
@@ -135,6 +139,7 @@ class BundleWriter:
         self._t0 = time.monotonic()
         self._events_fd: int | None = None
         self._finished = False
+        self._last_shot: tuple[str, bytes] | None = None  # the latest stored screenshot: (path, PNG bytes)
 
     # ------------------------------------------------------------------ opening
 
@@ -257,10 +262,34 @@ class BundleWriter:
         return self._write_new(layout.snapshot_relpath(n, page_name), text.encode("utf-8"))
 
     def add_screenshot(self, step: int, phase: ScreenshotPhase, png: bytes, label: str = "") -> str:
-        """``screenshots/NNN_<phase>_<label>.png``; returns the bundle-relative path actually written."""
+        """``screenshots/NNN_<phase>_<label>.png``; returns its bundle-relative name.
+
+        A screenshot byte-identical to the previous one (a step's "before" is usually the last step's "after") is
+        not stored again: its name goes into ``bundle.json`` ``sameAs`` pointing at the stored file, so events and
+        the plan's evidence list keep their names and ``verify`` checks that every such name leads to a file."""
+        self._check_open()
         if not png.startswith(PNG_SIGNATURE):
             raise BrowserOpsError(ErrorCode.INVALID_ARGS, "add_screenshot expects PNG bytes.")
-        return self._write_new(layout.screenshot_relpath(step, phase, label or f"step{step}"), png)
+        wanted = layout.screenshot_relpath(step, phase, label or f"step{step}")
+        last = self._last_shot
+        if last is not None and last[1] == png and (self.path / last[0]).is_file():
+            rel = layout.unique_relpath(self.path, wanted, taken=self._info.same_as)
+            self._info.same_as[rel] = last[0]
+            self._save_info()
+            return rel
+        rel = layout.unique_relpath(self.path, wanted, taken=self._info.same_as)
+        layout.atomic_write(self.path / rel, png)
+        self._last_shot = (rel, png)
+        return rel
+
+    def stored_as(self, relpath: str) -> str:
+        """The file that holds ``relpath`` (itself, or the identical screenshot it was not stored apart from)."""
+        return self._info.same_as.get(relpath, relpath)
+
+    def evidence_names(self) -> list[str]:
+        """Every name in the bundle: its files and the screenshots stored once under another name."""
+        files = [p.relative_to(self.path).as_posix() for p in self.path.rglob("*") if p.is_file()]
+        return sorted([*files, *self._info.same_as])
 
     def add_export(self, name: str, source: Path | bytes) -> str:
         """Copy a downloaded file (or bytes) to ``exports/<name>``; returns the bundle-relative path."""

@@ -14,6 +14,7 @@ import hashlib
 import os
 import re
 import secrets
+from collections.abc import Container
 from pathlib import Path
 
 from browserops.contract import BrowserOpsError, ErrorCode
@@ -87,16 +88,17 @@ def export_relpath(name: str) -> str:
     return f"{EXPORTS_DIR}/{base or 'export'}"
 
 
-def unique_relpath(root: Path, relpath: str) -> str:
-    """Evidence is never overwritten: a second file of the same name gets ``-2``, ``-3``… before its suffix."""
-    if not (root / relpath).exists():
+def unique_relpath(root: Path, relpath: str, taken: Container[str] = ()) -> str:
+    """Evidence is never overwritten: a second file of the same name gets ``-2``, ``-3``… before its suffix.
+    ``taken``: names in use without a file of their own (screenshots stored once under another name)."""
+    if not (root / relpath).exists() and relpath not in taken:
         return relpath
     folder, _, name = relpath.rpartition("/")
     stem, dot, suffix = name.partition(".")
     n = 2
     while True:
         candidate = f"{folder}/{stem}-{n}{dot}{suffix}" if folder else f"{stem}-{n}{dot}{suffix}"
-        if not (root / candidate).exists():
+        if not (root / candidate).exists() and candidate not in taken:
             return candidate
         n += 1
 

@@ -123,6 +123,37 @@ class VerifyReport(BaseModel):
         return out
 
 
+def _name_problems(bundle: Path, info_raw: dict[str, object] | None, entries: dict[str, str]) -> list[str]:
+    """Every screenshot stored once under another name (``sameAs``) leads to a file of the manifest, and every
+    file an event names exists (as a file or such a name)."""
+    problems: list[str] = []
+    same_as = info_raw.get("sameAs") if info_raw else None
+    aliases: dict[str, str] = {}
+    if isinstance(same_as, dict):
+        aliases = {str(k): str(v) for k, v in same_as.items()}
+    for name, stored in sorted(aliases.items()):
+        if stored not in entries:
+            problems.append(f"{name} is recorded as the same image as {stored}, which the manifest does not list")
+        if name in entries:
+            problems.append(f"{name} is both a file and recorded as the same image as {stored}")
+    try:
+        lines = (bundle / layout.EVENTS_FILE).read_bytes().splitlines()
+    except OSError:
+        return problems
+    named: set[str] = set()
+    for line in lines:
+        try:
+            event = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue  # torn or foreign lines are reported by read_events
+        if isinstance(event, dict):
+            for key in ("screenshots", "exports"):
+                named.update(str(p) for p in event.get(key) or [] if isinstance(p, str))
+    for name in sorted(named - set(entries) - set(aliases)):
+        problems.append(f"{layout.EVENTS_FILE} names {name}, which is not in the bundle")
+    return problems
+
+
 def verify_bundle(bundle: Path, *, trusted: PublicKeys | None = None, require_signed: bool = False) -> VerifyReport:
     """Re-hash a bundle against its manifest, check the manifest's signature (against ``trusted``, by default the
     keys of this user) and read its status marker. ``require_signed``: an unsigned bundle fails too."""
@@ -155,6 +186,7 @@ def verify_bundle(bundle: Path, *, trusted: PublicKeys | None = None, require_si
         elif layout.sha256_file(bundle / rel) != expected:
             edited.append(rel)
     extra = sorted((present - set(entries)) | set(odd))
+    problems += _name_problems(bundle, info_raw, entries)
     intact = not (edited or missing or extra or problems)
     sig = check_signature(bundle, claimed, trusted_keys() if trusted is None else trusted)
     if sig.problem:

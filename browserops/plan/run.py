@@ -188,7 +188,7 @@ async def _attempt(writer: BundleWriter, runner: Runner, plan: BrowserPlan, conf
         writer.abandon(f"{why} after step {at}")
         raise
     if confirmed:
-        files = [p.relative_to(writer.path).as_posix() for p in writer.path.rglob("*") if p.is_file()]
+        files = writer.evidence_names()  # a "before" identical to the last "after" is stored once, named twice
         skipped = {o.number for o in runner.outcomes if o.status == "skipped"}
         lacking = [item.path for item in missing_evidence(plan, files) if item.path and item.step not in skipped]
         if lacking:
