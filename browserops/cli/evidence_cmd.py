@@ -21,8 +21,10 @@ from browserops.evidence import (
     verify_bundle,
 )
 from browserops.evidence.manifest import bundle_files
+from browserops.evidence.report import write_report
 from browserops.evidence.store import summarize
 from browserops.evidence.summary import render_summary
+from browserops.lane import Lane
 
 
 @click.group("evidence")
@@ -220,6 +222,44 @@ def evidence_keygen(state: CliState, force: bool) -> None:
     click.echo(f"  private: {signer.path} (mode 600; never share it)")
     click.echo(f"  public:  {public} (give it to reviewers: evidence verify --trust-key FILE)")
     click.echo("Bundles finished from now on are signed; `evidence verify` checks the signature.")
+
+
+@evidence_group.command("report")
+@click.argument("request_id")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the report here instead (the bundle is then not touched).")
+@click.option("--open", "open_it", is_flag=True, help="Open the report in the default browser afterwards.")
+@json_flag
+@pass_state
+def evidence_report(state: CliState, request_id: str, out: Path | None, open_it: bool) -> None:
+    """Write one self-contained, offline HTML report of a bundle: the plan and its diff, who confirmed with which
+    phrase, each step's before/after screenshots with the acted-on element outlined and numbered, outcomes,
+    timings, and the result of `evidence verify`.
+
+    \b
+    A bundle whose files match its manifest gets report.html inside it, sealed into the manifest (and re-signed
+    when it was signed by your key). Any other bundle (interrupted, edited, signed by someone else) is never
+    re-sealed: its report goes to <workspace>/artifacts/browser/reports/<id>.html, or to --out.
+
+    \b
+    Examples:
+      browserops evidence report req-20260105-101500-ab12
+      browserops evidence report req-20260105-101500-ab12 --open
+      browserops evidence report req-20260105-101500-ab12 --out /tmp/review.html --json
+    """
+    path = find_bundle(state.workspace, request_id)
+    # The lane keeps a run from re-opening the bundle while its manifest is rewritten.
+    with Lane(state.workspace, no_wait=True, holder={"requestId": request_id, "command": "evidence report"}):
+        written = write_report(path, out=out)
+    if state.json_output:
+        state.emit_json({"status": "ok", "report": str(written.path), "sealed": written.sealed,
+                         "whyOutside": written.why_outside, "verify": _dump(written.verify)})
+    else:
+        where = "sealed into the bundle's manifest" if written.sealed else f"not in the bundle: {written.why_outside}"
+        click.echo(f"Report: {written.path} ({where}).")
+        click.echo(f"Verify: {_report_line(written.verify)}")
+    if open_it:
+        click.launch(written.path.as_uri())
 
 
 COMMANDS = [evidence_group]

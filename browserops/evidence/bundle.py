@@ -20,6 +20,7 @@ appended one whole line at a time with fsync, and every other file is written at
 from __future__ import annotations
 
 import datetime as dt
+import getpass
 import logging
 import os
 import time
@@ -58,6 +59,7 @@ class Attempt(EventModel):
     confirmed_with: str | None = Field(None, description="The confirm phrase this run was given (not a secret).")
     reason: str | None = Field(None, max_length=2000, description="Why it ended incomplete.")
     pid: int | None = None
+    user: str | None = Field(None, max_length=200, description="The OS login that ran this attempt (who confirmed).")
 
 
 class BundleInfo(EventModel):
@@ -124,6 +126,13 @@ def read_plan(bundle: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def _login() -> str | None:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no passwd entry and no LOGNAME/USER: a container's anonymous uid
+        return None
+
+
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -158,7 +167,7 @@ class BundleWriter:
             (path / sub).mkdir()
         now = _now()
         info = BundleInfo(request_id=request_id, workspace=str(workspace), created=now, updated=now, status="open",
-                          attempts=[Attempt(number=1, phase=phase, started=now, pid=os.getpid())])
+                          attempts=[Attempt(number=1, phase=phase, started=now, pid=os.getpid(), user=_login())])
         writer = cls(workspace, path, info, signer)
         writer._save_info()
         layout.fsync_dir(path.parent)
@@ -189,12 +198,13 @@ class BundleWriter:
         # Order matters for crash safety: the manifest goes first, so from here on the bundle reads as unfinished.
         (path / layout.MANIFEST_FILE).unlink(missing_ok=True)
         (path / SIGNATURE_FILE).unlink(missing_ok=True)
+        (path / layout.REPORT_FILE).unlink(missing_ok=True)  # derived from the bundle; it would describe the past
         layout.fsync_dir(path)
         _remove_partial_files(path)
         _repair_events(path)
         info.status = "open"
         info.attempts.append(Attempt(number=len(info.attempts) + 1, phase=phase, started=_now(),
-                                     confirmed_with=confirmed_with, pid=os.getpid()))
+                                     confirmed_with=confirmed_with, pid=os.getpid(), user=_login()))
         writer = cls(workspace, path, info, signer)
         writer._save_info()
         return writer

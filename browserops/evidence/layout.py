@@ -24,6 +24,7 @@ PLAN_FILE = "plan.json"
 INFO_FILE = "bundle.json"
 EVENTS_FILE = "events.jsonl"
 SUMMARY_FILE = "summary.md"
+REPORT_FILE = "report.html"  # `evidence report`: derived from the other files, sealed into the manifest
 MANIFEST_FILE = "manifest-sha256.txt"
 SIGNATURE_FILE = MANIFEST_FILE + ".sig"  # detached Ed25519 signature of the manifest (evidence/signing.py)
 SNAPSHOTS_DIR = "snapshots"

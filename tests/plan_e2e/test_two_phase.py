@@ -131,7 +131,9 @@ def test_right_phrase_submits_and_keeps_the_reference(site: DemoSite, workspace:
     run_events = [e for e in events(workspace, prepared["requestId"]) if e["phase"] == "run"]
     typed = next(e for e in run_events if e["step"] == 2)
     assert typed["args"]["text"] == {"textLength": 14, "textDigest": text_digest("Northwind Taxi")}
+    box, viewport = typed["target"].pop("box"), typed["target"].pop("viewport")
     assert typed["target"] == {"role": "textbox", "name": "Merchant", "number": 2, "matched": True}
+    assert viewport == [1280, 800] and len(box) == 4 and box[2] > 0 and box[3] > 0  # drawn by `evidence report`
     assert "Northwind" not in (bundle / "events.jsonl").read_text()
     assert "[2/11] fill merchant: ok (typed into textbox \"Merchant\" (#2))" in err
     # A confirmed plan runs once.
