@@ -12,6 +12,7 @@ from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import json_flag
 from browserops.cli.pack_scaffold import scaffold_pack
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.installed_packs import InstalledPack
 from browserops.packs import NAME_PATTERN, PACKS_DIR, Pack, get_pack, list_packs, validate_pack_dir
 from browserops.plan.diff import quote
 from browserops.plan.steps import Step
@@ -54,9 +55,17 @@ def _step_line(n: int, step: Step) -> str:
     return f"  {n:>2}. {kind:<8} {head}{what}{value}  [{effect}]"
 
 
+def _installed_json(installed: InstalledPack | None) -> dict[str, Any]:
+    if installed is None:
+        return {}
+    return {"entryPoint": f"{installed.name} = {installed.module}",
+            "distribution": {"name": installed.distribution, "version": installed.version}}
+
+
 def _pack_json(pack: Pack) -> dict[str, Any]:
     return {
-        "name": pack.name, "origin": pack.origin, "path": str(pack.path), "description": pack.description,
+        "name": pack.name, "origin": pack.origin, "path": str(pack.path), "source": pack.source,
+        **_installed_json(pack.installed), "description": pack.description,
         "startUrl": pack.start_url, "exports": pack.exports,
         "requirements": [r.model_dump(mode="json", by_alias=True) for r in pack.requirements],
     }
@@ -66,10 +75,12 @@ def _pack_json(pack: Pack) -> dict[str, Any]:
 @json_flag
 @pass_state
 def pack_list(state: CliState) -> None:
-    """List the packs of the repository (builtin) and of <workspace>/domain_packs.
+    """List the packs: the repository's (builtin), installed Python packages' (entry-point group browserops.packs)
+    and <workspace>/domain_packs'; of the same name the workspace's wins, then the installed one.
 
     \b
-    A pack that does not load is listed with its problems rather than hidden.
+    Each line says where the pack came from: its folder, or the entry point and the distribution that
+    installed it. A pack that does not load is listed with its problems rather than hidden.
 
     \b
     Examples:
@@ -79,7 +90,8 @@ def pack_list(state: CliState) -> None:
     entries = list_packs(state.workspace)
     if state.json_output:
         state.emit_json({"packs": [
-            {"name": e.name, "origin": e.origin, "path": str(e.path), "valid": e.pack is not None,
+            {"name": e.name, "origin": e.origin, "path": str(e.path), "source": e.source,
+             **_installed_json(e.installed), "valid": e.pack is not None,
              "description": e.pack.title if e.pack else None, "problems": e.problems}
             for e in entries
         ]})
@@ -90,7 +102,8 @@ def pack_list(state: CliState) -> None:
     width = max(len(e.name) for e in entries)
     for e in entries:
         about = e.pack.title if e.pack else "INVALID: " + "; ".join(e.problems)
-        click.echo(f"{e.name:<{width}}  {e.origin:<9}  {about}")
+        click.echo(f"{e.name:<{width}}  {e.origin:<11}  {about}")
+        click.echo(f"{'':<{width}}  from {e.source}")
 
 
 def _schema_rows(pack: Pack) -> list[str]:
@@ -145,7 +158,7 @@ def pack_show(state: CliState, name: str) -> None:
             "steps": [s.model_dump(mode="json", by_alias=True, exclude_none=True) for s in steps],
         })
         return
-    click.echo(f"{pack.name}  ({pack.origin}: {pack.path})")
+    click.echo(f"{pack.name}  (from {pack.source})")
     click.echo("")
     click.echo(pack.description)
     click.echo("")
