@@ -313,6 +313,10 @@ class BundleWriter:
             data = source
         return self._write_new(layout.export_relpath(name), data)
 
+    def add_trace(self, data: bytes) -> str:
+        """``trace.zip``: a Playwright trace of this attempt, typed values already masked (evidence/trace.py)."""
+        return self._write_new("trace.zip", data)
+
     def log_event(self, event: StepEvent) -> StepEvent:
         """Append one event as one line (flushed and fsynced); fills requestId, attempt, phase, elapsedMs."""
         self._check_open()

@@ -29,6 +29,7 @@ from browserops.plan.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, Guarde
 from browserops.plan.model import BrowserPlan, missing_evidence
 from browserops.plan.phrase import normalize_phrase, verify_phrase
 from browserops.plan.runner import Progress, Runner, StepFailed, StepOutcome
+from browserops.plan.steps import Action
 from browserops.tools.base import ToolContext
 
 
@@ -41,6 +42,9 @@ class RunOptions:
     login_wait_s: float = 0.0
     progress: Progress | None = None
     start_browser: Callable[[], Awaitable[None]] | None = None  # called in the lane, once the attempt is open
+    # Called before the attempt is finished (not after an interruption) with the writer and the values the run
+    # typed, e.g. to put a trace with those values masked into the bundle.
+    before_finish: Callable[[BundleWriter, list[str]], Awaitable[None]] | None = None
 
 
 @dataclass
@@ -154,6 +158,8 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
                         login_wait_s=options.login_wait_s)
         started = writer.info.attempts[-1].started
         error = await _attempt(writer, runner, plan, confirmed, options)
+        if options.before_finish is not None:
+            await _before_finish(writer, options.before_finish, typed_values(plan, secrets))
         if error is None:
             writer.finish("complete")
         else:
@@ -167,6 +173,22 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
         steps=runner.outcomes, reference=runner.reference, confirmation=runner.confirmation,
         exports=runner.exports, verify=verify_bundle(writer.path), error=error, waited_s=lane.waited_s,
     )
+
+
+def typed_values(plan: BrowserPlan, secrets: Mapping[int, str]) -> list[str]:
+    """What the run types into fields: the plan's text values and the sensitive ones from the input."""
+    values = [a.value for a in plan.actions if a.action is Action.TYPE and isinstance(a.value, str)]
+    return [*values, *secrets.values()]
+
+
+async def _before_finish(writer: BundleWriter, hook: Callable[[BundleWriter, list[str]], Awaitable[None]],
+                         values: list[str]) -> None:
+    """A failing hook (the trace could not be saved) is recorded as an event; the run's outcome stays."""
+    event = StepEvent.begin(step=0, kind="before-finish")
+    try:
+        await hook(writer, values)
+    except BrowserOpsError as exc:
+        writer.log_event(event.end(status="error", code=exc.code.value, error=exc.message))
 
 
 async def _attempt(writer: BundleWriter, runner: Runner, plan: BrowserPlan, confirmed: bool,
