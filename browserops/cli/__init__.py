@@ -91,6 +91,7 @@ _COMMAND_MODULES = (
     "mcp_cmd",
     "agent_cmd",
     "plan_cmd",
+    "record_cmd",
 )
 
 

@@ -10,6 +10,7 @@ import yaml
 
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import json_flag
+from browserops.cli.pack_from_steps import scaffold_from_steps
 from browserops.cli.pack_scaffold import scaffold_pack
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.installed_packs import InstalledPack
@@ -231,24 +232,35 @@ def pack_validate(state: CliState, target: str, input_file: Path | None) -> None
 @click.argument("name")
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Parent folder for the pack. Default: <workspace>/domain_packs.")
+@click.option("--from-steps", "from_steps", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              default=None, help="Write the pack from this step file (e.g. one `browserops record` wrote).")
+@click.option("--input", "input_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+              help="With --from-steps: the recorded values (default: <steps>.input.yaml beside it).")
 @json_flag
 @pass_state
-def pack_new(state: CliState, name: str, folder: Path | None) -> None:
-    """Create a pack skeleton (pack.py, a test, an example input) that validates as it is.
+def pack_new(state: CliState, name: str, folder: Path | None, from_steps: Path | None,
+             input_file: Path | None) -> None:
+    """Create a pack (pack.py, a test, an example input) that validates as it is.
 
     \b
-    The skeleton searches the demo site's catalogue; replace its Input and build_steps with your form.
+    Without --from-steps: a skeleton that searches the demo site's catalogue; replace its Input and
+    build_steps with your form. With --from-steps: the Input model has one field per recorded value (types
+    inferred: date, decimal, bool, file, sensitive) and build_steps reproduces the recording.
 
     \b
     Examples:
       browserops pack new my_form
       browserops pack new my_form --dir ./domain_packs
+      browserops pack new my_expense --from-steps expense.yaml
     """
     if not NAME_PATTERN.match(name):
         raise BrowserOpsError(ErrorCode.INVALID_ARGS,
                               f"{name!r} is not a pack name: use lowercase letters, digits and '_' (2-40 chars).")
     parent = folder if folder is not None else state.workspace / PACKS_DIR
-    created = scaffold_pack(parent, name)
+    if from_steps is not None:
+        created = scaffold_from_steps(parent, name, from_steps, input_file)
+    else:
+        created = scaffold_pack(parent, name)
     pack = validate_pack_dir(parent / name)
     if state.json_output:
         state.emit_json({"status": "ok", "name": pack.name, "path": str(pack.path),

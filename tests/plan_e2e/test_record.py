@@ -1,0 +1,201 @@
+"""`browserops record` with a scripted "user" driving the page (headless) while the recorder listens, then
+`pack new --from-steps`, `prepare --pack` and `run --confirm` reproduce what the user did on the demo site."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import orjson
+import yaml
+from playwright.async_api import Page
+
+from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.cli.record_cmd import record_session, write_recording
+from browserops.config import Settings
+from browserops.demo_site import DemoSite
+from browserops.plan.record import Recorder, Recording, save_name
+from browserops.tools.base import ToolContext
+from tests.plan_e2e.helpers import ROOT, browserops_cmd, run_subprocess, server_state, subprocess_env
+
+User = Callable[[Page, Recorder, list[str]], Awaitable[None]]
+
+
+async def until(check: Callable[[], bool], what: str, timeout_s: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.02)
+
+
+async def record_while(session: BrowserSession, ctx: ToolContext, url: str, user: User) -> Recording:
+    lines: list[str] = []
+    recorders: list[Recorder] = []
+    stop = asyncio.Event()
+    task = asyncio.create_task(record_session(session, ctx, url, lines.append, stop, recorders))
+    await until(lambda: any(line.startswith("Recording:") for line in lines) or task.done(), "the recorder")
+    await user(session.page, recorders[0], lines)
+    stop.set()
+    return await asyncio.wait_for(task, 30)
+
+
+async def cli(workspace: Path, *args: str) -> tuple[int, dict[str, object]]:
+    done = await asyncio.to_thread(run_subprocess, workspace, "--json", *args)
+    return done.returncode, orjson.loads(done.stdout or "{}")
+
+
+async def test_record_a_login_then_replay_it_as_a_pack(
+        session: BrowserSession, tool_ctx: ToolContext, demo_site: DemoSite, workspace: Path) -> None:
+    async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        await page.get_by_label("Username").fill("ada")
+        await page.get_by_label("Password").fill("demo")
+        await until(lambda: recorder.pending_fields == ["Username", "Password"], "both fields seen")
+        await page.get_by_role("button", name="Log in").click()
+        await until(lambda: any(line.startswith("submit:") for line in lines), "the submit", 30)
+
+    url = demo_site.base_url + "/login?next=/account"
+    recording = await record_while(session, tool_ctx, url, user)
+    assert [s["kind"] for s in recording.steps] == ["fill", "fill", "submit"]
+    username, password, submit = recording.steps
+    assert username == {"kind": "fill", "field": "username", "target": {"role": "textbox", "names": ["Username"]},
+                        "action": "type", "valueRef": {"key": "username"}}
+    assert password["valueRef"] == {"key": "password", "sensitive": True} and "value" not in password
+    assert submit["target"] == {"role": "button", "names": ["Log in"]} and submit["expect"]["text"]
+    assert recording.inputs == {"username": "ada", "password": None} and recording.sensitive == ["password"]
+
+    out = workspace / "login.yaml"
+    write_recording(recording, out, workspace / "login.input.yaml")
+    for path in (out, workspace / "login.input.yaml"):
+        assert "demo" not in path.read_text()  # the typed password is nowhere
+    code, made = await cli(workspace, "pack", "new", "recorded_login", "--from-steps", str(out))
+    assert code == 0, made
+    pack_py = (workspace / "domain_packs" / "recorded_login" / "pack.py").read_text()
+    assert "password: SecretStr | None" in pack_py and "username: str" in pack_py and "demo" not in pack_py
+    secrets = workspace / "secrets.yaml"
+    secrets.write_text("username: ada\npassword: demo\n")
+    code, prepared = await cli(workspace, "prepare", "--pack", "recorded_login", "--input", str(secrets),
+                               "--base-url", demo_site.base_url)
+    assert code == 2, prepared
+    code, ran = await cli(workspace, "run", str(prepared["requestId"]), "--confirm", str(prepared["confirmPhrase"]))
+    assert code == 0, ran
+    assert server_state(demo_site.base_url)["logins"][-1] == "ada"
+
+
+async def test_record_an_expense_with_types_inferred(
+        session: BrowserSession, tool_ctx: ToolContext, demo_site: DemoSite, workspace: Path) -> None:
+    receipt = workspace / "receipt.png"
+    receipt.write_bytes(b"\x89PNG\r\n\x1a\n recorded receipt")
+
+    async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        await page.get_by_label("Merchant").fill("Acme Cabs")
+        await page.get_by_label("Amount").fill("12.50")
+        await page.get_by_label("Date").fill("2026-01-05")
+        await page.get_by_label("Category").select_option("Meals")
+        await page.get_by_label("Billable to client").check()
+        await page.get_by_label("Receipt").set_input_files(receipt)
+        await until(lambda: len(recorder.pending_fields) == 6, "six fields seen")
+        await page.get_by_role("button", name="Submit expense").click()
+        await until(lambda: any(line.startswith("submit:") for line in lines), "the submit", 30)
+
+    recording = await record_while(session, tool_ctx, demo_site.base_url + "/expense", user)
+    assert [s.get("field") for s in recording.steps] == ["merchant", "amount", "date", "category",
+                                                         "billable_to_client", "receipt", None]
+    assert recording.inputs == {"merchant": "Acme Cabs", "amount": "12.50", "date": "2026-01-05",
+                                "category": "Meals", "billable_to_client": True, "receipt": "receipt.png"}
+    category, billable, upload = recording.steps[3:6]
+    assert category["action"] == "select" and "Meals" in category["options"] and "Travel" in category["options"]
+    assert billable["action"] == "check" and upload["action"] == "upload"
+    # What the page showed after the submit: its status message (the demo shows the new reference).
+    assert recording.steps[-1]["expect"]["text"][0].startswith("Reference: EXP-")
+    demo_site.reset()
+    out = workspace / "expense.yaml"
+    write_recording(recording, out, workspace / "expense.input.yaml")
+    assert yaml.safe_load(out.read_text())["startUrl"] == demo_site.base_url + "/expense"
+    code, made = await cli(workspace, "pack", "new", "recorded_expense", "--from-steps", str(out))
+    assert code == 0, made
+    pack_py = (workspace / "domain_packs" / "recorded_expense" / "pack.py").read_text()
+    for line in ("amount: Decimal", "date: dt.date", "billable_to_client: bool", "merchant: str",
+                 "category: Literal[", "receipt: Path | None"):
+        assert line in pack_py
+    code, prepared = await cli(workspace, "prepare", "--pack", "recorded_expense", "--input",
+                               str(workspace / "expense.input.yaml"), "--base-url", demo_site.base_url)
+    assert code == 2, prepared
+    code, ran = await cli(workspace, "run", str(prepared["requestId"]), "--confirm", str(prepared["confirmPhrase"]))
+    assert code == 0, ran
+    submission, = server_state(demo_site.base_url)["submissions"]
+    assert submission["merchant"] == "Acme Cabs" and submission["amount"] == "12.50"
+    assert submission["category"] == "Meals" and submission["billable"]
+    assert submission["receipt"]["name"] == "receipt.png" and submission["receipt"]["size"] == receipt.stat().st_size
+
+
+def test_ctrl_c_ends_the_command_and_writes_the_files(demo_site: DemoSite, workspace: Path) -> None:
+    out = workspace / "rec.yaml"
+    proc = subprocess.Popen(browserops_cmd(workspace, "record", "--url", demo_site.base_url + "/login",
+                                           "--headless", "--out", str(out)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env=subprocess_env())
+    try:
+        assert proc.stderr is not None
+        ready = proc.stderr.readline()
+        assert ready.startswith("Recording:"), ready
+        proc.send_signal(signal.SIGINT)
+        stdout, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and "Recorded 0 steps" in stdout
+    assert yaml.safe_load(out.read_text())["startUrl"] == demo_site.base_url + "/login"
+    assert (workspace / "rec.input.yaml").is_file()
+
+
+async def test_record_a_download_as_an_export_step_then_run_it(
+        session: BrowserSession, tool_ctx: ToolContext, demo_site: DemoSite, workspace: Path) -> None:
+    async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        await page.get_by_role("link", name="Export CSV").click()
+        await until(lambda: any(line.startswith("export:") for line in lines), "the export", 30)
+
+    recording = await record_while(session, tool_ctx, demo_site.base_url + "/statements", user)
+    export, = recording.steps
+    assert export["kind"] == "export" and export["target"] == {"role": "link", "names": ["Export CSV"]}
+    assert export["saveAs"] == "statements_2026-01.csv" and recording.inputs == {}
+    demo_site.reset()
+    out = workspace / "statement.yaml"
+    write_recording(recording, out, workspace / "statement.input.yaml")
+    code, prepared = await cli(workspace, "prepare", "--steps", str(out), "--input",
+                               str(workspace / "statement.input.yaml"))
+    assert code == 2, prepared
+    code, ran = await cli(workspace, "run", str(prepared["requestId"]), "--confirm", str(prepared["confirmPhrase"]))
+    assert code == 0, ran
+    assert server_state(demo_site.base_url)["downloads"] == ["statements_2026-01.csv"]
+    saved, = await asyncio.to_thread(lambda: list(Path(str(prepared["bundle"])).rglob(export["saveAs"])))
+    assert saved.parent.name == "exports" and saved.stat().st_size > 0
+
+
+def test_save_name_keeps_a_plain_file_name() -> None:
+    assert save_name("../../etc/passwd") == "passwd"
+    assert save_name("C:\\Users\\x\\report 2026.csv") == "report 2026.csv"
+    assert save_name("a<b>|c?.csv") == "a_b_c_.csv"
+    assert save_name("...") == "download"
+
+
+async def test_closing_the_window_ends_the_recording(demo_site: DemoSite, workspace: Path) -> None:
+    async with BrowserSession(SessionOptions()) as own:
+        ctx = ToolContext(session=own, settings=Settings(), workspace=workspace)
+
+        async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+            await page.get_by_label("Username").fill("ada")
+            await until(lambda: recorder.pending_fields == ["Username"], "the field seen")
+            await page.close()
+
+        lines: list[str] = []
+        recorders: list[Recorder] = []
+        task = asyncio.create_task(record_session(own, ctx, demo_site.base_url + "/login", lines.append,
+                                                  recorders=recorders))
+        await until(lambda: any(line.startswith("Recording:") for line in lines) or task.done(), "the recorder")
+        await user(own.page, recorders[0], lines)
+        recording = await asyncio.wait_for(task, 30)  # no stop event: the closed window alone ends it
+    assert [s["field"] for s in recording.steps] == ["username"] and recording.inputs == {"username": "ada"}
