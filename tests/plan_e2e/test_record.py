@@ -199,3 +199,35 @@ async def test_closing_the_window_ends_the_recording(demo_site: DemoSite, worksp
         await user(own.page, recorders[0], lines)
         recording = await asyncio.wait_for(task, 30)  # no stop event: the closed window alone ends it
     assert [s["field"] for s in recording.steps] == ["username"] and recording.inputs == {"username": "ada"}
+
+
+async def test_record_in_open_shadow_roots_and_in_frames(
+        session: BrowserSession, tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    async def in_shadow(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        await page.get_by_label("Shadow input").fill("inside")
+        await until(lambda: recorder.pending_fields == ["Shadow input"], "the shadow field seen")
+        await page.get_by_role("button", name="Deep shadow button").click()
+        await until(lambda: any(line.startswith("click:") for line in lines), "the deep click", 30)
+
+    recording = await record_while(session, tool_ctx, demo_site.base_url + "/shadow", in_shadow)
+    assert recording.steps == [
+        {"kind": "fill", "field": "shadow_input", "target": {"role": "textbox", "names": ["Shadow input"]},
+         "action": "type", "valueRef": {"key": "shadow_input"}},
+        {"kind": "act", "target": {"role": "button", "names": ["Deep shadow button"]}},
+    ]
+
+    async def in_frames(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        inner = page.frame_locator("iframe[title='Inner frame']")
+        cross = page.frame_locator("iframe[title='Cross-origin frame']")
+        await inner.get_by_label("Inner name").fill("Ada")
+        await cross.get_by_label("Cross field").fill("Grace")
+        await until(lambda: sorted(recorder.pending_fields) == ["Cross field", "Inner name"], "both frames' fields")
+        await cross.get_by_role("button", name="Cross-origin button").click()
+        await until(lambda: any(line.startswith("click:") for line in lines), "the click in the frame", 30)
+
+    recording = await record_while(session, tool_ctx, demo_site.base_url + "/frames", in_frames)
+    inner_fill, cross_fill, click = recording.steps
+    assert inner_fill["target"]["names"] == ["Inner name"] and inner_fill["target"]["frame"]
+    assert cross_fill["target"]["names"] == ["Cross field"] and cross_fill["target"]["frame"]
+    assert click["kind"] == "act" and click["target"]["names"] == ["Cross-origin button"]
+    assert recording.inputs == {"inner_name": "Ada", "cross_field": "Grace"}
