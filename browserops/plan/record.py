@@ -8,8 +8,8 @@ and its value moved into the input data under a key named after the field. Passw
 numbers are recognised (input type, or the field's name) and written as ``valueRef: {sensitive: true}`` with no
 value anywhere; a select's step keeps the options it offered (a pack makes them an enum). A click on a form's
 submit button becomes a ``submit`` step whose ``expect`` is what the page showed after it (its first status
-message or main heading); a click that downloads becomes an ``export`` step; another button or link click an
-``act`` step. No CSS, no scripts.
+message or heading, without the parts a replay changes, such as a reference number); a click that downloads
+becomes an ``export`` step; another button or link click an ``act`` step. No CSS, no scripts.
 """
 
 from __future__ import annotations
@@ -42,6 +42,26 @@ def save_name(suggested: str) -> str:
     last = re.split(r"[\\/]", suggested)[-1]
     name = _FILE_DROP.sub("_", last).replace("..", "_").strip(" ._-")[:120]
     return name or "download"
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def stable_text(messages: list[str], headings: list[str]) -> str | None:
+    """The text a submit's ``expect`` waits for: the first status message, else heading, without a digit (a
+    reference like ``EXP-0001`` differs on every replay); else the first one cut before its first word with a
+    digit (``Reference: EXP-0001`` → ``Reference:``). An expectation matches as a substring."""
+    texts = [" ".join(t.split())[:200] for t in [*messages, *headings]]
+    texts = [t for t in texts if t]
+    for text in texts:
+        if not _DIGIT.search(text):
+            return text
+    for text in texts:
+        words = text.split(" ")
+        cut = next(n for n, w in enumerate(words) if _DIGIT.search(w))
+        if len(stem := " ".join(words[:cut])) >= 3:
+            return stem
+    return None
 
 
 class Watch(Protocol):
@@ -128,6 +148,7 @@ class Recorder:
         self._pending: dict[str, Change] = {}  # blind id -> change, in the order first changed
         self._files: dict[str, list[str]] = {}
         self._options: dict[str, list[str]] = {}  # blind id -> the choices a select offered
+        self._secret: set[str] = set()  # fields whose value the page's listener withheld (autocomplete says so)
         self._keys: set[str] = set()
 
     @property
@@ -151,12 +172,16 @@ class Recorder:
             return
         for item in items:
             blind = str(item["id"])
+            if blind in self._secret:
+                continue  # only whether it is filled is known, and that came with its event
             if blind in self._pending and isinstance(self._pending[blind].value, str) and not is_sensitive(item):
                 continue  # its full value came with its own event (a listing cuts long values)
             self._changed(blind, item, _value(item))
 
     def _changed(self, blind: str, item: dict[str, Any], now: Any) -> None:
         before = self._baseline.get(blind, False if item.get("role") in CHECK_ROLES else "")
+        if isinstance(now, bool) and isinstance(before, str):
+            before = bool(before)  # a secret field's event says only whether it is filled
         if now != before:
             change = self._pending.setdefault(blind, Change(item, now))
             change.value, change.item = now, item
@@ -169,6 +194,8 @@ class Recorder:
             blind = str(event.get("blindId") or "")
             if event.get("files") is not None and blind:
                 self._files[blind] = [str(f) for f in event["files"]]
+            if isinstance(event.get("filled"), bool) and blind:
+                self._secret.add(blind)
             if isinstance(event.get("options"), list) and blind:
                 self._options[blind] = [str(o) for o in event["options"] if str(o).strip()]
             item = self._item(blind)
@@ -232,14 +259,15 @@ class Recorder:
         return None
 
     async def _expect(self) -> dict[str, Any]:
-        """What the page showed after a submit: its first status message, else its first heading."""
+        """What the page showed after a submit, as text that a replay will show too (see :func:`stable_text`)."""
         try:
             summary = await self.tools.need("browser_extract", {"mode": "summary"})
         except BrowserOpsError:
             return {}
-        texts = [str(m) for m in summary.get("messages") or [] if str(m).strip()]
-        texts += [str(h[1]) for h in summary.get("headings") or [] if len(h) > 1 and str(h[1]).strip()]
-        return {"expect": {"text": [texts[0][:200]]}} if texts else {}
+        messages = [str(m) for m in summary.get("messages") or []]
+        headings = [str(h[1]) for h in summary.get("headings") or [] if len(h) > 1]
+        text = stable_text(messages, headings)
+        return {"expect": {"text": [text]}} if text else {}
 
     def _target(self, item: dict[str, Any]) -> dict[str, Any]:
         role, name = str(item.get("role")), str(item.get("name") or "")
@@ -276,7 +304,7 @@ class Recorder:
                 names = self._files.get(blind) or []
                 step.update(action="upload", valueRef={"key": key})
                 self.recording.inputs[key] = names[0] if len(names) == 1 else names
-            elif is_sensitive(item):
+            elif is_sensitive(item) or blind in self._secret:
                 step.update(action="type", valueRef={"key": key, "sensitive": True})
                 self.recording.inputs[key] = None
                 self.recording.sensitive.append(key)

@@ -4,6 +4,7 @@
 (() => {
   if (window["__BINDING__"]) { return; }
   window["__BINDING__"] = true;
+  const SECRET_AUTOCOMPLETE = /(^|\s)(one-time-code|cc-number|cc-csc|current-password|new-password)(\s|$)/i;
   const debug = console.debug.bind(console);
   const send = (event) => {
     const text = "__BINDING__" + JSON.stringify(event);
@@ -43,7 +44,9 @@
       info.options = Array.from(el.options).filter((o) => !o.disabled && o.value !== "")
         .map((o) => o.text.trim()).filter((t) => t).slice(0, 100);
     }
-    else if (t === "password") { info.filled = !!el.value; }
+    else if (t === "password" || SECRET_AUTOCOMPLETE.test(el.getAttribute("autocomplete") || "")) {
+      info.filled = !!el.value;  // its value never leaves the page
+    }
     else if (t === "checkbox" || t === "radio") {
       info.checked = el.checked;
       const group = t === "radio" && el.form && el.name ? el.form.elements.namedItem(el.name) : null;
