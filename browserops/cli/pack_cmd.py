@@ -10,7 +10,7 @@ import yaml
 
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import json_flag
-from browserops.cli.pack_from_steps import scaffold_from_steps
+from browserops.cli.pack_from_steps import scaffold_from_steps, values_file
 from browserops.cli.pack_scaffold import scaffold_pack
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.installed_packs import InstalledPack
@@ -244,14 +244,22 @@ def pack_new(state: CliState, name: str, folder: Path | None, from_steps: Path |
 
     \b
     Without --from-steps: a skeleton that searches the demo site's catalogue; replace its Input and
-    build_steps with your form. With --from-steps: the Input model has one field per recorded value (types
-    inferred: date, decimal, bool, file, sensitive) and build_steps reproduces the recording.
+    build_steps with your form.
+    With --from-steps FILE (a step file, e.g. from `browserops record`): the pack reproduces that file.
+    Its Input has one field per recorded value, typed from what was recorded: bool (checkbox), date
+    (YYYY-MM-DD), Decimal (a number), an enum (a select's options), a file (upload), SecretStr (a password
+    or code: never in the pack, give it in the input file at prepare/run time), else str.
 
     \b
     Examples:
       browserops pack new my_form
       browserops pack new my_form --dir ./domain_packs
-      browserops pack new my_expense --from-steps expense.yaml
+      # from a recording to a confirmed run:
+      browserops record --url http://127.0.0.1:8765/expense --out expense.yaml
+      browserops pack new my_expense --from-steps expense.yaml      # reads expense.input.yaml beside it
+      browserops pack validate my_expense
+      browserops prepare --pack my_expense --input expense.input.yaml --base-url http://127.0.0.1:8765
+      browserops run REQUEST_ID --confirm "PHRASE"                  # both printed by prepare
     """
     if not NAME_PATTERN.match(name):
         raise BrowserOpsError(ErrorCode.INVALID_ARGS,
@@ -269,6 +277,11 @@ def pack_new(state: CliState, name: str, folder: Path | None, from_steps: Path |
     click.echo(f"Created pack {name} in {pack.path}:")
     for path in created:
         click.echo(f"  {path.name}")
+    if from_steps is not None:
+        values = input_file or values_file(from_steps)
+        click.echo("Next: review the targets' names in pack.py (add other languages), then")
+        click.echo(f"  browserops prepare --pack {name} --input {values} --base-url URL")
+        return
     click.echo("Next: edit pack.py, then")
     click.echo(f"  browserops pack validate {pack.path}")
     click.echo(f"  uv run pytest {pack.path}")

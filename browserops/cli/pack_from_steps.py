@@ -2,14 +2,18 @@
 
 The pack's pydantic ``Input`` has one field per ``valueRef`` key, its type inferred from the recorded value in the
 input file beside the steps (``<steps>.input.yaml``, or ``--input``): ``bool`` for a checkbox, ``dt.date`` for
-``YYYY-MM-DD``, ``Decimal`` for a plain number, a file path for an upload, ``SecretStr`` for a sensitive key (never
-given a value in the pack), else ``str``. ``build_steps`` reproduces the step file with those values. Targets are
-copied as recorded (role and names, ``nth``/``frame`` when recorded): add other languages' names by hand.
+``YYYY-MM-DD``, ``Decimal`` for a plain number, a ``Literal`` enum of the options a select offered, an optional
+``Path`` for an upload (only its name was recorded), ``SecretStr`` for a sensitive key (never given a value in the
+pack), else ``str``. ``build_steps`` reproduces the step file with those values; a step's raised side-effect
+class stays raised. Targets are copied as recorded (role and names, ``nth``/``frame`` when recorded): add other
+languages' names by hand.
 """
 
 from __future__ import annotations
 
+import pprint
 import re
+import textwrap
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -87,7 +91,79 @@ def _step_code(step: Step, expr: str) -> str:
         parts.append(f"expect=Expectation({', '.join(expect)})")
     if step.save_as:
         parts.append(f"save_as={step.save_as!r}")
-    return f"        Step({', '.join(parts)}),"
+    if step.title:
+        parts.append(f"title={step.title!r}")
+    if step.optional:
+        parts.append("optional=True")
+    # A side-effect class the file raised stays raised in the pack (the default is what the action implies).
+    plain = Step.model_validate(step.model_dump(by_alias=True, exclude_none=True,
+                                                exclude={"side_effect", "tool", "options"}))
+    if step.side_effect is not plain.side_effect and step.side_effect is not None:
+        parts.append(f"side_effect=SideEffect.{step.side_effect.name}")
+    if step.tool != plain.tool:
+        parts.append(f"tool={step.tool!r}")
+    return f"Step({', '.join(parts)})"
+
+
+def _wrap(expr: str, indent: int, end: str = ",") -> list[str]:
+    """``expr`` on one line when it fits in 120 columns, else its bracketed arguments one per line (nested
+    calls and lists wrapped the same way), as a person would format it."""
+    pad = " " * indent
+    if indent + len(expr) + len(end) <= 120:
+        return [pad + expr + end]
+    opening = _first_bracket(expr)
+    if opening is None or expr[-1] != {"(": ")", "[": "]"}[expr[opening]]:
+        return [pad + expr + end + "  # noqa: E501"]  # one long text: nothing to break
+    items = _split_args(expr[opening + 1:-1])
+    return [pad + expr[:opening + 1], *(line for item in items for line in _wrap(item, indent + 4)),
+            pad + expr[-1] + end]
+
+
+def _first_bracket(text: str) -> int | None:
+    quote = ""
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote and text[i - 1] != "\\":
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            return i
+    return None
+
+
+def _field_lines(key: str, annotation: str, value: Any) -> list[str]:
+    """The Input model's field for one key."""
+    if annotation.startswith("SecretStr"):
+        return [f"    {key}: SecretStr | None = Field(",
+                '        None, description="Sensitive: give it in the input file at prepare/run time; never written "',
+                '        "into plans or logs.",', "    )"]
+    if annotation.startswith("Path"):
+        recorded = value if isinstance(value, str) else ", ".join(map(str, value or []))
+        return [f"    {key}: Path | None = Field(",
+                f"        None, description={f'The file to upload (recorded: {recorded[:60]!r}).'!r}",
+                '        " A path relative to the input file; without one the upload is left out.",', "    )"]
+    return _wrap(f"{key}: {annotation}", 4, "")
+
+
+def _split_args(text: str) -> list[str]:
+    """Top-level comma-separated arguments (commas inside brackets and quotes stay)."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote and text[i - 1] != "\\":
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
 
 
 def pack_source(name: str, steps_path: Path, inputs: dict[str, Any]) -> tuple[str, dict[str, Any], int]:
@@ -98,43 +174,53 @@ def pack_source(name: str, steps_path: Path, inputs: dict[str, Any]) -> tuple[st
     start_path = (parsed.path or "/") + (f"?{parsed.query}" if parsed.query else "") if parsed.scheme else start
     fields: list[str] = []
     example: dict[str, Any] = {}
-    body = ["        Step(kind='navigate', url=START_URL),"]
+    body = ["    steps = [", *_wrap("Step(kind='navigate', url=START_URL)", 8)]
     exports: list[str] = []
     files: list[str] = []
-    count = len(body)
+    keys: set[str] = set()
+    count = 1
     for step in step_file.steps:
         expr = ""
-        code = _step_code(step, "")
+        optional_key = ""
         if step.value_ref is not None:
             key = step.value_ref.key
             value = inputs.get(key)
             annotation, expr = _field_type(step, value)
-            code = _step_code(step, expr)
-            if annotation.startswith("SecretStr"):
-                fields.append(f"    {key}: SecretStr | None = Field(None, description=\"Sensitive: give it in the "
-                              "input file at prepare/run time; never written into plans or logs.\")")
-            elif annotation.startswith("Path"):
-                # Only the file's name was recorded: the author gives the file; without one the upload is left out.
-                recorded = value if isinstance(value, str) else ", ".join(map(str, value or []))
-                fields.append(f"    {key}: Path | None = Field(None, description=\"The file to upload (recorded: "
-                              f"{recorded[:60]!r}); relative to the input file.\")")
-                files.append(key)
-                code = f"        *([{code.strip().rstrip(',')}] if inp.{key} is not None else []),"
-                count -= 1
-            else:
-                fields.append(f"    {key}: {annotation}")
-                if value is not None:
+            if annotation.startswith("Path"):
+                optional_key = key
+            if key not in keys:
+                keys.add(key)
+                fields += _field_lines(key, annotation, value)
+                if annotation.startswith("Path"):
+                    files.append(key)
+                elif value is not None and not annotation.startswith("SecretStr"):
                     example[key] = value
         if step.save_as:
             exports.append(step.save_as)
-        body.append(code)
-        count += 1
+        code = _step_code(step, expr)
+        if optional_key:
+            # Only the file's name was recorded: the author gives the file; without one the upload is left out.
+            body += ["    ]", f"    if inp.{optional_key} is not None:", *_wrap(f"steps.append({code})", 8, ""),
+                     "    steps += ["]
+        else:
+            body += _wrap(code, 8)
+            count += 1
+    body += ["    ]", "    return steps"]
+    body = [line for n, line in enumerate(body)  # no empty `steps += []`
+            if not (line == "    steps += [" and body[n + 1] == "    ]")
+            and not (line == "    ]" and body[n - 1] == "    steps += [")]
     if not fields:
         fields.append("    pass")
     validate_body = "".join(
         f"    if inp.{key} is not None and not ctx.resolve(inp.{key}).is_file():\n"
         f"        problems.append(f\"{key}: no file at {{ctx.resolve(inp.{key})}}\")\n" for key in files)
-    source = f'''"""{name}: recorded with `browserops record` ({step_file.title}). Review the targets' names."""
+    description = textwrap.fill(f"Recorded from {start}. Every target is named by role and accessible name as seen "
+                                "when recording: add names in other languages, and check the Input types, before "
+                                "relying on it.", 116, break_long_words=False, break_on_hyphens=False)
+    source = f'''"""{name}: written by `browserops pack new --from-steps` from {steps_path.name!r}.
+
+{textwrap.fill(step_file.title, 116)}
+"""
 
 from __future__ import annotations
 
@@ -145,14 +231,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from browserops.contract import SideEffect
 from browserops.packs import PackContext
 from browserops.plan.steps import Expectation, SemanticTarget, Step, ValueRef
 
 NAME = {name!r}
-DESCRIPTION = """{step_file.title}
+DESCRIPTION = """{textwrap.fill(step_file.title, 116)}
 
-Recorded from {start}. Every target is named by role and accessible name as seen when recording: add names in
-other languages, and check the Input types, before relying on it."""
+{description}"""
 START_URL = {start_path!r}
 EXPORTS: list[str] = {exports!r}
 
@@ -165,7 +251,7 @@ class Input(BaseModel):
 {chr(10).join(fields)}
 
 
-EXAMPLE = {example!r}
+EXAMPLE = {pprint.pformat(example, width=110, sort_dicts=False)}
 
 
 def validate(inp: Input, ctx: PackContext) -> list[str]:
@@ -174,20 +260,23 @@ def validate(inp: Input, ctx: PackContext) -> list[str]:
 
 
 def build_steps(inp: Input, ctx: PackContext) -> list[Step]:
-    return [
 {chr(10).join(body)}
-    ]
 
 
 # Unused names are kept so hand edits (dates, amounts, expectations) need no new imports.
-__all__ = ["Decimal", "Expectation", "Literal", "Path", "SecretStr", "ValueRef", "dt"]
+__all__ = ["Decimal", "Expectation", "Literal", "Path", "SecretStr", "SideEffect", "ValueRef", "dt"]
 '''
     return source, example, count
 
 
+def values_file(steps_path: Path) -> Path:
+    """Where ``browserops record`` puts the values of a step file by default: ``<stem>.input.yaml`` beside it."""
+    return steps_path.with_name(steps_path.name.rsplit(".", 1)[0] + ".input.yaml")
+
+
 def scaffold_from_steps(parent: Path, name: str, steps_path: Path, input_path: Path | None) -> list[Path]:
     """Write ``parent/name/`` (pack.py, example_input.yaml, a test) from a step file and its input file."""
-    input_path = input_path or steps_path.with_name(steps_path.name.rsplit(".", 1)[0] + ".input.yaml")
+    input_path = input_path or values_file(steps_path)
     inputs: dict[str, Any] = {}
     if input_path.is_file():
         data, _ = read_input_file(input_path)

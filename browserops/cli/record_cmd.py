@@ -14,6 +14,7 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.page.user_watch import UserWatch
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import BrowserMode, browser_mode_options, json_flag
+from browserops.cli.pack_from_steps import values_file
 from browserops.cli.plan_support import run_cancellable
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence.layout import atomic_write
@@ -83,20 +84,27 @@ def record(state: CliState, url: str, out: Path, input_out: Path | None, browser
     """Record a task done by hand as a step file: one step per field you change, your submit and downloads.
 
     \b
-    browserops watches through its own element layer (every frame, every open shadow root) and writes each
-    target by role and accessible name — never CSS or scripts. The values you typed go into the input file;
-    passwords, one-time codes and card numbers are recognised and written as sensitive keys with no value.
-    Ctrl+C or closing the window ends the recording.
+    A browser window opens at --url. Do the task in it as you always would (fill the form, submit, download),
+    then press Ctrl+C here or close the window: the recording ends and two files are written:
+      --out        the steps: each target by ARIA role + accessible name (never CSS or scripts),
+                   the submit with what the page showed after it, downloads as export steps
+      --input-out  the values you typed, by key (passwords, one-time codes, card numbers: key only, no value)
+    browserops only watches (its own element layer: every frame, every open shadow root); it never types,
+    clicks or submits anything itself. Review the step file, then turn it into a pack or prepare it directly.
 
     \b
     Examples:
-      browserops record --url https://expenses.example.com/new --out expense.yaml
-      browserops record --url http://127.0.0.1:8765/expense --profile ./profile --out steps.yaml
+      # record filling an expense on the demo site (browserops demo-site --port 8765)
+      browserops record --url http://127.0.0.1:8765/expense --out expense.yaml
+      # a site behind a login: log in once in the window, later recordings and runs reuse the profile
+      browserops record --url https://expenses.example.com/new --profile ./profile --out expense.yaml
+      # then: a pack with a typed Input, or a plan straight from the file
       browserops pack new my_expense --from-steps expense.yaml
+      browserops prepare --steps expense.yaml --input expense.input.yaml
     """
     if not url.lower().startswith(("http://", "https://")):
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"--url must be an http(s) URL, not {url[:80]!r}.")
-    input_out = input_out or out.with_name(out.name.rsplit(".", 1)[0] + ".input.yaml")
+    input_out = input_out or values_file(out)
     settings = state.loaded().settings
     mode = BrowserMode(profile=browser.profile, cdp_url=browser.cdp_url, ws_endpoint=browser.ws_endpoint,
                        headed=True if browser.headed is None else browser.headed)

@@ -138,10 +138,11 @@ class Recorder:
 
     def __init__(self, tools: GuardedTools, watch: Watch, start_url: str,
                  progress: Callable[[str], None] | None = None) -> None:
-        host = urlsplit(start_url).hostname or start_url
+        parts = urlsplit(start_url)
+        where = f"{parts.hostname}{parts.path if parts.path not in ('', '/') else ''}" if parts.hostname else start_url
         self.tools = tools
         self.watch = watch
-        self.recording = Recording(title=f"Recorded on {host}", start_url=start_url)
+        self.recording = Recording(title=f"Recorded on {where}"[:200], start_url=start_url)
         self.progress = progress
         self._baseline: dict[str, Any] = {}
         self._items: list[dict[str, Any]] = []

@@ -1,0 +1,75 @@
+"""``browserops pack new --from-steps``: the pack it writes rebuilds the step file it came from."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from browserops.cli import cli
+from browserops.packs import validate_pack_dir
+from browserops.plan.loader import load_steps
+
+STEPS = {
+    "title": "Hand-written form",
+    "startUrl": "http://127.0.0.1:9/form?lang=en",
+    "steps": [
+        {"kind": "fill", "field": "amount", "action": "type",
+         "target": {"role": "spinbutton", "names": ["Amount", "Сумма"], "nth": 1}, "valueRef": {"key": "amount"}},
+        {"kind": "fill", "field": "category", "action": "select", "target": {"role": "combobox", "names": ["Category"]},
+         "valueRef": {"key": "category"}, "options": ["Travel", "Meals", "Meals"]},
+        {"kind": "fill", "field": "billable", "action": "check",
+         "target": {"role": "checkbox", "names": ["Billable"], "frame": "main>1"}, "valueRef": {"key": "billable"}},
+        {"kind": "fill", "field": "when", "target": {"role": "textbox", "names": ["Date"]},
+         "valueRef": {"key": "when"}},
+        {"kind": "fill", "field": "pin", "target": {"role": "textbox", "names": ["PIN"]},
+         "valueRef": {"key": "pin", "sensitive": True}},
+        {"kind": "fill", "action": "upload", "field": "receipt", "target": {"role": "button", "names": ["Receipt"]},
+         "valueRef": {"key": "receipt"}},
+        # A navigation the author marked as changing something keeps that class in the pack.
+        {"kind": "navigate", "url": "/logout", "sideEffect": "browser-act", "title": "Log out"},
+        {"kind": "act", "target": {"role": "button", "names": ["Add a very long row name " * 4]}, "optional": True},
+        {"kind": "submit", "target": {"role": "button", "names": ["Send"]}, "expect": {"text": ["Sent"]}},
+        {"kind": "export", "target": {"role": "link", "names": ["CSV"]}, "saveAs": "report.csv"},
+    ],
+}
+VALUES = {"amount": "12.50", "category": "Meals", "billable": True, "when": "2026-01-05", "pin": None,
+          "receipt": "receipt.png"}
+
+
+def test_the_pack_rebuilds_the_step_file(workspace: Path) -> None:
+    steps_path = workspace / "form.yaml"
+    steps_path.write_text(yaml.safe_dump(STEPS, allow_unicode=True), encoding="utf-8")
+    (workspace / "form.input.yaml").write_text(yaml.safe_dump(VALUES), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--workspace", str(workspace), "pack", "new", "hand_form", "--from-steps",
+                                      str(steps_path)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "prepare --pack hand_form --input" in result.stdout
+    folder = workspace / "domain_packs" / "hand_form"
+    source = (folder / "pack.py").read_text(encoding="utf-8")
+    for line in ("amount: Decimal", "category: Literal['Travel', 'Meals']", "billable: bool", "when: dt.date",
+                 "pin: SecretStr | None", "receipt: Path | None", "START_URL = '/form?lang=en'"):
+        assert line in source, line
+    # The generated module is clean under the project's own lint rules (lines, unused names, syntax).
+    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--select", "E,F,W,B,UP,SIM",
+                           "--line-length", "120", str(folder)], capture_output=True, text=True, check=False)
+    assert lint.returncode == 0, lint.stdout
+
+    pack = validate_pack_dir(folder)
+    (workspace / "receipt.png").write_bytes(b"\x89PNG")
+    built = pack.build(pack.load_input(workspace / "form.input.yaml")).steps
+    original = load_steps(steps_path).steps
+    assert built[0].url == "/form?lang=en" and len(built) == len(original) + 1
+    for made, wanted in zip(built[1:], original, strict=True):
+        ignore = {"value", "value_ref", "options", "number"}
+        assert made.model_dump(exclude=ignore) == wanted.model_dump(exclude=ignore)
+    values = {s.field: s.value for s in built if s.field}
+    assert values == {"amount": "12.50", "category": "Meals", "billable": True, "when": "2026-01-05", "pin": None,
+                      "receipt": str(workspace / "receipt.png")}
+    assert built[5].value_ref is not None and built[5].value_ref.key == "pin" and built[5].sensitive
+    # Without the file the upload is left out; a file that is not there is an input error.
+    example = pack.build(pack.example_input()).steps
+    assert "receipt" not in [s.field for s in example] and len(example) == len(built) - 1
