@@ -10,7 +10,7 @@ from browserops.browser.act import actions, scrolling, selecting
 from browserops.browser.act.keys import normalise_key
 from browserops.browser.numbering import listing, overlay
 from browserops.browser.numbering.elements import BLIND_ID_PATTERN, latest_listing
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 Action = Literal["click", "type", "select"]
@@ -146,6 +146,8 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.BROWSER_ACT,
         handler=_overlay_act,
+        traits=ToolTraits(target_arg="index", banners="action", navigates_on_action=True, activation="by_action",
+                          plan_verb="act"),
     ),
     ToolDef(
         name="browser_act_by_index",
@@ -156,6 +158,8 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.BROWSER_ACT,
         handler=_act_by_id,
+        traits=ToolTraits(target_arg="id", banners="action", navigates_on_action=True, activation="by_action",
+                          plan_verb="act"),
     ),
     ToolDef(
         name="browser_press",
@@ -167,6 +171,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.BROWSER_ACT,
         handler=_press,
+        traits=ToolTraits(target_arg="id", acts_on_focus=True, navigates_on_action=True, activation="by_key"),
     ),
     ToolDef(
         name="browser_scroll",
@@ -179,5 +184,6 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_scroll,
+        traits=ToolTraits(changes_viewport=True, activation="never"),
     ),
 ]

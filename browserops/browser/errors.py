@@ -1,0 +1,142 @@
+"""Playwright's exceptions turned into the project's error codes, by type, at one boundary.
+
+Everything that drives the page may fail with a Playwright exception; code in ``browser/`` often wraps one in a
+:class:`~browserops.contract.BrowserOpsError` of its own (``raise ... from exc``). `call_browser` is put
+around a whole tool call (the tool runner's invoke step) and around starting a session, and decides what the
+failure *means*:
+
+- the browser is gone (SIGKILL, OOM, a remote endpoint that dropped): ``BROWSER_CRASHED`` naming what was being
+  done, whatever the inner code said. A ``TargetClosedError`` alone is not proof (a site may close its own tab),
+  so the session is asked with one cheap round trip (:func:`browser_gone`);
+- a Playwright timeout: ``BROWSER_TIMEOUT``; any other Playwright error: ``BROWSER_ACTION_FAILED``.
+
+Like httpx's ``map_exceptions``: callers above ``browser/`` never see a Playwright type.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from playwright._impl._errors import TargetClosedError
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from browserops.contract import BrowserOpsError, ErrorCode
+
+if TYPE_CHECKING:
+    from browserops.browser.launch.session import BrowserSession
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+PROBE_TIMEOUT_S = 2.0
+
+
+def crashed_error(doing: str, *, restarts: bool = False) -> BrowserOpsError:
+    nxt = "the next call restarts it" if restarts else "nothing after that point ran"
+    return BrowserOpsError(ErrorCode.CRASHED, f"The browser crashed while {doing}; {nxt}.")
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    out: list[BaseException] = []
+    node: BaseException | None = exc
+    while node is not None and node not in out and len(out) < 20:
+        out.append(node)
+        node = node.__cause__ or node.__context__
+    return out
+
+
+def closed_target_in(exc: BaseException) -> bool:
+    """Is a closed page/context/browser behind this exception (directly or as the cause of a wrapper)?"""
+    return any(isinstance(e, TargetClosedError) for e in _chain(exc))
+
+
+async def browser_gone(session: BrowserSession) -> bool:
+    """True when the session's browser no longer answers: its own crash flag, else one cheap round trip to the
+    browser process (listing cookies), bounded by ``PROBE_TIMEOUT_S``."""
+    if not session.alive:
+        return True
+    try:
+        await asyncio.wait_for(session.context.cookies(), PROBE_TIMEOUT_S)
+    except (PlaywrightError, TimeoutError, BrowserOpsError):
+        return True
+    return not session.alive
+
+
+async def call_browser(session: BrowserSession, doing: str, work: Awaitable[T], *, restarts: bool = False) -> T:
+    """Await ``work`` and map whatever escapes it: a dead browser → CRASHED (``doing`` names the work, e.g.
+    "running browser_navigate"); Playwright timeout → TIMEOUT; other Playwright errors → ACTION_FAILED. A
+    BrowserOpsError from a live browser passes unchanged. If the browser dies while ``work`` waits on it, the
+    work is cancelled at once rather than left to a protocol call that may never answer."""
+    try:
+        return await _unless_closed(session, work)
+    except BrowserOpsError as exc:
+        if exc.code is ErrorCode.CRASHED or await _died(session, exc):
+            raise crashed_error(doing, restarts=restarts) from exc
+        raise
+    except PlaywrightTimeoutError as exc:
+        if await browser_gone(session):
+            raise crashed_error(doing, restarts=restarts) from exc
+        raise BrowserOpsError(ErrorCode.TIMEOUT, f"Timed out while {doing}: {_first_line(exc)}. The page may be "
+                              "busy: try browser_wait, then list the elements again.") from exc
+    except PlaywrightError as exc:
+        if await browser_gone(session):
+            raise crashed_error(doing, restarts=restarts) from exc
+        what = "the tab was closed" if isinstance(exc, TargetClosedError) else _first_line(exc)
+        raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Failed while {doing}: {what}.") from exc
+
+
+async def _unless_closed(session: BrowserSession, work: Awaitable[T]) -> T:
+    """``work``, cancelled with CRASHED as soon as the browser context closes under it."""
+    if not session.alive:
+        close_coro(work)
+        raise BrowserOpsError(ErrorCode.CRASHED, "The browser is not running.")
+    context = session.context
+    loop = asyncio.get_running_loop()
+    closed: asyncio.Future[None] = loop.create_future()
+
+    def on_close(_: object) -> None:
+        if not closed.done():
+            closed.set_result(None)
+
+    context.on("close", on_close)
+    task = asyncio.ensure_future(work)
+    try:
+        either: set[asyncio.Future[Any]] = {task, closed}
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+            raise BrowserOpsError(ErrorCode.CRASHED, "The browser closed during the call.")
+        return task.result()
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    finally:
+        context.remove_listener("close", on_close)
+        if not closed.done():
+            closed.cancel()
+
+
+def close_coro(work: Awaitable[object]) -> None:
+    """Close a coroutine that will never be awaited (no "never awaited" warning)."""
+    if inspect.iscoroutine(work):
+        work.close()
+
+
+async def _died(session: BrowserSession, exc: BrowserOpsError) -> bool:
+    # Only a failure that involved a closed target is worth a round trip; the crash flag is free.
+    if not session.alive:
+        return True
+    return closed_target_in(exc) and await browser_gone(session)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:300] if text else type(exc).__name__
