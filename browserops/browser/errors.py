@@ -22,7 +22,7 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from playwright._impl._errors import TargetClosedError
+from playwright._impl._errors import TargetClosedError  # not in the public API; what "closed under us" is
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
