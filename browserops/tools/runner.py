@@ -53,12 +53,13 @@ class CrashPolicy:
     restart: bool = False
     # Put ``data.browser_restarted`` on the call that restarted it (the MCP server's way of saying so).
     announce: bool = False
-    # Run a read-only call again once when the browser died under it (reading twice changes nothing).
+    # Run a read-only (or pure-read) call again once when the browser died under it (reading twice changes
+    # nothing).
     retry_read_only: bool = False
 
 
 SERVER = CrashPolicy(restart=True, announce=True)
-AGENT = CrashPolicy(restart=True, retry_read_only=True)
+AGENT = CrashPolicy(restart=True, announce=True, retry_read_only=True)
 PLAN = CrashPolicy()
 
 
@@ -143,7 +144,8 @@ class ToolRunner:
         restarted = await self._revive()
         log.debug("tool %s starts", tool.name)
         result = await self._invoke(tool, raw)
-        if self.crash.retry_read_only and tool.read_only and result.get("code") == ErrorCode.CRASHED.value:
+        rereadable = tool.read_only or tool.traits.pure_read  # a screenshot taken twice changes nothing either
+        if self.crash.retry_read_only and rereadable and result.get("code") == ErrorCode.CRASHED.value:
             log.warning("browser crashed during %s; restarting and retrying once", tool.name)
             restarted = await self._revive() or restarted
             result = await self._invoke(tool, raw)
