@@ -64,19 +64,20 @@ class _Counter:
 
         pw_connection.Connection.send_message_to_server = counting  # type: ignore[method-assign,assignment]
 
-        real_run = ToolRunner.run
+        real_call = ToolRunner.call
 
-        async def timed_call(runner: ToolRunner, name: str, args: Any = None) -> ToolResult:
+        async def timed_call(runner: ToolRunner, name: str, args: Any = None, *,
+                             raise_refused: bool = False) -> ToolResult:
             token, started = _tool.set(name), time.perf_counter()
             try:
-                return await real_run(runner, name, args)
+                return await real_call(runner, name, args, raise_refused=raise_refused)
             finally:
                 _tool.reset(token)
                 if counter.active:
                     counter.calls[name][0] += 1
                     counter.calls[name][1] += (time.perf_counter() - started) * 1000
 
-        ToolRunner.run = timed_call  # type: ignore[method-assign]
+        ToolRunner.call = timed_call  # type: ignore[method-assign]
 
 
 async def run() -> dict[str, Any]:

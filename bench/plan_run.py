@@ -159,17 +159,17 @@ async def run(rounds: int) -> dict[str, Any]:
     timings: dict[str, list[float]] = {"browserops": [], "browserops/pw-shots": [], "raw": [], "raw+shots": []}
     tool_ms: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
 
-    real_run = ToolRunner.run
+    real_call = ToolRunner.call
 
-    async def timed_call(runner: ToolRunner, name: str, args: Any = None) -> ToolResult:
+    async def timed_call(runner: ToolRunner, name: str, args: Any = None, *, raise_refused: bool = False) -> ToolResult:
         started = time.perf_counter()
         try:
-            return await real_run(runner, name, args)
+            return await real_call(runner, name, args, raise_refused=raise_refused)
         finally:
             tool_ms[name][0] += 1
             tool_ms[name][1] += (time.perf_counter() - started) * 1000
 
-    ToolRunner.run = timed_call  # type: ignore[method-assign]  # count per tool, for the breakdown only
+    ToolRunner.call = timed_call  # type: ignore[method-assign]  # count per tool, for the breakdown only
     with DemoSite() as site, tempfile.TemporaryDirectory() as tmp:
         async with BrowserSession(SessionOptions()) as session:
             version = session.context.browser.version if session.context.browser else None

@@ -1,7 +1,7 @@
 """Playwright's exceptions turned into the project's error codes, by type, at one boundary.
 
 Everything that drives the page may fail with a Playwright exception; code in ``browser/`` often wraps one in a
-:class:`~browserops.contract.BrowserOpsError` of its own (``raise ... from exc``). `call_browser` is put
+:class:`~browserops.contract.BrowserOpsError` of its own (``raise ... from exc``). :func:`browser_errors` is put
 around a whole tool call (the tool runner's invoke step) and around starting a session, and decides what the
 failure *means*:
 
@@ -16,11 +16,10 @@ Like httpx's ``map_exceptions``: callers above ``browser/`` never see a Playwrig
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import inspect
 import logging
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from playwright._impl._errors import TargetClosedError  # not in the public API; what "closed under us" is
 from playwright.async_api import Error as PlaywrightError
@@ -32,7 +31,6 @@ if TYPE_CHECKING:
     from browserops.browser.launch.session import BrowserSession
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 PROBE_TIMEOUT_S = 2.0
 
@@ -68,13 +66,14 @@ async def browser_gone(session: BrowserSession) -> bool:
     return not session.alive
 
 
-async def call_browser(session: BrowserSession, doing: str, work: Awaitable[T], *, restarts: bool = False) -> T:
-    """Await ``work`` and map whatever escapes it: a dead browser → CRASHED (``doing`` names the work, e.g.
-    "running browser_navigate"); Playwright timeout → TIMEOUT; other Playwright errors → ACTION_FAILED. A
-    BrowserOpsError from a live browser passes unchanged. If the browser dies while ``work`` waits on it, the
-    work is cancelled at once rather than left to a protocol call that may never answer."""
+@asynccontextmanager
+async def browser_errors(session: BrowserSession, doing: str, *, restarts: bool = False) -> AsyncIterator[None]:
+    """Map whatever escapes the block: a dead browser → CRASHED (``doing`` names the work, e.g. "running
+    browser_navigate"; ``restarts``: whether the caller restarts it on the next call); Playwright timeout →
+    TIMEOUT; other Playwright errors → ACTION_FAILED. A BrowserOpsError from a live browser passes unchanged.
+    (A context manager, so it adds no frame between a tool call and Playwright.)"""
     try:
-        return await _unless_closed(session, work)
+        yield
     except BrowserOpsError as exc:
         if exc.code is ErrorCode.CRASHED or await _died(session, exc):
             raise crashed_error(doing, restarts=restarts) from exc
@@ -89,45 +88,6 @@ async def call_browser(session: BrowserSession, doing: str, work: Awaitable[T], 
             raise crashed_error(doing, restarts=restarts) from exc
         what = "the tab was closed" if isinstance(exc, TargetClosedError) else _first_line(exc)
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Failed while {doing}: {what}.") from exc
-
-
-async def _unless_closed(session: BrowserSession, work: Awaitable[T]) -> T:
-    """``work``, cancelled with CRASHED as soon as the browser context closes under it."""
-    if not session.alive:
-        close_coro(work)
-        raise BrowserOpsError(ErrorCode.CRASHED, "The browser is not running.")
-    context = session.context
-    loop = asyncio.get_running_loop()
-    closed: asyncio.Future[None] = loop.create_future()
-
-    def on_close(_: object) -> None:
-        if not closed.done():
-            closed.set_result(None)
-
-    context.on("close", on_close)
-    task = asyncio.ensure_future(work)
-    try:
-        either: set[asyncio.Future[Any]] = {task, closed}
-        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-        if not task.done():
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
-            raise BrowserOpsError(ErrorCode.CRASHED, "The browser closed during the call.")
-        return task.result()
-    except asyncio.CancelledError:
-        task.cancel()
-        raise
-    finally:
-        context.remove_listener("close", on_close)
-        if not closed.done():
-            closed.cancel()
-
-
-def close_coro(work: Awaitable[object]) -> None:
-    """Close a coroutine that will never be awaited (no "never awaited" warning)."""
-    if inspect.iscoroutine(work):
-        work.close()
 
 
 async def _died(session: BrowserSession, exc: BrowserOpsError) -> bool:

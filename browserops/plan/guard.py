@@ -46,7 +46,7 @@ class GuardedTools:
 
     async def call(self, name: str, args: Mapping[str, Any] | None = None) -> ToolResult:
         """The tool's result contract (never raises for a tool failure; raises for a refused tool)."""
-        return await self.runner.run(name, args)
+        return await self.runner.call(name, args, raise_refused=True)
 
     async def need(self, name: str, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The tool's data, or its failure raised as a :class:`BrowserOpsError` with the tool's code."""

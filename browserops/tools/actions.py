@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
@@ -22,7 +23,9 @@ def action_timeout(ctx: ToolContext) -> int:
     return max(1000, min(10_000, ctx.settings.tool_timeout_ms - 3000))
 
 
-async def _act(ctx: ToolContext, target: Target, action: str, text: str | None, submit: bool) -> dict[str, Any]:
+def _act(ctx: ToolContext, target: Target, action: str, text: str | None, submit: bool) -> Awaitable[dict[str, Any]]:
+    """The browser call for one action, not yet awaited: the handler awaits it itself, so this check adds no
+    frame between a tool call and Playwright."""
     if action in ("type", "select") and text is None:
         what = "the text to type" if action == "type" else "the option's text (or on/off for a checkbox)"
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"text is required when action='{action}': give {what}.",
@@ -32,13 +35,10 @@ async def _act(ctx: ToolContext, target: Target, action: str, text: str | None, 
                               details={"fields": ["submit"]})
     timeout = action_timeout(ctx)
     if action == "click":
-        data = await actions.click(ctx.session, target, timeout_ms=timeout)
-    elif action == "type":
-        data = await actions.type_text(ctx.session, target, text or "", submit=submit, timeout_ms=timeout)
-    else:
-        data = await selecting.select(ctx.session, target, text or "", timeout_ms=timeout)
-    _signal(ctx, data)
-    return data
+        return actions.click(ctx.session, target, timeout_ms=timeout)
+    if action == "type":
+        return actions.type_text(ctx.session, target, text or "", submit=submit, timeout_ms=timeout)
+    return selecting.select(ctx.session, target, text or "", timeout_ms=timeout)
 
 
 def _signal(ctx: ToolContext, data: dict[str, Any]) -> None:
@@ -76,6 +76,7 @@ async def _overlay_act(ctx: ToolContext, args: OverlayActArgs) -> dict[str, Any]
             await overlay.refresh_overlay(session)
             relisted = {"limit": limit, "offset": offset}
     data = await _act(ctx, args.index, args.action, args.text, args.submit)
+    _signal(ctx, data)
     if relisted:
         data["relisted"] = relisted
     return data
@@ -96,7 +97,9 @@ class ActByIdArgs(ToolArgs):
 
 
 async def _act_by_id(ctx: ToolContext, args: ActByIdArgs) -> dict[str, Any]:
-    return await _act(ctx, args.id, args.action, args.text, args.submit)
+    data = await _act(ctx, args.id, args.action, args.text, args.submit)
+    _signal(ctx, data)
+    return data
 
 
 class PressArgs(ToolArgs):

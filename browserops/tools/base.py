@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from browserops.browser.errors import call_browser, crashed_error
+from browserops.browser.errors import browser_errors
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.page.dialogs import check_no_dialog, run_watching_dialogs
 from browserops.config import Settings
@@ -100,7 +100,7 @@ async def invoke(tool: ToolDef[Any], ctx: ToolContext, raw_args: Mapping[str, An
                  restarts: bool = False) -> ToolResult:
     """Validate, run with a timeout, and return the contract. Never raises (except cancellation).
 
-    The handler runs inside :func:`~browserops.browser.errors.call_browser`, the one place where Playwright's
+    The handler runs inside :func:`~browserops.browser.errors.browser_errors`, the one place where Playwright's
     errors become codes (a browser that died under the call is ``BROWSER_CRASHED`` naming the tool; ``restarts``
     says whether the caller restarts it on the next call)."""
     started = time.monotonic()
@@ -118,17 +118,16 @@ async def invoke(tool: ToolDef[Any], ctx: ToolContext, raw_args: Mapping[str, An
         own = getattr(args, tool.timeout_from_args, None)
         if isinstance(own, int | float) and own > 0:
             timeout_ms = max(timeout_ms, float(own) + 2_000)
-    doing = f"running {tool.name}"
     try:
-        if not ctx.session.alive:
-            raise crashed_error(doing, restarts=restarts)
-        if tool.dialog_safe:
-            work = tool.handler(ctx, args)
-        else:
-            check_no_dialog(ctx.session)
-            work = run_watching_dialogs(ctx.session, tool.handler(ctx, args))
-        data = await call_browser(ctx.session, doing, asyncio.wait_for(work, timeout=timeout_ms / 1000),
-                                  restarts=restarts)
+        async with browser_errors(ctx.session, f"running {tool.name}", restarts=restarts):
+            if not ctx.session.alive:
+                raise BrowserOpsError(ErrorCode.CRASHED, "The browser is not running.")
+            if tool.dialog_safe:
+                data = await asyncio.wait_for(tool.handler(ctx, args), timeout=timeout_ms / 1000)
+            else:
+                check_no_dialog(ctx.session)
+                data = await asyncio.wait_for(run_watching_dialogs(ctx.session, tool.handler(ctx, args)),
+                                              timeout=timeout_ms / 1000)
         result = ok(data)
     except BrowserOpsError as exc:
         result = error(exc.code, exc.message, exc.details or None)

@@ -17,8 +17,8 @@ runner. One call passes these steps, in order::
 - **hooks** (:data:`AfterHook`): the banner closer and the session's notices (:func:`banner_hook`,
   :func:`notices_hook`), each may add to the result; they never fail the call.
 
-:meth:`ToolRunner.call` never raises (the tool contract); :meth:`ToolRunner.run` raises the guards' refusals
-(the plan engine wants those as exceptions) and returns every tool failure as a result.
+:meth:`ToolRunner.call` never raises (the tool contract); with ``raise_refused=True`` it raises the guards'
+refusals (the plan engine wants those as exceptions) and still returns every tool failure as a result.
 """
 
 from __future__ import annotations
@@ -125,30 +125,34 @@ class ToolRunner:
     def get(self, name: str) -> ToolDef[Any] | None:
         return self.tools.get(name)
 
-    async def call(self, name: str, args: Mapping[str, Any] | None = None) -> ToolResult:
-        """The tool contract for one call. Never raises (except cancellation)."""
+    async def call(self, name: str, args: Mapping[str, Any] | None = None, *,
+                   raise_refused: bool = False) -> ToolResult:
+        """The tool contract for one call; never raises (except cancellation). With ``raise_refused`` an unknown
+        tool or a guard's refusal is raised instead (the plan engine wants those as exceptions); tool failures
+        are results either way."""
         try:
-            return await self.run(name, args)
+            tool = self.tools.get(name)
+            if tool is None:
+                raise BrowserOpsError(ErrorCode.UNKNOWN_TOOL,
+                                      f"Unknown tool {name!r}. Known tools: {', '.join(sorted(self.tools))}.")
+            raw = dict(args or {})
+            for guard in self.guards:
+                await guard(tool, raw)
+            restarted = await self._revive()
         except BrowserOpsError as exc:
+            if raise_refused:
+                raise
             return error_from(exc)
-
-    async def run(self, name: str, args: Mapping[str, Any] | None = None) -> ToolResult:
-        """Like :meth:`call`, but an unknown tool or a guard's refusal is raised, not returned."""
-        tool = self.tools.get(name)
-        if tool is None:
-            raise BrowserOpsError(ErrorCode.UNKNOWN_TOOL,
-                                  f"Unknown tool {name!r}. Known tools: {', '.join(sorted(self.tools))}.")
-        raw = dict(args or {})
-        for guard in self.guards:
-            await guard(tool, raw)
-        restarted = await self._revive()
         log.debug("tool %s starts", tool.name)
-        result = await self._invoke(tool, raw)
+        result = self._blame_crash(tool, await invoke(tool, self.ctx, raw, restarts=self.crash.restart))
         rereadable = tool.read_only or tool.traits.pure_read  # a screenshot taken twice changes nothing either
         if self.crash.retry_read_only and rereadable and result.get("code") == ErrorCode.CRASHED.value:
             log.warning("browser crashed during %s; restarting and retrying once", tool.name)
-            restarted = await self._revive() or restarted
-            result = await self._invoke(tool, raw)
+            try:
+                restarted = await self._revive() or restarted
+            except BrowserOpsError as exc:
+                return error_from(exc)
+            result = self._blame_crash(tool, await invoke(tool, self.ctx, raw, restarts=self.crash.restart))
             result.setdefault("data", {})["retried_after_crash"] = True
         if self.ctx.session.alive:
             for hook in self.hooks:
@@ -171,11 +175,10 @@ class ToolRunner:
             self.restarts += 1
         return restarted
 
-    async def _invoke(self, tool: ToolDef[Any], args: Mapping[str, Any]) -> ToolResult:
-        result = await invoke(tool, self.ctx, args, restarts=self.crash.restart)
+    def _blame_crash(self, tool: ToolDef[Any], result: ToolResult) -> ToolResult:
+        """Whatever the tool saw (a timeout, a closed target), when the browser is dead afterwards the cause is
+        the dead browser."""
         if result.get("status") == "error" and result.get("code") != ErrorCode.CRASHED.value \
                 and not self.ctx.session.alive:
-            # Whatever the tool saw (a timeout, a closed target), the cause is the dead browser.
             return error_from(crashed_error(f"running {tool.name}", restarts=self.crash.restart))
         return result
-

@@ -56,13 +56,14 @@ async def test_prepare_calls_only_read_tools(session: BrowserSession, demo_site:
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     called: list[str] = []
 
-    real_run = ToolRunner.run
+    real_call = ToolRunner.call
 
-    async def spy(runner: ToolRunner, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def spy(runner: ToolRunner, name: str, args: dict[str, Any] | None = None, *,
+                  raise_refused: bool = False) -> dict[str, Any]:
         called.append(name)
-        return await real_run(runner, name, args)
+        return await real_call(runner, name, args, raise_refused=raise_refused)
 
-    monkeypatch.setattr(ToolRunner, "run", spy)
+    monkeypatch.setattr(ToolRunner, "call", spy)
     pack = get_pack(workspace, "demo_expense")
     built = pack.build(pack.load_input(EXPENSE_INPUT))
     request = PlanRequest(title=built.title, start_url=demo_site.base_url + "/expense", steps=built.steps,
@@ -121,13 +122,14 @@ async def test_run_lists_each_page_once_per_step(session: BrowserSession, demo_s
     prepared = await prepare_plan(ctx, workspace, request)
     called: list[str] = []
 
-    real_run = ToolRunner.run
+    real_call = ToolRunner.call
 
-    async def spy(runner: ToolRunner, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def spy(runner: ToolRunner, name: str, args: dict[str, Any] | None = None, *,
+                  raise_refused: bool = False) -> dict[str, Any]:
         called.append(name)
-        return await real_run(runner, name, args)
+        return await real_call(runner, name, args, raise_refused=raise_refused)
 
-    monkeypatch.setattr(ToolRunner, "run", spy)
+    monkeypatch.setattr(ToolRunner, "call", spy)
     result = await run_plan(ctx, workspace, prepared.plan, prepared.bundle, RunOptions(confirm=prepared.phrase))
     assert result.error is None and [s.status for s in result.steps] == ["ok"] * 5
     assert called.count("browser_list_interactives") == 5  # five steps with a target, two page checks among them

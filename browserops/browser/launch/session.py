@@ -22,7 +22,7 @@ from playwright._impl._errors import TargetClosedError
 from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.errors import call_browser, crashed_error
+from browserops.browser.errors import browser_errors, crashed_error
 from browserops.browser.launch.discovery import ChromiumLocation, find_chromium, launch_args, running_as_root
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
@@ -123,7 +123,8 @@ class BrowserSession:
         try:
             self._context = await self._open_context(self._pw)
             self._dead = False
-            await call_browser(self, "starting the browser", self._first_page(self._context))
+            async with browser_errors(self, "starting the browser"):
+                await self._first_page(self._context)
         except BaseException:
             await self._pw.stop()
             self._pw, self._browser, self._context, self._pages = None, None, None, []
