@@ -16,23 +16,28 @@ Like httpx's ``map_exceptions``: callers above ``browser/`` never see a Playwrig
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from playwright._impl._errors import TargetClosedError  # not in the public API; what "closed under us" is
+from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browserops.contract import BrowserOpsError, ErrorCode
 
-if TYPE_CHECKING:
-    from browserops.browser.launch.session import BrowserSession
-
-log = logging.getLogger(__name__)
-
 PROBE_TIMEOUT_S = 2.0
+
+
+class LiveSession(Protocol):
+    """What this module needs of a session (launch/session.py imports this module, so not the class itself)."""
+
+    @property
+    def alive(self) -> bool: ...
+
+    @property
+    def context(self) -> BrowserContext: ...
 
 
 def crashed_error(doing: str, *, restarts: bool = False) -> BrowserOpsError:
@@ -54,7 +59,7 @@ def closed_target_in(exc: BaseException) -> bool:
     return any(isinstance(e, TargetClosedError) for e in _chain(exc))
 
 
-async def browser_gone(session: BrowserSession) -> bool:
+async def browser_gone(session: LiveSession) -> bool:
     """True when the session's browser no longer answers: its own crash flag, else one cheap round trip to the
     browser process (listing cookies), bounded by ``PROBE_TIMEOUT_S``."""
     if not session.alive:
@@ -67,7 +72,7 @@ async def browser_gone(session: BrowserSession) -> bool:
 
 
 @asynccontextmanager
-async def browser_errors(session: BrowserSession, doing: str, *, restarts: bool = False) -> AsyncIterator[None]:
+async def browser_errors(session: LiveSession, doing: str, *, restarts: bool = False) -> AsyncIterator[None]:
     """Map whatever escapes the block: a dead browser → CRASHED (``doing`` names the work, e.g. "running
     browser_navigate"; ``restarts``: whether the caller restarts it on the next call); Playwright timeout →
     TIMEOUT; other Playwright errors → ACTION_FAILED. A BrowserOpsError from a live browser passes unchanged.
@@ -90,7 +95,7 @@ async def browser_errors(session: BrowserSession, doing: str, *, restarts: bool 
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Failed while {doing}: {what}.") from exc
 
 
-async def _died(session: BrowserSession, exc: BrowserOpsError) -> bool:
+async def _died(session: LiveSession, exc: BrowserOpsError) -> bool:
     # Only a failure that involved a closed target is worth a round trip; the crash flag is free.
     if not session.alive:
         return True
