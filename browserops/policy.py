@@ -28,11 +28,9 @@ from enum import StrEnum
 from typing import Any, Literal, Protocol
 
 from browserops import policy_words as words
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolTraits
 from browserops.privacy import mask_args, mask_pii
-from browserops.tools import registry
 
-LOCAL_TOOLS = frozenset({"assistant_done", "assistant_ask"})
 # Keys with which element tools may ask to press Enter after typing; typing then also submits the form.
 SUBMIT_FLAGS = ("submit", "enter", "press_enter", "auto_enter")
 ACTIVATING_KEYS = frozenset({"enter", "numpadenter", "return", " ", "space", "spacebar"})
@@ -101,16 +99,13 @@ class Decision:
                 "tool": self.tool, "sideEffect": self.side_effect.value, "matched": list(self.matched)}
 
 
-def side_effect_of(tool: str) -> SideEffect:
-    """The catalogue's class for a tool; local assistant tools are read-only; unknown tools act."""
-    if tool in LOCAL_TOOLS:
-        return SideEffect.READ_ONLY
-    found = registry.get_tool(tool)
-    return found.side_effect if found is not None else SideEffect.BROWSER_ACT
+# A tool nobody described (not in the caller's catalogue): it acts, and on anything.
+UNKNOWN = ToolTraits()
 
 
-def activation_of(tool: str, args: Mapping[str, Any]) -> Activation:
-    """Does the call commit something on the page (a click, a select, Enter), only type, or neither?"""
+def activation_of(traits: ToolTraits, args: Mapping[str, Any]) -> Activation:
+    """Does the call commit something on the page (a click, a select, Enter), only type, or neither? The tool's
+    activation rule (its traits) says how its arguments decide."""
     action = args.get("action")
     if isinstance(action, str):
         action = action.strip().lower()
@@ -119,15 +114,16 @@ def activation_of(tool: str, args: Mapping[str, Any]) -> Activation:
         if action in TYPING_ACTIONS:
             return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
         return "activate"  # click, dblclick, select, check, press … and anything unheard of
-    if tool == "browser_dialog" and args.get("accept") is False:
-        return "none"  # Cancel on a dialog commits nothing
-    if tool == "browser_press":
+    rule = traits.activation
+    if rule == "by_dialog":
+        return "none" if args.get("accept") is False else "activate"  # Cancel on a dialog commits nothing
+    if rule == "by_key":
         key = str(args.get("key", "")).strip().lower()
         return "activate" if key.split("+")[-1] in ACTIVATING_KEYS else "none"
     # Closing cookie/newsletter overlays dismisses them; the closer never presses a button that sends anything.
-    if any(part in tool for part in ("scroll", "focus_", "upload", "wait", "hover", "close_banners")):
+    if rule == "never":
         return "none"
-    if any(part in tool for part in ("_type", "_fill")):
+    if rule == "typing":
         return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
     return "activate"
 
@@ -147,10 +143,12 @@ def _is_secret_field(target: TargetInfo) -> list[str]:
     return words.SECRET.find(words.normalise(f"{target.name} {target.role}"))
 
 
-def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInfo | None = None) -> Decision:
-    """Classify one call before it runs. Deterministic; reads page data only to become stricter."""
+def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInfo | None = None,
+             traits: ToolTraits = UNKNOWN) -> Decision:
+    """Classify one call of ``tool`` (whose traits the caller's catalogue gives) before it runs. Deterministic;
+    reads page data only to become stricter."""
     args = dict(args or {})
-    side = side_effect_of(tool)
+    side = traits.side_effect
 
     def decide(verdict: Verdict, category: Literal["read-only", "browser-act", "destructive", "handoff"],
                reason: str, matched: list[str] | None = None) -> Decision:
@@ -158,7 +156,7 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
 
     if side is SideEffect.READ_ONLY:
         return decide(Verdict.ALLOW, "read-only", f"{tool} only reads or navigates")
-    kind = activation_of(tool, args)
+    kind = activation_of(traits, args)
     if kind == "none":
         return decide(Verdict.ALLOW, "browser-act", f"{tool} changes nothing that is sent anywhere")
     if target is not None and kind in ("type", "type_submit"):
@@ -177,7 +175,7 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
                       f"{tool} would activate an element the gate cannot see, so it cannot be shown to be harmless")
 
     role = words.normalise(target.role)
-    if kind == "activate" and tool == "browser_press" and role in TEXT_ENTRY_ROLES:
+    if kind == "activate" and traits.activation == "by_key" and role in TEXT_ENTRY_ROLES:
         kind = "type_submit"  # Enter in a field submits its form: judge it like typing with submit
     name = words.normalise(target.name)
     own = words.normalise(f"{target.name} {target.value} {_option_text(args)}")

@@ -44,7 +44,7 @@ from browserops.agent.run_steps import StepRecorder, fallback_note, outcome_line
 from browserops.agent.run_types import Budget, Emit, HeldAction, Pause, PauseKind, StepOutcome
 from browserops.agent.summary import llm_summary
 from browserops.agent.toolhost import ToolHost
-from browserops.agent.toolspec import ASK, DONE, anthropic_tools, model_tools
+from browserops.agent.toolspec import ASK, DONE, anthropic_tools, model_tools, traits_in
 from browserops.agent.validate import observe_reason, settle
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
@@ -98,7 +98,7 @@ class AgentRun:
         self.observer = Observer(host, vision=self.vision)
         self.scrub = Scrubber()
         self.recorder = recorder if recorder is not None else (RunRecorder(workspace) if record else None)
-        self.steps = StepRecorder(self.recorder, self.scrub)
+        self.steps = StepRecorder(self.recorder, self.scrub, lambda name: traits_in(self.spec_map, name))
         self.budget = Budget(max_steps or settings.max_steps, settings.max_wall_time_s, settings.max_llm_calls)
         self.system = ""
         self.held: HeldAction | None = None
@@ -294,7 +294,8 @@ class AgentRun:
 
     async def _tool(self, call: ParsedCall, llm: LlmInfo, model_ms: float) -> tuple[Pause | None, int]:
         started = time.monotonic()
-        judgement = await judge(self.host, call.name, call.args)
+        traits = traits_in(self.spec_map, call.name)
+        judgement = await judge(self.host, call.name, call.args, traits)
         gate_ms = round((time.monotonic() - started) * 1000, 1)
         decision = judgement.decision
         if judgement.stale is not None:
@@ -304,7 +305,7 @@ class AgentRun:
             return None, 0
         if decision.verdict is policy.Verdict.HANDOFF:
             return turns.hand_off(self, call, judgement, llm), 0
-        if self.read_only and policy.side_effect_of(call.name) in turns.PLANNED_CLASSES:
+        if self.read_only and traits.side_effect in turns.PLANNED_CLASSES:
             return await turns.plan_instead(self, call, judgement, llm), 0
         outcome = "allowed"
         if decision.verdict is policy.Verdict.CONFIRM:
@@ -343,14 +344,15 @@ class AgentRun:
                                          "error": self.scrub(str(result.get("error") or ""))[:300] or None,
                                          "iteration": iteration})
         started = time.monotonic()
-        wait = await settle(self.host, self.settings, tool) if failed is None else WaitInfo(type="none")
+        traits = traits_in(self.spec_map, tool)
+        wait = await settle(self.host, self.settings, traits) if failed is None else WaitInfo(type="none")
         validate_ms = round((time.monotonic() - started) * 1000, 1)
         ok = result.get("status") == "ok"
         if not ok:
             shot = await self.host.call("browser_screenshot", {})
             path = (shot.get("data") or {}).get("path") if shot.get("status") == "ok" else None
             step.error_screenshot(path)
-        need = observe_reason(tool, result)
+        need = observe_reason(traits, result)
         started = time.monotonic()
         observed = None
         if need.needed:

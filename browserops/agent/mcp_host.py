@@ -32,13 +32,11 @@ from typing import Any, TextIO
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from browserops.agent.toolspec import ToolSpec
-from browserops.contract import ErrorCode, SideEffect, ToolResult, error
+from browserops.agent.toolspec import AGENT_META, SIDE_EFFECT_META, TRAITS_META, ToolSpec
+from browserops.contract import ErrorCode, SideEffect, ToolResult, ToolTraits, error
 
 log = logging.getLogger(__name__)
 
-SIDE_EFFECT_META = "browserops/side_effect"
-AGENT_TOOLS = frozenset({"browser_task"})  # the server's own agent: never offered to an agent using this host
 HEALTH_TIMEOUT_S = 10.0
 READ_TIMEOUT_S = 300.0  # a browser_wait may take minutes; a hung server is caught by the check before acting
 
@@ -106,8 +104,9 @@ class MCPToolHost:
         self.starts += 1
         self._specs = [
             ToolSpec(name=t.name, description=t.description or "", input_schema=dict(t.input_schema),
-                     side_effect=_side_effect(t.meta))
-            for t in listed.tools if t.name not in AGENT_TOOLS
+                     side_effect=_side_effect(t.meta),
+                     traits=ToolTraits.from_meta((t.meta or {}).get(TRAITS_META), _side_effect(t.meta)))
+            for t in listed.tools if not (t.meta or {}).get(AGENT_META)
         ]
 
     async def _connection(self, ready: asyncio.Future[Client], stop: asyncio.Event) -> None:

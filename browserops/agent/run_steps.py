@@ -8,7 +8,7 @@ observation and error screenshots, and scrubs typed text out of everything page-
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from browserops.agent.observe import ObserveOutcome, PageView
 from browserops.agent.records import RunRecorder, Scrubber, step_event
 from browserops.agent.run_types import StepOutcome
 from browserops.agent.summary import one_line
+from browserops.contract import SideEffect, ToolTraits
 from browserops.evidence import StepEvent
 from browserops.evidence import TargetInfo as EventTarget
 from browserops.evidence.agent_events import (
@@ -31,7 +32,7 @@ from browserops.evidence.agent_events import (
     TextRef,
     WaitInfo,
 )
-from browserops.policy import TargetInfo, side_effect_of
+from browserops.policy import UNKNOWN, TargetInfo
 from browserops.privacy import describe_text, mask_args
 
 log = logging.getLogger(__name__)
@@ -120,7 +121,7 @@ class OpenStep:
             agent.banners = BannersInfo(auto_close_started=bool(banners.get("ran")), found_count=int(
                 banners.get("found") or 0), closed_count=int(banners.get("closed") or 0),
                 spent_ms=float(banners.get("spent_ms") or 0))
-        if self.event.tool == "browser_find":
+        if isinstance(data.get("matches"), list):  # a search (browser_find): what it matched
             matches = [m for m in data.get("matches") or [] if isinstance(m, Mapping)]
             agent.find = FindInfo(criteria=mask_args({k: v for k, v in (self.event.args or {}).items()}),
                                   count=data.get("count") if isinstance(data.get("count"), int) else None,
@@ -128,8 +129,10 @@ class OpenStep:
         focused = data.get("focused")
         if isinstance(focused, Mapping):
             agent.focused = _ref(focused)
+        local = self.owner.traits(self.event.tool or "").side_effect
         for key in ("saved_to", "filename", "path"):
-            if isinstance(data.get(key), str) and self.event.tool != "browser_screenshot":
+            # A file that came or went through the page; not a screenshot of it (local-write).
+            if isinstance(data.get(key), str) and local is not SideEffect.LOCAL_WRITE:
                 agent.transfer = Path(str(data[key])).name
                 break
         if observed is not None:
@@ -138,9 +141,11 @@ class OpenStep:
 
 
 class StepRecorder:
-    def __init__(self, recorder: RunRecorder | None, scrub: Scrubber) -> None:
+    def __init__(self, recorder: RunRecorder | None, scrub: Scrubber,
+                 traits: Callable[[str], ToolTraits] = lambda _name: UNKNOWN) -> None:
         self.recorder = recorder
         self.scrub = scrub
+        self.traits = traits  # a tool's traits by name (the run's tool list), for the event's side-effect class
         self.count = 0
         self._open: OpenStep | None = None
         self._loose: list[str] = []  # screenshots taken between steps; the next event lists them
@@ -179,7 +184,7 @@ class StepRecorder:
                policy: PolicyInfo | None = None, progress: str = "", number: int | None = None,
                target: TargetInfo | None = None, **agent_fields: Any) -> StepEvent:
         agent = AgentStep(iteration=iteration, progress=progress or None, llm=llm, policy=policy, **agent_fields)
-        side = side_effect_of(tool).value if tool and not tool.startswith("assistant_") else None
+        side = self.traits(tool).side_effect.value if tool and not tool.startswith("assistant_") else None
         event = step_event(step=self._next(), tool=tool, args=args, side_effect=side, agent=agent)
         if number is not None or target is not None:
             event.target = EventTarget(role=target.role if target else None, name=target.name if target else None,

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from browserops.browser.act import downloads
 from browserops.browser.numbering.elements import resolve_target
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 from browserops.tools.element_arg import ElementId
 
@@ -64,6 +64,7 @@ TOOLS: list[ToolDef[Any]] = [
         side_effect=SideEffect.EXPORT,
         handler=_click_and_wait,
         timeout_from_args="timeout_ms",
+        traits=ToolTraits(target_arg="id", activation="never", plan_verb="download"),
     ),
     ToolDef(
         name="browser_download_wait",
@@ -74,6 +75,6 @@ TOOLS: list[ToolDef[Any]] = [
         side_effect=SideEffect.EXPORT,
         handler=_download_wait,
         timeout_from_args="timeout_ms",
-        dialog_safe=True,
+        traits=ToolTraits(pure_read=True, dialog_safe=True, activation="never"),
     ),
 ]

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from browserops.browser.numbering.elements import resolve_target
 from browserops.browser.page import tabs
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 from browserops.tools.element_arg import ElementId
 
@@ -53,6 +53,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_open_in_new_tab,
+        traits=ToolTraits(new_document=True, opens_tab=True, target_arg="id"),
     ),
     ToolDef(
         name="browser_switch_tab",
@@ -64,6 +65,6 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_switch_tab,
-        dialog_safe=True,
+        traits=ToolTraits(new_document=True, dialog_safe=True),
     ),
 ]

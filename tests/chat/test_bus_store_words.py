@@ -14,7 +14,8 @@ from browserops.chat.events import EventBus
 from browserops.chat.store import ChatStore
 from browserops.chat.words import _CJK_PHRASES, _WORD_PHRASES, is_done_message
 from browserops.policy import PendingAction as PolicyPending
-from browserops.policy import TargetInfo, classify
+from browserops.policy import TargetInfo
+from tests.traits import classify
 
 
 async def test_replay_then_live_in_order_with_increasing_seq() -> None:
