@@ -6,7 +6,6 @@ from typing import Any
 
 from pydantic import Field
 
-from browserops.browser.numbering.elements import resolve_target
 from browserops.browser.page import tabs
 from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
@@ -27,8 +26,7 @@ class SwitchTabArgs(ToolArgs):
 
 
 async def _open_in_new_tab(ctx: ToolContext, args: OpenInNewTabArgs) -> dict[str, Any]:
-    _, locator = await resolve_target(ctx.session, args.id)
-    data = await tabs.open_in_new_tab(ctx.session, locator, ctx.settings.navigation_timeout_ms, switch=args.switch)
+    data = await tabs.open_in_new_tab(ctx.session, args.id, ctx.settings.navigation_timeout_ms, switch=args.switch)
     ctx.signals["new_tab"] = data["index"]
     if args.switch:
         ctx.signals["navigated"] = True
