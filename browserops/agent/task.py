@@ -24,9 +24,9 @@ from pydantic import Field, ValidationError
 from browserops.agent.loop import AgentRun
 from browserops.agent.model import Model
 from browserops.agent.toolhost import ToolHost
-from browserops.chat.api import PendingAction
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
+from browserops.policy import PendingAction
 from browserops.tools.base import ToolArgs, describe_validation_error
 
 TASK_TOOL = "browser_task"

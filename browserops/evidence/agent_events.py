@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from browserops.evidence.events import EventModel
+from browserops.evidence.models import EventModel
 from browserops.privacy import mask_pii
 
 

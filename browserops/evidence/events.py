@@ -19,18 +19,14 @@ import time
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
-from pydantic.alias_generators import to_camel
+from pydantic import Field, PrivateAttr, field_validator
 
 from browserops.contract import SideEffect
+from browserops.evidence.agent_events import AgentStep
+from browserops.evidence.models import EventModel, Phase
 from browserops.privacy import mask_args, mask_pii
 
 EventStatus = Literal["ok", "error", "skipped", "running"]
-Phase = Literal["prepare", "run"]
-
-
-class EventModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
 
 
 class PageInfo(EventModel):
@@ -136,8 +132,3 @@ class StepEvent(EventModel):
     def sanitized(self) -> StepEvent:
         """A re-validated copy: whatever was assigned after construction gets masked too."""
         return StepEvent.model_validate(self.model_dump(by_alias=True))
-
-
-from browserops.evidence.agent_events import AgentStep  # noqa: E402  (it builds on EventModel above)
-
-StepEvent.model_rebuild()
