@@ -146,7 +146,7 @@ def _is_secret_field(target: TargetInfo) -> list[str]:
         return ["type=password"]
     if target.autocomplete.strip().lower() in words.SECRET_AUTOCOMPLETE:
         return [f"autocomplete={target.autocomplete.strip().lower()}"]
-    return words.SECRET.find(words.normalise(f"{target.name} {target.role}"))
+    return words.SECRET.find(words.fold_for_words(f"{target.name} {target.role}"))
 
 
 def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInfo | None = None) -> Decision:
@@ -169,7 +169,7 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
             return decide(Verdict.HANDOFF, "handoff",
                           "passwords and one-time codes are typed by the user, never by the assistant", secret)
     if target is not None and kind == "activate":
-        captcha = words.CAPTCHA.find(words.normalise(f"{target.name} {target.role}"))
+        captcha = words.CAPTCHA.find(words.fold_for_words(f"{target.name} {target.role}"))
         if captcha:
             return decide(Verdict.HANDOFF, "handoff", "captchas are solved by the user", captcha)
     if kind == "type":
@@ -178,12 +178,12 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
         return decide(Verdict.CONFIRM, "destructive",
                       f"{tool} would activate an element the gate cannot see, so it cannot be shown to be harmless")
 
-    role = words.normalise(target.role)
+    role = words.fold_for_words(target.role)
     if kind == "activate" and tool == "browser_press" and role in TEXT_ENTRY_ROLES:
         kind = "type_submit"  # Enter in a field submits its form: judge it like typing with submit
-    name = words.normalise(target.name)
-    own = words.normalise(f"{target.name} {target.value} {_option_text(args)}")
-    nearby = words.normalise(target.nearby_text)
+    name = words.fold_for_words(target.name)
+    own = words.fold_for_words(f"{target.name} {target.value} {_option_text(args)}")
+    nearby = words.fold_for_words(target.nearby_text)
     search_like = role in words.SEARCH_ROLES or bool(words.SEARCH.find(name))
     exempt_weak = search_like or role in words.SELECTION_ROLES
 

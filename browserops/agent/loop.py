@@ -40,7 +40,7 @@ from browserops.agent.observe import chat_observation
 from browserops.agent.prompt import PromptContext, build_system_prompt
 from browserops.agent.run_core import RunCore
 from browserops.agent.run_steps import fallback_note, outcome_line
-from browserops.agent.run_types import Pause, StepOutcome
+from browserops.agent.run_types import Pause, StepSummary
 from browserops.agent.toolspec import ASK, DONE
 from browserops.agent.validate import observe_reason, settle
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
@@ -151,7 +151,7 @@ class AgentRun(RunCore):
                    "reach the goal, or ask the user what to do.")
         self.steps.refused(iteration=held.iteration, tool=held.tool, args=held.args, policy=policy_info,
                            result=result, page=self.observer.view, number=held.number)
-        self.history.append(StepOutcome(held.iteration, held.tool, False, "declined by the user",
+        self.history.append(StepSummary(held.iteration, held.tool, False, "declined by the user",
                                         ErrorCode.POLICY_REFUSED.value))
         return None
 
@@ -286,7 +286,7 @@ class AgentRun(RunCore):
         observe_ms = round((time.monotonic() - started) * 1000, 1)
         refreshed = observed is not None and observed.refreshed
         self._after_result(call_id, tool, result, refreshed)
-        self.history.append(StepOutcome(iteration, tool, ok, outcome_line(tool, args, result),
+        self.history.append(StepSummary(iteration, tool, ok, outcome_line(tool, args, result),
                                         None if ok else str(result.get("code"))))
         started = time.monotonic()
         timings = {"model": model_ms, "gate": gate_ms, "act": act_ms, "validate": validate_ms, "observe": observe_ms}

@@ -10,12 +10,12 @@ from browserops import policy
 from browserops.agent.calls import ParsedCall
 from browserops.agent.gate import Judgement
 from browserops.agent.run_core import RunCore
-from browserops.agent.run_types import HeldAction, Pause, StepOutcome
+from browserops.agent.run_types import HeldAction, Pause, StepSummary
 from browserops.agent.toolspec import ASK, DONE
 from browserops.agent.validate import check_done
 from browserops.contract import ErrorCode, SideEffect, error
 from browserops.evidence.agent_events import DoneInfo, LlmInfo
-from browserops.policy_words import SECRET, normalise
+from browserops.policy_words import SECRET, fold_for_words
 from browserops.privacy import mask_args, mask_pii
 
 MAX_DONE_REJECTIONS = 2  # done calls the page does not confirm before one is accepted as unverified
@@ -27,7 +27,7 @@ def ask(run: RunCore, call: ParsedCall, llm: LlmInfo) -> Pause:
     question = str(call.args.get("question", ""))
     run.steps.asked(iteration=run.budget.iterations, llm=llm, question=question, page=run.observer.view,
                     progress=run.last_progress)
-    if SECRET.find(normalise(question)):
+    if SECRET.find(fold_for_words(question)):
         # Passwords and one-time codes are never asked for: the user types them into the page.
         run.transcript.add_result(call.call_id, ASK, {
             "tool": ASK, "last_action": "error", "error_class": ErrorCode.POLICY_REFUSED.value,
@@ -117,7 +117,7 @@ async def confirm_now(run: RunCore, call: ParsedCall, judgement: Judgement, llm:
     run.steps.refused(iteration=run.budget.iterations, tool=call.name, args=call.args, result=result,
                       policy=run._policy_info(decision, "refused"), page=run.observer.view, llm=llm,
                       number=judgement.number)
-    run.history.append(StepOutcome(run.budget.iterations, call.name, False, "refused by the policy gate",
+    run.history.append(StepSummary(run.budget.iterations, call.name, False, "refused by the policy gate",
                                    refusal.code.value))
     await run._emit("tool_result", {"tool": call.name, "status": "error", "code": refusal.code.value,
                                     "error": run.scrub(refusal.message)[:300]})
@@ -140,7 +140,7 @@ async def plan_instead(run: RunCore, call: ParsedCall, judgement: Judgement, llm
                       policy=run._policy_info(judgement.decision, outcome), page=run.observer.view, llm=llm,
                       number=judgement.number)
     if outcome == "planned":
-        run.history.append(StepOutcome(run.budget.iterations, call.name, True, f"planned {call.name}"))
+        run.history.append(StepSummary(run.budget.iterations, call.name, True, f"planned {call.name}"))
     if (result.get("data") or {}).get("final"):
         return await run._end("done", "The plan is ready: it ends at the step that commits.", verified=True)
     return None

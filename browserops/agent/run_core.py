@@ -20,7 +20,7 @@ from browserops.agent.model import Model
 from browserops.agent.observe import Observer
 from browserops.agent.records import RunRecorder, Scrubber
 from browserops.agent.run_steps import StepRecorder, report_message
-from browserops.agent.run_types import Budget, Emit, HeldAction, Pause, PauseKind, StepOutcome
+from browserops.agent.run_types import Budget, Emit, HeldAction, Pause, PauseKind, StepSummary
 from browserops.agent.summary import llm_summary
 from browserops.agent.toolhost import ToolHost
 from browserops.agent.toolspec import anthropic_tools, model_tools
@@ -73,7 +73,7 @@ class RunCore:
         self.budget = Budget(max_steps or settings.max_steps, settings.max_wall_time_s, settings.max_llm_calls)
         self.system = ""
         self.held: HeldAction | None = None
-        self.history: list[StepOutcome] = []
+        self.history: list[StepSummary] = []
         self.timings: list[dict[str, float]] = []
         self.finished: Pause | None = None
         self.last_progress = ""

@@ -14,10 +14,9 @@ from typing import Any
 
 from browserops.agent.observe import ObserveOutcome, PageView
 from browserops.agent.records import RunRecorder, Scrubber, step_event
-from browserops.agent.run_types import StepOutcome
+from browserops.agent.run_types import StepSummary
 from browserops.agent.summary import one_line
-from browserops.evidence import StepEvent
-from browserops.evidence import TargetInfo as EventTarget
+from browserops.evidence import StepEvent, StepTarget
 from browserops.evidence.agent_events import (
     AgentStep,
     AskInfo,
@@ -66,7 +65,7 @@ def outcome_line(tool: str, args: Mapping[str, Any], result: Mapping[str, Any]) 
     return " ".join(parts)
 
 
-def report_message(history: Sequence[StepOutcome], view: PageView, last_progress: str, scrub: Scrubber, *,
+def report_message(history: Sequence[StepSummary], view: PageView, last_progress: str, scrub: Scrubber, *,
                    ask_to_continue: bool) -> str:
     """Done / worked / failed / next step (seed 002 §3.2), for a report or a limit."""
     worked = [h for h in history if h.ok]
@@ -182,7 +181,7 @@ class StepRecorder:
         side = side_effect_of(tool).value if tool and not tool.startswith("assistant_") else None
         event = step_event(step=self._next(), tool=tool, args=args, side_effect=side, agent=agent)
         if number is not None or target is not None:
-            event.target = EventTarget(role=target.role if target else None, name=target.name if target else None,
+            event.target = StepTarget(role=target.role if target else None, name=target.name if target else None,
                                        number=number)
         return event
 

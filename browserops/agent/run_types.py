@@ -62,7 +62,7 @@ class Pause:
 
 
 @dataclass
-class StepOutcome:
+class StepSummary:
     """One executed (or refused) step, for reports: tool, ok or not, a short masked description."""
 
     iteration: int

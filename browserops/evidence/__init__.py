@@ -6,7 +6,7 @@
 """
 
 from browserops.evidence.bundle import BundleWriter, read_events, read_info, read_plan
-from browserops.evidence.events import PageInfo, StepEvent, TargetInfo
+from browserops.evidence.events import PageInfo, StepEvent, StepTarget
 from browserops.evidence.layout import bundle_dir, check_request_id, new_request_id
 from browserops.evidence.manifest import VerifyReport, verify_bundle
 from browserops.evidence.models import Attempt, BundleInfo, BundleStatus, FinalStatus, confirmed_run
@@ -21,7 +21,7 @@ __all__ = [
     "FinalStatus",
     "PageInfo",
     "StepEvent",
-    "TargetInfo",
+    "StepTarget",
     "VerifyReport",
     "bundle_dir",
     "check_request_id",

@@ -40,7 +40,7 @@ class PageInfo(EventModel):
         return mask_pii(value)[:2000]
 
 
-class TargetInfo(EventModel):
+class StepTarget(EventModel):
     """How the step's semantic target was resolved on the page (no page text beyond role and name)."""
 
     role: str | None = None
@@ -75,7 +75,7 @@ class StepEvent(EventModel):
     error: str | None = Field(None, description="Error text with emails/phones/cards masked.")
     retries: int = Field(0, ge=0)
     page: PageInfo | None = None
-    target: TargetInfo | None = None
+    target: StepTarget | None = None
     screenshots: list[str] = Field(default_factory=list, description="Bundle paths of this step's screenshots.")
     exports: list[str] = Field(default_factory=list, description="Bundle paths of files this step exported.")
     note: str | None = Field(None, max_length=500, description="Why a step was skipped, what was checked…")
