@@ -18,7 +18,7 @@ target live and classifies the call: allowed calls run; destructive ones go to t
 held for :meth:`resolve_pending` (chat, MCP); password/one-time-code/captcha steps are handed to the user.
 After acting the loop waits for DOM quiet (not a blind pause; ``settings.step_pause_ms`` adds the fixed one),
 the host's post-action hook has closed banners, and the page is observed again only if it changed. A tool error
-gets an error screenshot and the fallback ladder of seed 000 §5 in the result the model sees.
+gets an error screenshot and the fallback ladder (docs/design.md §8.3) in the result the model sees.
 ``assistant_done`` ends the run only when the page shows what the reason claims (bounded: after two
 rejections the third is accepted as unverified). Limits: iterations, wall time, LLM calls.
 """

@@ -1,4 +1,4 @@
-"""The seam between the chat engine and the agent loop (seed 002 §4–§10).
+"""The seam between the chat engine and the agent loop (docs/design.md §10.2).
 
 The engine (``chat_engine.py``) owns sessions, modes, confirmation and manual hand-off, status transitions and
 the event bus; a :class:`Brain` (the agent loop) owns the decisions. Both front doors — the REPL and the HTTP

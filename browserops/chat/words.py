@@ -1,4 +1,4 @@
-"""Recognising "I'm done" after a manual hand-off (seed 002 §8), in the languages users write in.
+"""Recognising "I'm done" after a manual hand-off (docs/design.md §10.3), in the languages users write in.
 
 A message counts as done when, after normalisation (NFKC, case-folded, punctuation and emoji removed), it
 is short and contains one of the phrases below — and is not negated ("not done", "не готово", "还没好").

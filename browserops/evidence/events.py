@@ -1,4 +1,4 @@
-"""StepEvent: one line of ``events.jsonl`` per step (seed 001 §11.1, the parts a plan run has).
+"""StepEvent: one line of ``events.jsonl`` per step (docs/design.md §6.2).
 
 Privacy is enforced by the model, not by the caller's good manners: ``args`` always pass through
 :func:`browserops.privacy.mask_args` (typed text becomes length + digest) and free text (errors, page titles,
