@@ -5,7 +5,7 @@ billable (checkbox), payment method (radio), notes (textarea), receipt (upload) 
 ``/expense/multilang`` and fill + send its English form (first/last name, city, email) and fill + send its
 Russian one (Имя, Фамилия, Город). 19 browser-act steps and one navigation.
 
-- ``browserops``: the run engine in-process (``browserops.plan.run.run_plan``, what ``browserops run
+- ``browserops``: the run engine in-process (``browserops.plan.attempt.run_plan``, what ``browserops run
   --confirm`` calls): the lane, the bundle attempt, re-resolving each target in a fresh listing, acting by
   number through ``browser_overlay_act``/``browser_upload``, the banner hook, the staleness pre-check of each
   page, before/after screenshots into the bundle, events (fsynced), summary, manifest and verify;
@@ -39,9 +39,9 @@ from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.contract import ToolResult
 from browserops.demo_site import DemoSite
+from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
-from browserops.plan.run import RunOptions, run_plan
 from browserops.plan.steps import Step
 from browserops.tools.base import ToolContext
 from browserops.tools.runner import ToolRunner

@@ -2,7 +2,7 @@
 
 One server process holds one browser session (:class:`BrowserOpsMCP`), started lazily on the first call.
 Calls are serialised with a lock: a second concurrent call waits its turn and never interleaves with the
-first on the same page (seed 000 §14: one assistant, one session, no parallel tool calls). If Chromium
+first on the same page (docs/design.md §3.3: one assistant, one session, one call at a time). If Chromium
 crashed, the next call restarts it and says so in ``data.browser_restarted``.
 
 Each catalogue tool is registered with the input schema of its args model and annotations from its

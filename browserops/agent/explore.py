@@ -134,7 +134,7 @@ class PlanRecorder:
                         title=title, display=name[:200])
         decision = judgement.decision
         if decision.verdict is policy.Verdict.CONFIRM:
-            pay = _PAY.find(policy_words.normalise(" ".join([name, *decision.matched])))
+            pay = _PAY.find(policy_words.fold_for_words(" ".join([name, *decision.matched])))
             return Step(kind=Kind.PAYMENT if pay else Kind.SUBMIT, action=Action.CLICK, target=target, title=title)
         return Step(kind=Kind.ACT, action=Action.CLICK, target=target, title=title)
 

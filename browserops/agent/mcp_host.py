@@ -1,11 +1,11 @@
 """``MCPToolHost``: the loop's tools served by a ``browserops mcp`` subprocess over an MCP client session.
 
-Seed 001's MCPBridge: the subprocess is started on first use (``python -m browserops --workspace WS mcp``)
-and the tools are the server's own list (names, descriptions, schemas, side-effect class from
-``_meta["browserops/side_effect"]``). A health check tells whether the server answers. When the
-subprocess dies, the next call restarts it and the step is retried once — but only when it surely did not
-run before (the health check is a ``tools/list`` round trip, bypassing the client's cache; a server that does
-not answer within ``health_timeout_s`` counts as hung and is replaced):
+The agent's bridge to an MCP server (docs/design.md §11): the subprocess is started on first use
+(``python -m browserops --workspace WS mcp``) and the tools are the server's own list (names, descriptions,
+schemas, side-effect class from ``_meta["browserops/side_effect"]``). A health check tells whether the server
+answers. When the subprocess dies, the next call restarts it and the step is retried once — but only when it
+surely did not run before (the health check is a ``tools/list`` round trip, bypassing the client's cache; a
+server that does not answer within ``health_timeout_s`` counts as hung and is replaced):
 
 - a **read-only** call is retried after the restart whatever happened: reading twice changes nothing;
 - any other call is sent only after a successful health check. If it fails, the server is restarted *before*

@@ -1,7 +1,7 @@
 """Turning what one loop iteration did into a masked step event, and the short texts a person reads.
 
 :class:`StepRecorder` writes one :class:`~browserops.evidence.StepEvent` per iteration (executed, held,
-refused, asked, done, or a rejected reply) with the seed 001 §11.1 fields under ``agent``, attaches the
+refused, asked, done, or a rejected reply) with the fields of docs/design.md §6.3 under ``agent``, attaches the
 observation and error screenshots, and scrubs typed text out of everything page- or model-written.
 """
 
@@ -14,11 +14,10 @@ from typing import Any
 
 from browserops.agent.observe import ObserveOutcome, PageView
 from browserops.agent.records import RunRecorder, Scrubber, step_event
-from browserops.agent.run_types import StepOutcome
+from browserops.agent.run_types import StepSummary
 from browserops.agent.summary import one_line
 from browserops.contract import SideEffect, ToolTraits
-from browserops.evidence import StepEvent
-from browserops.evidence import TargetInfo as EventTarget
+from browserops.evidence import StepEvent, StepTarget
 from browserops.evidence.agent_events import (
     AgentStep,
     AskInfo,
@@ -48,7 +47,7 @@ LADDER = (
 
 
 def fallback_note(streak: int) -> str:
-    """Seed 000 §5's ladder, offered after an error; the rung moves up with each error in a row."""
+    """The fallback ladder (docs/design.md §8.3) after an error; the rung moves up with each error in a row."""
     rung = LADDER[min(streak, len(LADDER)) - 1]
     return (f"The call failed (error {streak} in a row). A screenshot was taken. Next rung of the fallback ladder: "
             f"{rung}. Ladder: close banners -> scroll -> list again -> find -> overlay_act -> press.")
@@ -67,9 +66,9 @@ def outcome_line(tool: str, args: Mapping[str, Any], result: Mapping[str, Any]) 
     return " ".join(parts)
 
 
-def report_message(history: Sequence[StepOutcome], view: PageView, last_progress: str, scrub: Scrubber, *,
+def report_message(history: Sequence[StepSummary], view: PageView, last_progress: str, scrub: Scrubber, *,
                    ask_to_continue: bool) -> str:
-    """Done / worked / failed / next step (seed 002 §3.2), for a report or a limit."""
+    """Done / worked / failed / next step (docs/design.md §8.7), for a report or a limit."""
     worked = [h for h in history if h.ok]
     failed = [h for h in history if not h.ok]
     lines = [f"I made {len(history)} step{'s' if len(history) != 1 else ''}: {len(worked)} worked, "
@@ -187,7 +186,7 @@ class StepRecorder:
         side = self.traits(tool).side_effect.value if tool and not tool.startswith("assistant_") else None
         event = step_event(step=self._next(), tool=tool, args=args, side_effect=side, agent=agent)
         if number is not None or target is not None:
-            event.target = EventTarget(role=target.role if target else None, name=target.name if target else None,
+            event.target = StepTarget(role=target.role if target else None, name=target.name if target else None,
                                        number=number)
         return event
 

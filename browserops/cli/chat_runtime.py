@@ -13,7 +13,8 @@ from typing import Any
 import click
 
 from browserops.browser.launch.session import BrowserSession
-from browserops.chat.api import Brain, make_brain
+from browserops.chat.api import Brain
+from browserops.chat.brain import make_brain
 from browserops.chat.engine import ChatEngine
 from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode, browser_mode_options

@@ -15,10 +15,10 @@ from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
 from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle
 from browserops.packs import get_pack
+from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.guard import PREPARE_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
-from browserops.plan.run import RunOptions, run_plan
 from browserops.plan.steps import Step
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool, get_tool

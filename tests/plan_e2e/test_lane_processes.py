@@ -19,7 +19,7 @@ from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle
 from browserops.lane import Lane
 from browserops.plan.model import PlanSource
-from browserops.plan.prepare import PlanRequest, Prepared, prepare_plan
+from browserops.plan.prepare import PlanRequest, PreparedPlan, prepare_plan
 from browserops.plan.steps import Expectation, SemanticTarget, Step
 from browserops.tools.base import ToolContext
 from tests.plan_e2e.helpers import ROOT, browserops_cmd, bundle_info, events, run_subprocess, subprocess_env
@@ -35,7 +35,7 @@ def _slow_steps(wait_text: str, timeout_ms: int) -> list[Step]:
     ]
 
 
-async def _prepare(session: BrowserSession, workspace: Path, base_url: str, steps: list[Step]) -> Prepared:
+async def _prepare(session: BrowserSession, workspace: Path, base_url: str, steps: list[Step]) -> PreparedPlan:
     ctx = ToolContext(session=session, settings=Settings(), workspace=workspace)
     request = PlanRequest(title="Open the slow page", start_url=base_url + "/?nobanner=1", steps=steps,
                           source=PlanSource(kind="steps", name="slow"))
@@ -51,7 +51,7 @@ def _attempt_window(workspace: Path, request_id: str) -> tuple[dt.datetime, dt.d
 async def test_runs_queue_per_workspace_and_overlap_across_workspaces(
         session: BrowserSession, demo_site: DemoSite, tmp_path: Path) -> None:
     shared, other_a, other_b = (tmp_path / name for name in ("shared", "a", "b"))
-    jobs: list[tuple[Path, Prepared]] = []
+    jobs: list[tuple[Path, PreparedPlan]] = []
     for ws, count in ((shared, 3), (other_a, 1), (other_b, 1)):
         ws.mkdir()
         for _ in range(count):
@@ -109,7 +109,7 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
-def _start_run(workspace: Path, prepared: Prepared) -> subprocess.Popen[bytes]:
+def _start_run(workspace: Path, prepared: PreparedPlan) -> subprocess.Popen[bytes]:
     return subprocess.Popen(browserops_cmd(workspace, "run", prepared.plan.request_id, "--confirm", prepared.phrase),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=subprocess_env())
 
