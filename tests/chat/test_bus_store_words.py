@@ -13,9 +13,8 @@ from browserops.chat.api import ChatSession, Event
 from browserops.chat.events import EventBus
 from browserops.chat.store import ChatStore
 from browserops.chat.words import _CJK_PHRASES, _WORD_PHRASES, is_done_message
-from browserops.policy import PendingAction
+from browserops.policy import PendingAction, TargetInfo
 from browserops.policy import PendingAction as PolicyPending
-from browserops.policy import TargetInfo
 from tests.traits import classify
 
 
