@@ -25,8 +25,7 @@ import pytest
 from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle
 from tests.plan_e2e.helpers import ROOT, browserops_cmd, bundle_of, prepare_expense, run_subprocess, subprocess_env
-from tests.plan_e2e.test_lane_processes import _descendants
-from tests.procs import chromium_processes
+from tests.procs import chromium_processes, descendants
 
 EXIT_WITHIN_S = 10.0
 
@@ -52,10 +51,11 @@ MOMENTS: list[tuple[str, str, int]] = [
     ("starts", "browser_wait", 1),  # waiting for the confirmation text
     ("starts", "browser_wait", 2),  # and for the confirmation URL
     ("starts", "browser_screenshot", 11),  # the after-screenshot of the submit
-    ("starts", "browser_extract", 1),  # reading the reference; the final snapshot follows
+    ("starts", "browser_list_interactives", 6),  # a page check in the middle of the form
 ]
-# Not the final snapshot itself: when it is the last thing the run asks of the browser, a kill that lands just
-# after its answer rightly leaves a complete run.
+# Not the last calls (the extract of the reference and the final snapshot): on a loaded machine the run can finish
+# them between the log line and the kill, and a kill that lands after the browser's last answer rightly leaves a
+# complete run.
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def prepared(demo_site: DemoSite, tmp_path_factory: pytest.TempPathFactory) -> t
 
 def _kill_browser_of(pid: int) -> int:
     """SIGKILL the Chromium processes below ``pid`` (the run's browser), nothing else."""
-    ours = set(chromium_processes()) & _descendants(pid)
+    ours = set(chromium_processes()) & descendants(pid)
     for chromium in ours:
         with contextlib.suppress(ProcessLookupError):
             os.kill(chromium, signal.SIGKILL)
@@ -114,7 +114,7 @@ class _Stderr:
 def _wait_for_chromium(pid: int, count: int, timeout_s: float = 60) -> bool:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        if len(set(chromium_processes()) & _descendants(pid)) >= count:
+        if len(set(chromium_processes()) & descendants(pid)) >= count:
             return True
         time.sleep(0.005)  # polling /proc for the condition; the kill follows at once
     return False

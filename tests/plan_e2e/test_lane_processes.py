@@ -23,7 +23,7 @@ from browserops.plan.prepare import PlanRequest, PreparedPlan, prepare_plan
 from browserops.plan.steps import Expectation, SemanticTarget, Step
 from browserops.tools.base import ToolContext
 from tests.plan_e2e.helpers import ROOT, browserops_cmd, bundle_info, events, run_subprocess, subprocess_env
-from tests.procs import chromium_processes, wait_gone
+from tests.procs import chromium_processes, descendants, wait_gone
 
 
 def _slow_steps(wait_text: str, timeout_ms: int) -> list[Step]:
@@ -91,22 +91,6 @@ def _wait_for_step(workspace: Path, request_id: str, attempt: int, step: int, ti
     raise AssertionError(f"the run never finished step {step}")
 
 
-def _descendants(pid: int) -> set[int]:
-    """Every process below ``pid`` (its Playwright driver and Chromium), read from /proc."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
-    found: set[int] = set()
-    frontier = {pid}
-    while frontier:
-        frontier = {child for child, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
 
 
 def _start_run(workspace: Path, prepared: PreparedPlan) -> subprocess.Popen[bytes]:
@@ -120,7 +104,7 @@ async def test_killed_run_leaves_an_incomplete_bundle_and_a_free_lane(
     proc = _start_run(workspace, prepared)
     try:
         await asyncio.to_thread(_wait_for_step, workspace, prepared.plan.request_id, 2, 1)
-        spawned = _descendants(proc.pid)
+        spawned = descendants(proc.pid)
         assert set(chromium_processes()) & spawned  # its browser is running
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
