@@ -2,7 +2,7 @@
 
 It shows the plan and its diff, who ran each attempt and with which confirm phrase, then per step the before and
 after screenshots side by side — the acted-on element's box and number drawn on the "before" from the box the run
-recorded (``TargetInfo.box``) — the element's role and name, the outcome and timings, and at the end what
+recorded (``StepTarget.box``) — the element's role and name, the outcome and timings, and at the end what
 ``verify`` found. Images are embedded once each as ``data:`` URLs in CSS classes (a step's "before" is usually
 the last step's "after"), and a Content-Security-Policy forbids scripts and any network access, so page-derived
 text, which jinja escapes anyway, cannot do anything.
@@ -25,9 +25,10 @@ import jinja2
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import layout
-from browserops.evidence.bundle import BundleInfo, read_events, read_info, read_plan
+from browserops.evidence.bundle import read_events, read_info, read_plan
 from browserops.evidence.events import StepEvent
 from browserops.evidence.manifest import VerifyReport, render_manifest, verify_bundle, write_manifest
+from browserops.evidence.models import BundleInfo
 from browserops.evidence.signing import SIGNATURE_FILE, load_signer
 from browserops.evidence.summary import _source_line, _target_text
 

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from browserops.contract import BrowserOpsError
 from browserops.plan.guard import GuardedTools
-from browserops.plan.resolve import list_all, normalise
+from browserops.plan.resolve import label_key, list_all
 
 SETTLE_MS = 3000
 TEXT_ROLES = frozenset({"textbox", "searchbox", "spinbutton"})
@@ -73,7 +73,7 @@ class Watch(Protocol):
 def field_key(name: str, taken: set[str]) -> str:
     """An input key from a field's accessible name: ``Merchant`` → ``merchant``, ``Billable to client`` →
     ``billable_to_client``; non-Latin names fall back to ``field_N``."""
-    base = _KEY_DROP.sub("_", normalise(name)).strip("_")[:40] or f"field_{len(taken) + 1}"
+    base = _KEY_DROP.sub("_", label_key(name)).strip("_")[:40] or f"field_{len(taken) + 1}"
     if not base[0].isalpha():
         base = f"f_{base}"
     key, n = base, 2
@@ -251,11 +251,11 @@ class Recorder:
             for item in self._items:
                 if str(item["id"]) == blind:
                     return item
-        label = normalise(str(event.get("label") or ""))
+        label = label_key(str(event.get("label") or ""))
         if not label:
             return None
         for item in self._items:
-            if item.get("role") in CLICK_ROLES and normalise(str(item.get("name", ""))) == label:
+            if item.get("role") in CLICK_ROLES and label_key(str(item.get("name", ""))) == label:
                 return item
         return None
 
@@ -272,8 +272,8 @@ class Recorder:
 
     def _target(self, item: dict[str, Any]) -> dict[str, Any]:
         role, name = str(item.get("role")), str(item.get("name") or "")
-        wanted = normalise(name)
-        same = [i for i in self._items if i.get("role") == role and normalise(str(i.get("name", ""))) == wanted]
+        wanted = label_key(name)
+        same = [i for i in self._items if i.get("role") == role and label_key(str(i.get("name", ""))) == wanted]
         target: dict[str, Any] = {"role": role, "names": [name] if name else []}
         if len(same) > 1:
             target["nth"] = next(n for n, i in enumerate(same) if i["id"] == item["id"])

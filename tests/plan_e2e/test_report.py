@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from browserops.browser.launch.discovery import find_chromium, launch_args
 from browserops.demo_site import DemoSite
-from browserops.evidence import BundleWriter, StepEvent, TargetInfo, verify_bundle
+from browserops.evidence import BundleWriter, StepEvent, StepTarget, verify_bundle
 from browserops.evidence.layout import MANIFEST_FILE, REPORT_FILE
 from tests.chat.test_page import AXE
 from tests.plan_e2e.helpers import bundle_of, cli_json, cli_run, post, prepare_expense
@@ -149,7 +149,7 @@ def test_interrupted_run(site: DemoSite, workspace: Path) -> None:
     # A run whose process dies after one step: status "open", no manifest (as SIGKILL leaves it).
     writer = BundleWriter.open(workspace, prepared["requestId"], confirmed_with=prepared["confirmPhrase"])
     shot = writer.add_screenshot(2, "before", PNG_1x1, "merchant")
-    writer.log_event(StepEvent.begin(step=2, kind="fill", target=TargetInfo(
+    writer.log_event(StepEvent.begin(step=2, kind="fill", target=StepTarget(
         role="textbox", name="Merchant", number=2, box=[0, 0, 1, 1], viewport=[1, 1])).end(
         {"status": "ok"}, screenshots=[shot]))
     bundle = writer.path
