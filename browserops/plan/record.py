@@ -1,15 +1,16 @@
 """``browserops record``: a person does the task by hand, browserops writes the step file.
 
-The recorder never acts on the page. It lists the page through the catalogue (the element layer: every frame,
-every open shadow root) when the page loads and after each thing the person does, and compares each field's
-value with the one the page started with: a field whose value changed becomes one ``fill`` step (the last value
-wins), with a semantic target — role and accessible name, ``nth`` only when names do not tell elements apart —
-and its value moved into the input data under a key named after the field. Passwords, one-time codes and card
-numbers are recognised (input type, or the field's name) and written as ``valueRef: {sensitive: true}`` with no
-value anywhere; a select's step keeps the options it offered (a pack makes them an enum). A click on a form's
-submit button becomes a ``submit`` step whose ``expect`` is what the page showed after it (its first status
-message or heading, without the parts a replay changes, such as a reference number); a click that downloads
-becomes an ``export`` step; another button or link click an ``act`` step. No CSS, no scripts.
+The recorder never acts on the page. It lists the page through the catalogue (the element layer: every frame, every
+open shadow root) when the page loads and after each thing the person does, and compares each field's value with the
+one the page started with: a field whose value changed becomes one ``fill`` step (the last value wins), with a
+semantic target — role and accessible name (its label texts, placeholder and title as ``labels`` when they differ),
+``nth`` only when names do not tell elements apart — and its value moved into the input data under a key named after
+the field. Passwords, one-time codes and card numbers are recognised (input type, or the field's name) and written
+as ``valueRef: {sensitive: true}`` with no value anywhere; a select's step keeps the options it offered (a pack
+makes them an enum). A click on a form's submit button becomes a ``submit`` step whose ``expect`` is what the page
+showed after it (its first status message or heading, without the parts a replay changes, such as a reference
+number); a click that downloads becomes an ``export`` step; another button or link click an ``act`` step. No CSS, no
+scripts.
 """
 
 from __future__ import annotations
@@ -149,6 +150,7 @@ class Recorder:
         self._pending: dict[str, Change] = {}  # blind id -> change, in the order first changed
         self._files: dict[str, list[str]] = {}
         self._options: dict[str, list[str]] = {}  # blind id -> the choices a select offered
+        self._labels: dict[str, list[str]] = {}  # blind id -> the field's label texts, placeholder, title
         self._secret: set[str] = set()  # fields whose value the page's listener withheld (autocomplete says so)
         self._keys: set[str] = set()
 
@@ -195,6 +197,8 @@ class Recorder:
             blind = str(event.get("blindId") or "")
             if event.get("files") is not None and blind:
                 self._files[blind] = [str(f) for f in event["files"]]
+            if isinstance(event.get("labels"), list) and blind:
+                self._labels[blind] = [str(t) for t in event["labels"] if str(t).strip()]
             if isinstance(event.get("filled"), bool) and blind:
                 self._secret.add(blind)
             if isinstance(event.get("options"), list) and blind:
@@ -275,6 +279,9 @@ class Recorder:
         wanted = label_key(name)
         same = [i for i in self._items if i.get("role") == role and label_key(str(i.get("name", ""))) == wanted]
         target: dict[str, Any] = {"role": role, "names": [name] if name else []}
+        others = {label_key(t): t for t in self._labels.get(str(item["id"]), []) if label_key(t) != label_key(name)}
+        if others:
+            target["labels"] = list(others.values())  # tried when no name matches (the page renamed the field)
         if len(same) > 1:
             target["nth"] = next(n for n, i in enumerate(same) if i["id"] == item["id"])
         if item.get("frame") and item.get("frame") != "main":
@@ -287,7 +294,7 @@ class Recorder:
             item, value = change.item, change.value
             role, name = str(item.get("role")), str(item.get("name") or "")
             target = self._target(item)
-            if not target["names"]:
+            if not target["names"] and not target.get("labels"):
                 continue  # an unnamed field cannot be found again by meaning; the author adds it by hand
             key = field_key(name, self._keys)
             step: dict[str, Any] = {"kind": "fill", "field": key, "target": target}

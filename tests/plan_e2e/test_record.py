@@ -247,9 +247,10 @@ async def test_record_in_open_shadow_roots_and_in_frames(
 CARD_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pay</title></head><body><main>
 <h1>Pay by card</h1>
 <form id="pay" aria-label="Pay">
-  <label for="holder">Name on card</label><input id="holder" autocomplete="cc-name">
+  <label for="holder">Name on card</label><input id="holder" autocomplete="cc-name" placeholder="As printed">
   <label for="card">Card number</label><input id="card" inputmode="numeric" autocomplete="cc-number">
   <label for="code">Code</label><input id="code" inputmode="numeric" autocomplete="one-time-code">
+  <input aria-label="Note"> <input aria-label="Note">
   <button type="submit">Pay</button>
 </form>
 <p id="status" role="status"></p>
@@ -283,19 +284,24 @@ async def test_card_numbers_and_one_time_codes_are_recorded_without_their_values
         await page.get_by_label("Name on card").fill("Ada Lovelace")
         await page.get_by_label("Card number").fill("4111111111111111")
         await page.get_by_label("Code").fill("902417")
-        await until(lambda: len(recorder.pending_fields) == 3, "three fields seen")
+        await page.get_by_label("Note").nth(1).fill("second")
+        await until(lambda: len(recorder.pending_fields) == 4, "four fields seen")
         await page.get_by_role("button", name="Pay").click()
         await until(lambda: any(line.startswith("submit:") for line in lines), "the submit", 30)
 
     with served(tmp_path) as base:
         recording = await record_while(session, tool_ctx, base + "/pay.html", user)
-    holder, card, code, submit = recording.steps
+    holder, card, code, note, submit = recording.steps
     assert holder["valueRef"] == {"key": "name_on_card"}
+    # The placeholder is kept as a label a replay tries when the name no longer matches.
+    assert holder["target"] == {"role": "textbox", "names": ["Name on card"], "labels": ["As printed"]}
     # The card number by its name, the code (named only "Code") by its autocomplete attribute.
     assert card["valueRef"] == {"key": "card_number", "sensitive": True}
     assert code["valueRef"] == {"key": "code", "sensitive": True}
+    # Two fields of one name: the second is told apart by its position among them.
+    assert note["target"] == {"role": "textbox", "names": ["Note"], "nth": 1}
     assert submit["expect"] == {"text": ["Payment sent"]}
-    assert recording.inputs == {"name_on_card": "Ada Lovelace", "card_number": None, "code": None}
+    assert recording.inputs == {"name_on_card": "Ada Lovelace", "card_number": None, "code": None, "note": "second"}
     out = workspace / "pay.yaml"
     write_recording(recording, out, workspace / "pay.input.yaml")
     for path in (out, workspace / "pay.input.yaml"):

@@ -37,6 +37,11 @@
     if (!el || !el.getAttribute) { return; }
     const t = (el.getAttribute("type") || "").toLowerCase();
     const info = {type: "change", blindId: el.getAttribute("data-blind-id"), files: null, value: null};
+    // Its other names (label elements, placeholder, title): candidates a replay tries when the name changed.
+    const texts = [...Array.from(el.labels || []).map((l) => l.textContent), el.getAttribute("placeholder"),
+                   el.getAttribute("title"), el.getAttribute("aria-label")];
+    info.labels = texts.map((t) => (t || "").replace(/\s+/g, " ").trim()).filter((t) => t && t.length <= 80)
+      .slice(0, 4);
     if (el.files) { info.files = Array.from(el.files).map((f) => f.name); }
     else if (el.localName === "select") {
       info.value = Array.from(el.selectedOptions).map((o) => o.text.trim()).join(", ");

@@ -1,16 +1,16 @@
 """Watching a person use the page, for ``browserops record``: what they click, and when something changed.
 
-A small listener is installed in every frame (an init script, so it also runs in documents opened later) and
-listens in the capture phase to ``click``, ``input`` and ``change``. It never acts on the page. For a click it
-reports the clicked element's ``data-blind-id`` (the numbering layer's stable id, found along the composed path,
-so through open shadow roots), its tag, input type, whether it submits a form, and its visible label. For
-``input``/``change`` it reports the field's id and new state: the value (never a password field's, only that it
-is filled), the checked state (and a radio group's ids), a file input's chosen file names, or a select's choice
-and the options it offered. A person can submit faster than a page can be listed, so the state travels with the
-event. Events go through a DevTools binding of the page (``Runtime.addBinding``: its call carries its text even
-when a submit navigates away at once), else (a cross-origin frame in its own process) as ``console.debug``
-messages behind a random marker. The page-side listener is ``js/user_watch.js``. The recorder reads
-everything else through the ordinary element layer.
+A small listener is installed in every frame (an init script, so it also runs in documents opened later) and listens
+in the capture phase to ``click``, ``input`` and ``change``. It never acts on the page. For a click it reports the
+clicked element's ``data-blind-id`` (the numbering layer's stable id, found along the composed path, so through open
+shadow roots), its tag, input type, whether it submits a form, and its visible label. For ``input``/``change`` it
+reports the field's id and new state: the value (never a password field's, only that it is filled), the checked
+state (and a radio group's ids), a file input's chosen file names, or a select's choice and the options it offered;
+and the field's label texts, placeholder and title. A person can submit faster than a page can be listed, so the
+state travels with the event. Events go through a DevTools binding of the page (``Runtime.addBinding``: its call
+carries its text even when a submit navigates away at once), else (a cross-origin frame in its own process) as
+``console.debug`` messages behind a random marker. The page-side listener is ``js/user_watch.js``. The recorder
+reads everything else through the ordinary element layer.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class UserWatch:
             return
         if isinstance(event, dict):
             keys = ("type", "blindId", "tag", "inputType", "submits", "label", "href", "files", "value", "checked",
-                    "filled", "group", "options")
+                    "filled", "group", "options", "labels")
             self.events.put_nowait({k: event.get(k) for k in keys})
 
     def new_downloads(self) -> list[str]:
