@@ -307,3 +307,35 @@ async def test_card_numbers_and_one_time_codes_are_recorded_without_their_values
     for path in (out, workspace / "pay.input.yaml"):
         text = path.read_text()
         assert "4111" not in text and "902417" not in text
+
+
+async def test_record_a_custom_combobox_a_radio_and_a_textarea_then_replay(
+        session: BrowserSession, tool_ctx: ToolContext, demo_site: DemoSite, workspace: Path) -> None:
+    async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        await page.get_by_label("Merchant").fill("Acme")
+        await page.get_by_label("Amount").fill("3")
+        await page.get_by_role("combobox", name="Currency").fill("EU")  # the list opens, filtered
+        await page.get_by_role("option", name="EUR").click()
+        await page.get_by_label("Bank transfer").check()
+        await page.get_by_label("Notes").fill("Taxi to the airport, shared with two colleagues.")
+        await until(lambda: len(recorder.pending_fields) == 5, "five fields seen")
+        await page.get_by_role("button", name="Submit expense").click()
+        await until(lambda: any(line.startswith("submit:") for line in lines), "the submit", 30)
+
+    recording = await record_while(session, tool_ctx, demo_site.base_url + "/expense", user)
+    by_field = {s.get("field"): s for s in recording.steps}
+    assert by_field["currency"]["target"]["role"] == "combobox" and recording.inputs["currency"] == "EUR"
+    # The radio chosen is a fixed choice (no input key); the one left is not a step.
+    assert by_field["bank_transfer"]["action"] == "check" and by_field["bank_transfer"]["value"] is True
+    assert "card" not in by_field and "bank_transfer" not in recording.inputs
+    assert recording.inputs["notes"] == "Taxi to the airport, shared with two colleagues."
+    out = workspace / "expense.yaml"
+    write_recording(recording, out, workspace / "expense.input.yaml")
+    code, prepared = await cli(workspace, "prepare", "--steps", str(out), "--input",
+                               str(workspace / "expense.input.yaml"))
+    assert code == 2, prepared
+    code, ran = await cli(workspace, "run", str(prepared["requestId"]), "--confirm", str(prepared["confirmPhrase"]))
+    assert code == 0, ran
+    replayed = server_state(demo_site.base_url)["submissions"][-1]
+    assert (replayed["currency"], replayed["payment_method"]) == ("EUR", "bank")
+    assert replayed["notes"] == "Taxi to the airport, shared with two colleagues."
