@@ -73,3 +73,28 @@ def test_the_pack_rebuilds_the_step_file(workspace: Path) -> None:
     # Without the file the upload is left out; a file that is not there is an input error.
     example = pack.build(pack.example_input()).steps
     assert "receipt" not in [s.field for s in example] and len(example) == len(built) - 1
+
+
+def test_a_file_that_cannot_become_a_pack_leaves_nothing_behind(workspace: Path) -> None:
+    steps_path = workspace / "odd.yaml"
+    steps_path.write_text(yaml.safe_dump({"title": "Odd keys", "steps": [
+        {"kind": "fill", "target": {"role": "textbox", "names": ["First name"]}, "valueRef": {"key": "first-name"}},
+        {"kind": "fill", "target": {"role": "textbox", "names": ["Class"]}, "valueRef": {"key": "class"}}]}))
+    result = CliRunner().invoke(cli, ["--workspace", str(workspace), "pack", "new", "odd", "--from-steps",
+                                      str(steps_path)], catch_exceptions=False)
+    assert result.exit_code == 1 and "BROWSER_PLAN_INVALID" in result.stderr
+    assert "'class', 'first-name'" in result.stderr and not (workspace / "domain_packs" / "odd").exists()
+
+
+def test_keys_without_a_recorded_value_get_a_stand_in_example(workspace: Path) -> None:
+    steps_path = workspace / "bare.yaml"
+    steps_path.write_text(yaml.safe_dump({"title": "No values", "steps": [
+        {"kind": "fill", "target": {"role": "textbox", "names": ["Name"]}, "valueRef": {"key": "name"}},
+        {"kind": "fill", "action": "check", "target": {"role": "checkbox", "names": ["Agree"]},
+         "valueRef": {"key": "agree"}}]}))
+    result = CliRunner().invoke(cli, ["--workspace", str(workspace), "pack", "new", "bare", "--from-steps",
+                                      str(steps_path)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "--input FILE" in result.stdout  # no values file to name
+    pack = validate_pack_dir(workspace / "domain_packs" / "bare")
+    assert pack.example == {"name": "<name>", "agree": False}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -269,7 +270,11 @@ def pack_new(state: CliState, name: str, folder: Path | None, from_steps: Path |
         created = scaffold_from_steps(parent, name, from_steps, input_file)
     else:
         created = scaffold_pack(parent, name)
-    pack = validate_pack_dir(parent / name)
+    try:
+        pack = validate_pack_dir(parent / name)
+    except BrowserOpsError:
+        shutil.rmtree(parent / name, ignore_errors=True)  # written just now: no half-made pack is left behind
+        raise
     if state.json_output:
         state.emit_json({"status": "ok", "name": pack.name, "path": str(pack.path),
                          "files": [str(p) for p in created]})
@@ -280,7 +285,8 @@ def pack_new(state: CliState, name: str, folder: Path | None, from_steps: Path |
     if from_steps is not None:
         values = input_file or values_file(from_steps)
         click.echo("Next: review the targets' names in pack.py (add other languages), then")
-        click.echo(f"  browserops prepare --pack {name} --input {values} --base-url URL")
+        click.echo(f"  browserops prepare --pack {name} --input {values if values.is_file() else 'FILE'} "
+                   "--base-url URL")
         return
     click.echo("Next: edit pack.py, then")
     click.echo(f"  browserops pack validate {pack.path}")

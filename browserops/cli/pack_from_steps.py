@@ -11,6 +11,7 @@ languages' names by hand.
 
 from __future__ import annotations
 
+import keyword
 import pprint
 import re
 import textwrap
@@ -179,6 +180,13 @@ def pack_source(name: str, steps_path: Path, inputs: dict[str, Any]) -> tuple[st
     files: list[str] = []
     keys: set[str] = set()
     count = 1
+    bad = sorted({s.value_ref.key for s in step_file.steps if s.value_ref is not None
+                  and (not s.value_ref.key.isidentifier() or keyword.iskeyword(s.value_ref.key)
+                       or s.value_ref.key.startswith("_"))})
+    if bad:
+        raise BrowserOpsError(ErrorCode.PLAN_INVALID, f"{steps_path.name}: valueRef keys {', '.join(map(repr, bad))} "
+                              "cannot be fields of a pack's Input: use letters, digits and '_' (not first, not a "
+                              "Python keyword), in the step file and the input file alike.")
     for step in step_file.steps:
         expr = ""
         optional_key = ""
@@ -193,8 +201,9 @@ def pack_source(name: str, steps_path: Path, inputs: dict[str, Any]) -> tuple[st
                 fields += _field_lines(key, annotation, value)
                 if annotation.startswith("Path"):
                     files.append(key)
-                elif value is not None and not annotation.startswith("SecretStr"):
-                    example[key] = value
+                elif not annotation.startswith("SecretStr"):
+                    # No value recorded for it (a hand-written file, no input file): a stand-in keeps EXAMPLE valid.
+                    example[key] = value if value is not None else (False if annotation == "bool" else f"<{key}>")
         if step.save_as:
             exports.append(step.save_as)
         code = _step_code(step, expr)
