@@ -19,6 +19,9 @@
     return null;
   };
   document.addEventListener("click", (ev) => {
+    // Only the person's own clicks: a page script's el.click() (e.g. the link a button clicks to start a
+    // download) is the page acting, not a step to record.
+    if (!ev.isTrusted) { return; }
     const path = ev.composedPath();
     const el = blindOf(path) || path[0];
     if (!el || !el.getAttribute) { return; }
