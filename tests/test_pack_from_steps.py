@@ -6,12 +6,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
+from pydantic import ValidationError
 
 from browserops.cli import cli
 from browserops.packs import validate_pack_dir
 from browserops.plan.loader import load_steps
+from browserops.plan.steps import Step
 
 STEPS = {
     "title": "Hand-written form",
@@ -98,3 +101,13 @@ def test_keys_without_a_recorded_value_get_a_stand_in_example(workspace: Path) -
     assert "--input FILE" in result.stdout  # no values file to name
     pack = validate_pack_dir(workspace / "domain_packs" / "bare")
     assert pack.example == {"name": "<name>", "agree": False}
+
+
+def test_options_belong_to_select_steps() -> None:
+    target = {"role": "combobox", "names": ["Category"]}
+    step = Step.model_validate({"kind": "fill", "action": "select", "target": target, "value": "Meals",
+                                "options": ["Travel", "Meals"]})
+    assert step.options == ["Travel", "Meals"]
+    with pytest.raises(ValidationError, match="'options' belong to select steps"):
+        Step.model_validate({"kind": "fill", "action": "type", "target": {"role": "textbox", "names": ["Name"]},
+                             "value": "x", "options": ["a"]})
