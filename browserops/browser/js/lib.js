@@ -249,6 +249,7 @@ const F_INTER = 1;   // inside an interactive element (its parts are not separat
 const F_POINTER = 2; // inside an element with cursor:pointer
 const F_INERT = 8;   // inside [inert]
 const F_SCOPE = 16;  // inside the requested scope
+const F_CLEAR = 32;  // inside (or is) an element with opacity 0, html and body excepted (see shownInWalk)
 const FORM_TAGS = new Set(["button", "select", "textarea", "summary", "input"]);
 
 function intersect(a, b) {
@@ -261,6 +262,16 @@ function nonEmpty(r) { return r[2] - r[0] > 0.5 && r[3] - r[1] > 0.5; }
 function shown(el) {
   const toggle = el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type);
   return el.checkVisibility({ visibilityProperty: true, opacityProperty: !toggle });
+}
+
+// shown() for an element met by walkComposed (flags say whether an ancestor is transparent): the same rule,
+// except that opacity 0 on <html> or <body> does not hide. That is a page-hiding snippet's (A/B-testing
+// "anti-flicker"): it hides the whole page until its script loads or a timeout of a few seconds shows it,
+// and Chromium's accessibility tree ignores it too. Listing nothing during those seconds would be wrong.
+function shownInWalk(el, flags) {
+  const toggle = el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type);
+  if ((flags & F_CLEAR) && !toggle) { return false; }
+  return el.checkVisibility({ visibilityProperty: true });
 }
 
 // One depth-first walk over the composed tree (open shadow roots and slots included), in document order,
@@ -292,6 +303,7 @@ function walkComposed(onElement, every) {
     }
     let f = flags;
     if (attrs && el.hasAttribute("inert")) { f |= F_INERT; }
+    if (cs.opacity === "0" && el !== docEl && el !== body) { f |= F_CLEAR; }
     if (kind || every) {
       const extra = onElement(el, cs, f, clip, kind);
       if (extra) { f |= extra; }

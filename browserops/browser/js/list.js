@@ -36,7 +36,7 @@ function main(args) {
     }
     if (!kind || (flags & F_INERT)) { return extra; }
     if (wantScope && !(flags & F_SCOPE)) { return extra; }
-    if (!shown(el)) { return extra; }
+    if (!shownInWalk(el, flags)) { return extra; }
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) { return extra; }
     const vis = intersect([r.left, r.top, r.right, r.bottom], clip);

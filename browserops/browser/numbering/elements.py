@@ -82,6 +82,7 @@ class Listing:
     frames: dict[str, Frame] = field(default_factory=dict)  # frame label -> Playwright frame
     frame_titles: dict[str, str] = field(default_factory=dict)  # child frame label -> its URL
     url: str = ""  # the page's URL when listed
+    failed: dict[str, str] = field(default_factory=dict)  # frame label -> why it could not be enumerated
 
     def by_number(self, number: int) -> ListedElement | None:
         for item in self.items:

@@ -9,7 +9,6 @@ See :mod:`browserops.browser.numbering.elements` for the numbering rule.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from playwright.async_api import Page
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import ListedElement, Listing, coerce_target, listed, store_listing
 from browserops.browser.numbering.frames import MAIN, FrameView, visible_frames
+from browserops.browser.numbering.isolated import IsolatedRunner, PageScriptError, isolated_runner
 from browserops.browser.scripts import run_page
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -108,28 +108,61 @@ class _FrameResult:
     data: dict[str, Any]
 
 
-async def _scan(views: list[FrameView], extra: dict[str, Any]) -> list[_FrameResult]:
-    async def one(view: FrameView) -> _FrameResult | None:
+@dataclass
+class _Scan:
+    results: list[_FrameResult]
+    failed: dict[str, str]  # frame label -> why it could not be enumerated
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+
+
+async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> dict[str, Any]:
+    """One frame's enumeration: in an isolated world where DevTools reaches the frame, else (an
+    out-of-process frame, a browser without DevTools) in the frame's own world through Playwright."""
+    data: Any = None
+    if runner.reaches(view.frame):
         try:
-            data = await run_page(view.frame, "list", {**view.script_args(), **extra})
-        except PlaywrightError as exc:
+            data = await runner.run(view.frame, "list", args)
+        except PlaywrightError:
+            data = None  # DevTools could not reach it after all (it went out of process): its own world
+    if data is None:
+        data = await run_page(view.frame, "list", args)
+    if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+        raise PageScriptError(f"the enumeration returned {type(data).__name__}, not a listing")
+    return data
+
+
+async def _scan(session: BrowserSession, views: list[FrameView], extra: dict[str, Any]) -> _Scan:
+    runner = await isolated_runner(session, views[0].frame.page)
+    failed: dict[str, str] = {}
+
+    async def one(view: FrameView) -> _FrameResult | None:
+        args = {**view.script_args(), **extra}
+        try:
+            data = await _run_list(runner, view, args)
+        except (PlaywrightError, PageScriptError) as exc:
             if view.label != MAIN:
-                return None  # a child frame navigating away mid-listing simply has nothing to list
-            # The page itself was navigating: wait for the new document once, then list it.
+                # Never silent: the rest of the page is listed and the result names this frame and why.
+                failed[view.label] = f"{ErrorCode.FRAME_NOT_LISTED.value}: {_first_line(exc)}"
+                return None
+            # The page itself may be navigating: wait for the new document once (never for its load
+            # event), then list it in its own world.
             try:
-                await view.frame.wait_for_load_state("domcontentloaded", timeout=LOAD_GRACE_MS * 4)
-                data = await run_page(view.frame, "list", {**view.script_args(), **extra})
+                await view.frame.wait_for_load_state("domcontentloaded", timeout=NAVIGATION_GRACE_MS)
+                data = await run_page(view.frame, "list", args)
             except PlaywrightError:
                 raise BrowserOpsError(
                     ErrorCode.ACTION_FAILED,
-                    f"Could not list the page: {str(exc).splitlines()[0]}. Wait for it to load "
-                    "(browser_wait), then list again.",
+                    f"Could not list the page: {_first_line(exc)}. Wait for it to load (browser_wait), then "
+                    "list again.",
                 ) from exc
         view.ids.seq = max(view.ids.seq, int(data.get("seq", 0)))
         return _FrameResult(view, data)
 
     results = await asyncio.gather(*(one(v) for v in views))
-    return [r for r in results if r is not None]
+    return _Scan([r for r in results if r is not None], failed)
 
 
 def _frame_titles(views: list[FrameView]) -> dict[str, str]:
@@ -140,15 +173,13 @@ def _frame_titles(views: list[FrameView]) -> dict[str, str]:
     return out
 
 
-LOAD_GRACE_MS = 1500
+NAVIGATION_GRACE_MS = 6000
 
 
 async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, list[FrameView]]:
+    # No waiting on the page's load event: a frame that never finishes loading (an ad, a stalled embed)
+    # would cost every listing its whole grace time. Frames not loaded yet are listed as they are now.
     page = session.page
-    # Right after a navigation iframes may not have loaded yet; give them a moment (free once loaded).
-    if len(page.frames) > 1:
-        with contextlib.suppress(PlaywrightError):
-            await page.wait_for_load_state("load", timeout=LOAD_GRACE_MS)
     try:
         views = await visible_frames(session, page)
     except PlaywrightError as exc:
@@ -221,7 +252,9 @@ async def list_interactives(
     parsed = _parse_scope(session, scope)
     page, views = await _prepare(session, parsed)
     tracking = parsed.js() is None and parsed.frame is None
-    results = await _scan(views, {"keep": offset + limit, "scope": parsed.js(), "match": None, "track": tracking})
+    scan = await _scan(session, views, {"keep": offset + limit, "scope": parsed.js(), "match": None,
+                                        "track": tracking})
+    results = scan.results
     if parsed.js() and (parsed.blind_id or parsed.text) and not any(r.data.get("scopeFound") for r in results):
         raise _scope_error(parsed, results)
     main = next((r for r in results if r.view.label == MAIN), None)
@@ -242,6 +275,7 @@ async def list_interactives(
         frames={r.view.label: r.view.frame for r in results},
         frame_titles=_frame_titles([r.view for r in results]),
         url=page.url,
+        failed=scan.failed,
     )
     if store:
         store_listing(session, listing)
@@ -267,7 +301,8 @@ async def find_elements(
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"limit must be 1..{MAX_LIMIT} and offset 0 or more.")
     page, views = await _prepare(session, _Scope())
     match = {"text": text.strip() if text else "", "roles": expand_role(role)}
-    results = await _scan(views, {"keep": 0, "scope": None, "match": match, "track": False})
+    scan = await _scan(session, views, {"keep": 0, "scope": None, "match": match, "track": False})
+    results = scan.results
     # Full order across frames: number = 1 + position among every frame's sorted keys.
     keys: list[tuple[float, float, float, int, int]] = []
     for r in results:
@@ -289,6 +324,7 @@ async def find_elements(
         frames={r.view.label: r.view.frame for r in results},
         frame_titles=_frame_titles([r.view for r in results]),
         url=page.url,
+        failed=scan.failed,
     )
     store_listing(session, listing)
     return FindResult(listing, len(found))
@@ -310,6 +346,8 @@ def listing_data(listing: Listing, *, hint: bool = True) -> dict[str, Any]:
         data["scope"] = listing.scope
     if listing.frame_titles:
         data["frames"] = listing.frame_titles
+    if listing.failed:
+        data["frames_failed"] = listing.failed
     blocked = list(dict.fromkeys(item.covered for item in listing.items if item.covered))
     if blocked:
         data["covered_by"] = blocked[:3]

@@ -1,0 +1,140 @@
+"""Run the enumeration where the page's own scripts cannot break it: an isolated world per frame.
+
+A page may replace ``Array.prototype.map``, ``JSON.stringify``, ``Symbol.for`` or ``Element.prototype``
+methods, or throw from getters it installs; a listing evaluated in the page's own JavaScript world then
+fails or returns nothing. Chrome extensions and Playwright's own injected scripts avoid that by running in an
+*isolated world*: the same DOM, a separate set of JavaScript globals and prototypes. We create one through
+DevTools (``Page.createIsolatedWorld``, the call Playwright uses for its utility world) for each frame the
+page's DevTools session can reach (the main frame and same-process child frames) and evaluate there.
+
+Out-of-process frames (cross-site iframes under site isolation) are not in the page's session; for those,
+and when DevTools is not offered at all, :func:`run_isolated` returns ``None`` and the caller evaluates through
+Playwright in the frame's main world as before.
+
+Playwright frames are matched to DevTools frame ids by the frame tree: same parent, same URL and name, the
+n-th such sibling. A world lives as long as its document: contexts are remembered per (frame id, loader id),
+and re-created once when Chromium says the context is gone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import CDPSession, Frame, Page
+from playwright.async_api import Error as PlaywrightError
+
+from browserops.browser.launch.cdp import page_cdp
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.scripts import page_script
+
+_KEY = "numbering.worlds"
+WORLD_NAME = "browserops"
+
+
+class PageScriptError(RuntimeError):
+    """Our script threw inside the isolated world (the message is Chromium's description)."""
+
+
+@dataclass
+class _Worlds:
+    contexts: dict[tuple[str, str], int] = field(default_factory=dict)  # (frame id, loader id) -> context id
+
+
+@dataclass(frozen=True)
+class _CdpFrame:
+    id: str
+    loader: str
+
+
+def _worlds(session: BrowserSession, page: Page) -> _Worlds:
+    by_page: dict[Page, _Worlds] = session.extras.setdefault(_KEY, {})
+    for old in [p for p in by_page if p.is_closed()]:
+        del by_page[old]
+    return by_page.setdefault(page, _Worlds())
+
+
+def _match(tree: dict[str, Any], page: Page) -> dict[Frame, _CdpFrame]:
+    """Playwright frame -> DevTools frame, walking both trees from the top."""
+    out: dict[Frame, _CdpFrame] = {}
+
+    def walk(frame: Frame, node: dict[str, Any]) -> None:
+        info = node["frame"]
+        out[frame] = _CdpFrame(str(info["id"]), str(info.get("loaderId", "")))
+        kids = list(node.get("childFrames") or [])
+        taken: set[int] = set()
+        for child in frame.child_frames:
+            key = (child.url, child.name)
+            for i, kid in enumerate(kids):
+                kinfo = kid["frame"]
+                kid_key = (kinfo.get("url", "") + kinfo.get("urlFragment", ""), kinfo.get("name", ""))
+                if i not in taken and kid_key == key:
+                    taken.add(i)
+                    walk(child, kid)
+                    break
+
+    walk(page.main_frame, tree)
+    return out
+
+
+async def _context(cdp: CDPSession, worlds: _Worlds, target: _CdpFrame, fresh: bool) -> int:
+    key = (target.id, target.loader)
+    if fresh or key not in worlds.contexts:
+        created = await cdp.send("Page.createIsolatedWorld", {"frameId": target.id, "worldName": WORLD_NAME})
+        # One world per document: forget this frame's worlds of earlier documents.
+        for old in [k for k in worlds.contexts if k[0] == target.id]:
+            del worlds.contexts[old]
+        worlds.contexts[key] = int(created["executionContextId"])
+    return worlds.contexts[key]
+
+
+async def _evaluate(cdp: CDPSession, context: int, expression: str) -> Any:
+    answer = await cdp.send("Runtime.evaluate", {"expression": expression, "contextId": context,
+                                                 "returnByValue": True, "awaitPromise": True})
+    details = answer.get("exceptionDetails")
+    if details:
+        exc = details.get("exception") or {}
+        raise PageScriptError(str(exc.get("description") or details.get("text") or "the script threw"))
+    return (answer.get("result") or {}).get("value")
+
+
+class IsolatedRunner:
+    """One listing's view of the page's DevTools frames: ``run(frame, name, args)`` per frame."""
+
+    def __init__(self, cdp: CDPSession | None, worlds: _Worlds, frames: dict[Frame, _CdpFrame]) -> None:
+        self._cdp = cdp
+        self._worlds = worlds
+        self._frames = frames
+
+    def reaches(self, frame: Frame) -> bool:
+        return self._cdp is not None and frame in self._frames
+
+    async def run(self, frame: Frame, name: str, args: Any) -> Any:
+        """``main(args)`` of page script ``js/<name>.js`` in the frame's isolated world. Raises
+        :class:`PageScriptError` when the script throws and PlaywrightError when the frame is gone."""
+        assert self._cdp is not None
+        target = self._frames[frame]
+        expression = f"({page_script(name)})({json.dumps(args)})"
+        try:
+            context = await _context(self._cdp, self._worlds, target, fresh=False)
+            return await _evaluate(self._cdp, context, expression)
+        except PlaywrightError as exc:
+            if "context" not in str(exc).lower():
+                raise
+        # The document changed under the remembered world (same loader, e.g. document.open): make a new one.
+        context = await _context(self._cdp, self._worlds, target, fresh=True)
+        return await _evaluate(self._cdp, context, expression)
+
+
+async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner:
+    """The runner for this page now (one ``Page.getFrameTree`` round trip); reaches nothing when the browser
+    offers no DevTools session."""
+    cdp = await page_cdp(session, page)
+    if cdp is None:
+        return IsolatedRunner(None, _Worlds(), {})
+    try:
+        tree = (await cdp.send("Page.getFrameTree"))["frameTree"]
+    except PlaywrightError:
+        return IsolatedRunner(None, _Worlds(), {})
+    return IsolatedRunner(cdp, _worlds(session, page), _match(tree, page))
