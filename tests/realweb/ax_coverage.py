@@ -48,6 +48,7 @@ class Coverage:
     wanted: int = 0  # visible actionable AX nodes
     covered: int = 0
     missed: list[AXControl] = field(default_factory=list)
+    links: int = 0  # visible links among the wanted
 
     @property
     def ratio(self) -> float:
@@ -77,19 +78,20 @@ async def _ax_controls(cdp: CDPSession) -> list[AXControl]:
     return out
 
 
-def _dom_index(root: dict[str, Any]) -> tuple[dict[int, str], dict[int, int]]:
-    """backend node id → blind id (where stamped) and → parent's backend id, over the pierced document.
-    Nodes inside a user-agent shadow root (a ``<video controls>``'s play button and scrubber) get the host as
-    parent: the host is the control a page author wrote and the listing numbers."""
+def _dom_index(root: dict[str, Any]) -> tuple[dict[int, str], dict[int, int], dict[int, int]]:
+    """backend node id → blind id (where stamped), → parent's backend id, and → host for nodes inside a
+    user-agent shadow root (a ``<video controls>``'s play button and scrubber: the host is the control the
+    page author wrote, and the one the listing numbers), over the pierced document."""
     blind: dict[int, str] = {}
     parent: dict[int, int] = {}
+    owner: dict[int, int] = {}
     stack: list[tuple[dict[str, Any], int | None]] = [(root, None)]
     while stack:
         node, up = stack.pop()
         backend = int(node["backendNodeId"])
         if node.get("shadowRootType") == "user-agent" and up is not None:
             for inner in _descendants(node):
-                parent[inner] = up
+                owner[inner] = up
             continue
         if up is not None:
             parent[backend] = up
@@ -101,7 +103,7 @@ def _dom_index(root: dict[str, Any]) -> tuple[dict[int, str], dict[int, int]]:
         if node.get("contentDocument"):
             kids.append(node["contentDocument"])
         stack.extend((kid, backend) for kid in kids)
-    return blind, parent
+    return blind, parent, owner
 
 
 def _descendants(node: dict[str, Any]) -> list[int]:
@@ -133,13 +135,13 @@ async def coverage(page: Page, cdp: CDPSession, listed_ids: set[str], *, near: i
     """
     controls = await _ax_controls(cdp)
     document = (await cdp.send("DOM.getDocument", {"depth": -1, "pierce": True}))["root"]
-    blind, parent = _dom_index(document)
+    blind, parent, owner = _dom_index(document)
     listed_nodes = {b for b, bid in blind.items() if bid in listed_ids}
     # Elements within `near` levels below a listed element count as covered by it.
     result = Coverage()
     unmatched: list[AXControl] = []
     for control in controls:
-        node: int | None = control.backend_id
+        node: int | None = owner.get(control.backend_id, control.backend_id)
         hit = False
         for _ in range(near + 1):
             if node is None:
@@ -151,11 +153,13 @@ async def coverage(page: Page, cdp: CDPSession, listed_ids: set[str], *, near: i
         if hit:
             result.wanted += 1
             result.covered += 1
+            result.links += control.role == "link"
         else:
             unmatched.append(control)
     seen = await asyncio.gather(*(_visible(cdp, c.backend_id) for c in unmatched))
     for control, visible in zip(unmatched, seen, strict=True):
         if visible:
             result.wanted += 1
+            result.links += control.role == "link"
             result.missed.append(control)
     return result

@@ -244,6 +244,60 @@ function markupInteractive(el, tag) {
   return 0;
 }
 
+// Icon-only controls: an image or a CSS/SVG icon with a click listener and nothing else to go by.
+const ICON_TAGS = new Set(["img", "svg", "i", "span", "div", "em", "b", "figure", "picture"]);
+function iconLeaf(el) {
+  const first = el.firstElementChild;
+  if (!first) { return true; }
+  return first === el.lastElementChild && (first.localName === "svg" || first.localName === "img");
+}
+
+const GENERIC_CLASS_WORDS = new Set(["icon", "icons", "ico", "fa", "fas", "far", "fal", "fab", "fa-solid",
+  "fa-regular", "btn", "button", "svg", "glyph", "glyphicon", "material", "symbols", "outlined", "round",
+  "rounded", "sharp", "js", "is", "has", "ui", "sm", "md", "lg", "xl", "xs", "small", "large", "img", "image",
+  "c", "l", "m", "s", "x", "active", "hover", "clickable", "pointer", "wrapper", "container", "inner"]);
+
+// Words out of an identifier or a file name: "icon-more_horiz" -> "more horiz", "ReplyArrow.svg" -> "reply arrow".
+function identWords(s) {
+  const words = String(s || "").replace(/\.(svg|png|gif|jpe?g|webp|ico)(\?.*)?$/i, "")
+    .replace(/([a-z])([A-Z])/g, "$1 $2").split(/[^A-Za-z\u00C0-\uFFFF]+/);
+  return words.map((w) => w.toLowerCase()).filter((w) => w.length > 1 && !GENERIC_CLASS_WORDS.has(w));
+}
+
+// A name for a nameless control, guessed from what the page author left: title, alt, aria-*, data-* hints,
+// an icon's file name (img src, svg <use href>, CSS background image), then class words. "" if nothing.
+function guessName(el) {
+  const attrs = ["title", "alt", "aria-label", "aria-description", "data-tooltip", "data-title",
+    "data-original-title", "data-label", "data-action", "data-testid", "name"];
+  const nodes = [el];
+  for (const c of el.querySelectorAll("img, svg, use, i, span")) { nodes.push(c); if (nodes.length > 4) { break; } }
+  for (const n of nodes) {
+    for (const a of attrs) {
+      const v = norm(n.getAttribute(a));
+      if (v) { return a.startsWith("data-") || a === "name" ? identWords(v).join(" ") || v : v; }
+    }
+  }
+  for (const n of nodes) {
+    const ref = n.localName === "img" ? n.getAttribute("src") : n.localName === "use" ?
+      (n.getAttribute("href") || n.getAttribute("xlink:href")) : "";
+    const file = ref ? ref.split(/[#/]/).pop() : "";
+    const words = identWords(file);
+    if (words.length) { return words.join(" "); }
+  }
+  const bg = getComputedStyle(el).backgroundImage;
+  const m = bg && /url\(["']?([^"')]+)/.exec(bg);
+  if (m) {
+    const words = identWords(m[1].split(/[#/]/).pop());
+    if (words.length) { return words.join(" "); }
+  }
+  for (const n of nodes) {
+    const cls = typeof n.className === "string" ? n.className : n.getAttribute("class");
+    const words = identWords(cls);
+    if (words.length) { return Array.from(new Set(words)).slice(0, 4).join(" "); }
+  }
+  return "";
+}
+
 // Flags carried down the composed-tree walk.
 const F_INTER = 1;   // inside an interactive element (its parts are not separate items)
 const F_POINTER = 2; // inside an element with cursor:pointer
@@ -300,6 +354,8 @@ function walkComposed(onElement, every) {
     if (!(flags & (F_INTER | F_POINTER))) {
       pointer = cs.cursor === "pointer";
       if (!kind && pointer && tag !== "label" && el !== docEl && el !== body && display !== "contents") { kind = 2; }
+      // An icon-like leaf that may have a click listener attached by script (kind 3: onElement asks DevTools).
+      if (!kind && ICON_TAGS.has(tag) && iconLeaf(el)) { kind = 3; }
     }
     let f = flags;
     if (attrs && el.hasAttribute("inert")) { f |= F_INERT; }

@@ -99,6 +99,21 @@ async def _evaluate(cdp: CDPSession, context: int, expression: str) -> Any:
     return (answer.get("result") or {}).get("value")
 
 
+# Which of these elements (by blind id) have a click-like listener? DevTools' getEventListeners() sees only the
+# listeners of the world it runs in, so this one small query runs in the page's own world. It touches nothing
+# but getAttribute-free lookups; a page that breaks it only loses the icon guesses, never the listing.
+_CLICK_LISTENERS = """(() => {
+  const out = [];
+  for (const id of %s) {
+    const el = document.querySelector('[data-blind-id="' + id + '"]');
+    if (!el) { continue; }
+    const l = getEventListeners(el);
+    if (l.click || l.mousedown || l.mouseup || l.pointerdown || l.pointerup || l.touchstart) { out.push(id); }
+  }
+  return out;
+})()"""
+
+
 class IsolatedRunner:
     """One listing's view of the page's DevTools frames: ``run(frame, name, args)`` per frame."""
 
@@ -125,6 +140,21 @@ class IsolatedRunner:
         # The document changed under the remembered world (same loader, e.g. document.open): make a new one.
         context = await _context(self._cdp, self._worlds, target, fresh=True)
         return await _evaluate(self._cdp, context, expression)
+
+
+    async def click_listeners(self, frame: Frame, ids: list[str]) -> list[str] | None:
+        """The ids among ``ids`` whose element has a click-like listener; None when that cannot be asked
+        (a child frame: DevTools evaluates without a context id only in the main frame's own world)."""
+        if self._cdp is None or frame.parent_frame is not None:
+            return None
+        safe = [i for i in ids if i.replace("_", "").replace("-", "").isalnum()]
+        try:
+            answer = await self._cdp.send("Runtime.evaluate", {"expression": _CLICK_LISTENERS % json.dumps(safe),
+                                                               "includeCommandLineAPI": True, "returnByValue": True})
+        except PlaywrightError:
+            return None
+        value = (answer.get("result") or {}).get("value")
+        return [str(v) for v in value] if isinstance(value, list) else None
 
 
 async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner:

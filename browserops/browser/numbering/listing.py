@@ -124,7 +124,13 @@ async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any
     data: Any = None
     if runner.reaches(view.frame):
         try:
-            data = await runner.run(view.frame, "list", args)
+            data = await runner.run(view.frame, "list", {**args, "icons": True})
+            checks = data.get("iconCheck") if isinstance(data, dict) else None
+            if checks:
+                # Icon-like elements whose click listeners only DevTools can see: ask, then list again with the
+                # verdicts (remembered for the document, so later listings need no second walk).
+                verdicts = await runner.click_listeners(view.frame, [str(c) for c in checks])
+                data = await runner.run(view.frame, "list", {**args, "iconVerdicts": verdicts or []})
         except PlaywrightError:
             data = None  # DevTools could not reach it after all (it went out of process): its own world
     if data is None:
@@ -225,6 +231,7 @@ def _item(view: FrameView, raw: dict[str, Any], number: int, keep_new: bool) -> 
         bbox={"x": float(raw["x"]), "y": float(raw["ty"]), "width": float(raw["w"]), "height": float(raw["h"])},
         kind=raw.get("t"),
         covered=str(cov) if cov else None,
+        name_guessed=bool(raw.get("gn")),
     )
 
 
