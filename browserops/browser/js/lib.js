@@ -248,8 +248,13 @@ function markupInteractive(el, tag) {
 const ICON_TAGS = new Set(["img", "svg", "i", "span", "div", "em", "b", "figure", "picture"]);
 function iconLeaf(el) {
   const first = el.firstElementChild;
-  if (!first) { return true; }
-  return first === el.lastElementChild && (first.localName === "svg" || first.localName === "img");
+  if (first && (first !== el.lastElementChild || (first.localName !== "svg" && first.localName !== "img"))) {
+    return false;
+  }
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3 && c.nodeValue.trim()) { return false; }  // has text: not icon-only
+  }
+  return true;
 }
 
 const GENERIC_CLASS_WORDS = new Set(["icon", "icons", "ico", "fa", "fas", "far", "fal", "fab", "fa-solid",

@@ -142,6 +142,25 @@ class IsolatedRunner:
         return await _evaluate(self._cdp, context, expression)
 
 
+    async def frame_box(self, frame: Frame) -> tuple[bool, tuple[float, float, float, float] | None,
+                                                       tuple[float, float]]:
+        """The frame element's border box and content origin in top-level viewport pixels, in two DevTools
+        calls (Playwright's frame_element + bounding box take several). ``(False, ...)`` when DevTools does
+        not reach the frame; ``(True, None, ...)`` when the frame element is not rendered."""
+        if self._cdp is None or frame not in self._frames or frame.parent_frame is None:
+            return False, None, (0.0, 0.0)
+        try:
+            owner = await self._cdp.send("DOM.getFrameOwner", {"frameId": self._frames[frame].id})
+        except PlaywrightError:
+            return False, None, (0.0, 0.0)
+        try:
+            model = (await self._cdp.send("DOM.getBoxModel", {"backendNodeId": owner["backendNodeId"]}))["model"]
+        except PlaywrightError:
+            return True, None, (0.0, 0.0)  # no box: not rendered (display:none)
+        border, content = model["border"], model["content"]
+        xs, ys = border[0::2], border[1::2]
+        return True, (min(xs), min(ys), max(xs), max(ys)), (float(content[0]), float(content[1]))
+
     async def click_listeners(self, frame: Frame, ids: list[str]) -> list[str] | None:
         """The ids among ``ids`` whose element has a click-like listener; None when that cannot be asked
         (a child frame: DevTools evaluates without a context id only in the main frame's own world)."""

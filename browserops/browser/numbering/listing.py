@@ -140,8 +140,8 @@ async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any
     return data
 
 
-async def _scan(session: BrowserSession, views: list[FrameView], extra: dict[str, Any]) -> _Scan:
-    runner = await isolated_runner(session, views[0].frame.page)
+async def _scan(session: BrowserSession, runner: IsolatedRunner, views: list[FrameView],
+                extra: dict[str, Any]) -> _Scan:
     failed: dict[str, str] = {}
 
     async def one(view: FrameView) -> _FrameResult | None:
@@ -182,12 +182,13 @@ def _frame_titles(views: list[FrameView]) -> dict[str, str]:
 NAVIGATION_GRACE_MS = 6000
 
 
-async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, list[FrameView]]:
+async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, IsolatedRunner, list[FrameView]]:
     # No waiting on the page's load event: a frame that never finishes loading (an ad, a stalled embed)
     # would cost every listing its whole grace time. Frames not loaded yet are listed as they are now.
     page = session.page
+    runner = await isolated_runner(session, page)
     try:
-        views = await visible_frames(session, page)
+        views = await visible_frames(session, page, runner.frame_box if len(page.frames) > 1 else None)
     except PlaywrightError as exc:
         raise BrowserOpsError(
             ErrorCode.ACTION_FAILED,
@@ -200,7 +201,7 @@ async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, list[F
                 ErrorCode.ELEMENT_NOT_FOUND,
                 f"No visible frame {scope.frame!r} on this page. A full listing names the frames it found.",
             )
-    return page, views
+    return page, runner, views
 
 
 def _scope_error(scope: _Scope, results: list[_FrameResult]) -> BrowserOpsError:
@@ -257,9 +258,9 @@ async def list_interactives(
     if offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"offset must be 0 or more, got {offset}.")
     parsed = _parse_scope(session, scope)
-    page, views = await _prepare(session, parsed)
+    page, runner, views = await _prepare(session, parsed)
     tracking = parsed.js() is None and parsed.frame is None
-    scan = await _scan(session, views, {"keep": offset + limit, "scope": parsed.js(), "match": None,
+    scan = await _scan(session, runner, views, {"keep": offset + limit, "scope": parsed.js(), "match": None,
                                         "track": tracking})
     results = scan.results
     if parsed.js() and (parsed.blind_id or parsed.text) and not any(r.data.get("scopeFound") for r in results):
@@ -306,9 +307,9 @@ async def find_elements(
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, "Give text or role (or both) to find; both are empty.")
     if not 1 <= limit <= MAX_LIMIT or offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"limit must be 1..{MAX_LIMIT} and offset 0 or more.")
-    page, views = await _prepare(session, _Scope())
+    page, runner, views = await _prepare(session, _Scope())
     match = {"text": text.strip() if text else "", "roles": expand_role(role)}
-    scan = await _scan(session, views, {"keep": 0, "scope": None, "match": match, "track": False})
+    scan = await _scan(session, runner, views, {"keep": 0, "scope": None, "match": match, "track": False})
     results = scan.results
     # Full order across frames: number = 1 + position among every frame's sorted keys.
     keys: list[tuple[float, float, float, int, int]] = []
