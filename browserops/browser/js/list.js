@@ -105,6 +105,7 @@ function main(args) {
       role = c.kind >= 2 || el.hasAttribute("onclick") ? "clickable" : (role === "generic" ? "focusable" : role);
     }
     if (c.kind === 3) { role = "clickable"; }
+    if (c.kind === 5) { role = "option"; }
     const item = { i, role, name: cut(nameOf(el, role === "clickable" || role === "focusable" ? "clickable" : role), 80),
       g: c.g, y: c.y, x: c.x, ty: c.r.top + off[1], w: c.r.width, h: c.r.height };
     if (!item.name) {
