@@ -7,9 +7,11 @@ fails or returns nothing. Chrome extensions and Playwright's own injected script
 DevTools (``Page.createIsolatedWorld``, the call Playwright uses for its utility world) for each frame the
 page's DevTools session can reach (the main frame and same-process child frames) and evaluate there.
 
+The script text and its arguments are built exactly as :func:`browserops.browser.scripts.run` builds them
+(:func:`browserops.browser.scripts.world_expression`): one way to run page JavaScript, two places to run it.
 Out-of-process frames (cross-site iframes under site isolation) are not in the page's session; for those,
-and when DevTools is not offered at all, :func:`run_isolated` returns ``None`` and the caller evaluates through
-Playwright in the frame's main world as before.
+and when DevTools is not offered at all, :meth:`IsolatedRunner.reaches` says no and the caller evaluates
+through Playwright in the frame's main world as before.
 
 Playwright frames are matched to DevTools frame ids by the frame tree: same parent, same URL and name, the
 n-th such sibling. A world lives as long as its document: contexts are remembered per (frame id, loader id),
@@ -18,23 +20,20 @@ and re-created once when Chromium says the context is gone.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from playwright.async_api import CDPSession, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.js.listing import click_listeners
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.scripts import page_script
+from browserops.browser.scripts import PageCall, PageScriptError, expression, world_expression, world_result
 
 _KEY = "numbering.worlds"
 WORLD_NAME = "browserops"
-
-
-class PageScriptError(RuntimeError):
-    """Our script threw inside the isolated world (the message is Chromium's description)."""
+R = TypeVar("R")
 
 
 @dataclass
@@ -99,21 +98,6 @@ async def _evaluate(cdp: CDPSession, context: int, expression: str) -> Any:
     return (answer.get("result") or {}).get("value")
 
 
-# Which of these elements (by blind id) have a click-like listener? DevTools' getEventListeners() sees only the
-# listeners of the world it runs in, so this one small query runs in the page's own world. It touches nothing
-# but getAttribute-free lookups; a page that breaks it only loses the icon guesses, never the listing.
-_CLICK_LISTENERS = """(() => {
-  const out = [];
-  for (const id of %s) {
-    const el = document.querySelector('[data-blind-id="' + id + '"]');
-    if (!el) { continue; }
-    const l = getEventListeners(el);
-    if (l.click || l.mousedown || l.mouseup || l.pointerdown || l.pointerup || l.touchstart) { out.push(id); }
-  }
-  return out;
-})()"""
-
-
 class IsolatedRunner:
     """One listing's view of the page's DevTools frames: ``run(frame, name, args)`` per frame."""
 
@@ -125,22 +109,23 @@ class IsolatedRunner:
     def reaches(self, frame: Frame) -> bool:
         return self._cdp is not None and frame in self._frames
 
-    async def run(self, frame: Frame, name: str, args: Any) -> Any:
-        """``main(args)`` of page script ``js/<name>.js`` in the frame's isolated world. Raises
-        :class:`PageScriptError` when the script throws and PlaywrightError when the frame is gone."""
+    async def run(self, frame: Frame, call: PageCall[R]) -> R:
+        """``call`` in the frame's isolated world. Raises :class:`PageScriptError` when the script throws
+        there (or answers with something not ours) and PlaywrightError when the frame is gone."""
         assert self._cdp is not None
         target = self._frames[frame]
-        expression = f"({page_script(name)})({json.dumps(args)})"
+        text = world_expression(call)
         try:
             context = await _context(self._cdp, self._worlds, target, fresh=False)
-            return await _evaluate(self._cdp, context, expression)
+            return world_result(call, await _evaluate(self._cdp, context, text))
+        except PageScriptError:
+            raise
         except PlaywrightError as exc:
             if "context" not in str(exc).lower():
                 raise
         # The document changed under the remembered world (same loader, e.g. document.open): make a new one.
         context = await _context(self._cdp, self._worlds, target, fresh=True)
-        return await _evaluate(self._cdp, context, expression)
-
+        return world_result(call, await _evaluate(self._cdp, context, text))
 
     async def frame_box(self, frame: Frame) -> tuple[bool, tuple[float, float, float, float] | None,
                                                        tuple[float, float]]:
@@ -163,12 +148,13 @@ class IsolatedRunner:
 
     async def click_listeners(self, frame: Frame, ids: list[str]) -> list[str] | None:
         """The ids among ``ids`` whose element has a click-like listener; None when that cannot be asked
-        (a child frame: DevTools evaluates without a context id only in the main frame's own world)."""
+        (a child frame: DevTools evaluates without a context id only in the main frame's own world).
+        DevTools' ``getEventListeners()`` sees only the listeners of the world it runs in, so this one small
+        query runs in the page's own world; a page that breaks it only loses the icon guesses."""
         if self._cdp is None or frame.parent_frame is not None:
             return None
-        safe = [i for i in ids if i.replace("_", "").replace("-", "").isalnum()]
         try:
-            answer = await self._cdp.send("Runtime.evaluate", {"expression": _CLICK_LISTENERS % json.dumps(safe),
+            answer = await self._cdp.send("Runtime.evaluate", {"expression": expression(click_listeners(ids)),
                                                                "includeCommandLineAPI": True, "returnByValue": True})
         except PlaywrightError:
             return None

@@ -16,11 +16,14 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from browserops.browser.js import listing as listing_js
+from browserops.browser.js.listing import FrameListing
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.elements import ListedElement, Listing, coerce_target, listed, store_listing
+from browserops.browser.numbering.elements import ListedElement, Listing, store_listing
 from browserops.browser.numbering.frames import MAIN, FrameView, visible_frames
-from browserops.browser.numbering.isolated import IsolatedRunner, PageScriptError, isolated_runner
-from browserops.browser.scripts import run_page
+from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
+from browserops.browser.numbering.locate import coerce_target, identify_target
+from browserops.browser.scripts import PageScriptError, run
 from browserops.contract import BrowserOpsError, ErrorCode
 
 MAX_LIMIT = 500
@@ -84,14 +87,15 @@ def _parse_scope(session: BrowserSession, scope: str | int | None) -> _Scope:
         return _Scope()
     target = coerce_target(scope)
     if isinstance(target, int):
-        item = listed(session, target)
-        if item is None:
+        try:
+            _, blind_id = identify_target(session, target)
+        except BrowserOpsError as exc:
             raise BrowserOpsError(
-                ErrorCode.STALE_INDEX,
+                exc.code,
                 f"scope {target} is not a number of the latest listing. Use a container's name (e.g. 'dialog', "
                 "'Contact details'), its element id, 'viewport' or a frame label such as 'f1'.",
-            )
-        return _Scope(raw=str(scope), blind_id=item.blind_id)
+            ) from exc
+        return _Scope(raw=str(scope), blind_id=blind_id)
     text = str(target).strip()
     if text.lower() == "viewport":
         return _Scope(raw=text, viewport=True)
@@ -105,7 +109,7 @@ def _parse_scope(session: BrowserSession, scope: str | int | None) -> _Scope:
 @dataclass
 class _FrameResult:
     view: FrameView
-    data: dict[str, Any]
+    data: FrameListing
 
 
 @dataclass
@@ -118,23 +122,25 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0][:200]
 
 
-async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> dict[str, Any]:
+async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
     """One frame's enumeration: in an isolated world where DevTools reaches the frame, else (an
     out-of-process frame, a browser without DevTools) in the frame's own world through Playwright."""
-    data: Any = None
+    data: FrameListing | None = None
     if runner.reaches(view.frame):
         try:
-            data = await runner.run(view.frame, "list", {**args, "icons": True})
+            data = await runner.run(view.frame, listing_js.list_frame({**args, "icons": True}))
             checks = data.get("iconCheck") if isinstance(data, dict) else None
             if checks:
                 # Icon-like elements whose click listeners only DevTools can see: ask, then list again with the
                 # verdicts (remembered for the document, so later listings need no second walk).
                 verdicts = await runner.click_listeners(view.frame, [str(c) for c in checks])
-                data = await runner.run(view.frame, "list", {**args, "iconVerdicts": verdicts or []})
+                data = await runner.run(view.frame, listing_js.list_frame({**args, "iconVerdicts": verdicts or []}))
         except PlaywrightError:
-            data = None  # DevTools could not reach it after all (it went out of process): its own world
+            # DevTools could not reach it after all (it went out of process) or our script threw there:
+            # its own world, through Playwright.
+            data = None
     if data is None:
-        data = await run_page(view.frame, "list", args)
+        data = await run(view.frame, listing_js.list_frame(args))
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         raise PageScriptError(f"the enumeration returned {type(data).__name__}, not a listing")
     return data
@@ -148,7 +154,7 @@ async def _scan(session: BrowserSession, runner: IsolatedRunner, views: list[Fra
         args = {**view.script_args(), **extra}
         try:
             data = await _run_list(runner, view, args)
-        except (PlaywrightError, PageScriptError) as exc:
+        except PlaywrightError as exc:  # PageScriptError included
             if view.label != MAIN:
                 # Never silent: the rest of the page is listed and the result names this frame and why.
                 failed[view.label] = f"{ErrorCode.FRAME_NOT_LISTED.value}: {_first_line(exc)}"
@@ -157,7 +163,7 @@ async def _scan(session: BrowserSession, runner: IsolatedRunner, views: list[Fra
             # event), then list it in its own world.
             try:
                 await view.frame.wait_for_load_state("domcontentloaded", timeout=NAVIGATION_GRACE_MS)
-                data = await run_page(view.frame, "list", args)
+                data = await run(view.frame, listing_js.list_frame(args))
             except PlaywrightError:
                 raise BrowserOpsError(
                     ErrorCode.ACTION_FAILED,

@@ -1,0 +1,32 @@
+// Run through the DevTools protocol with the command-line API (getEventListeners), not through Playwright:
+// see browser/act/keylisteners.py. args: {id} (a blind id). -> true when the element or a node above it
+// (shadow hosts included, the document excluded) has a keydown/keypress/keyup listener; null when not found.
+function listensToKeys(args) {
+  const sel = "[data-blind-id=\"" + CSS.escape(args.id) + "\"]";
+  let el = document.querySelector(sel);
+  const stack = [document.documentElement];
+  while (!el && stack.length) {
+    const n = stack.pop();
+    if (n.shadowRoot) { el = n.shadowRoot.querySelector(sel); stack.push(...n.shadowRoot.children); }
+    stack.push(...n.children);
+  }
+  if (!el) { return null; }
+  for (let n = el; n && n.nodeType !== 9; n = n.parentNode || n.host) {
+    const l = getEventListeners(n);
+    if (l.keydown || l.keypress || l.keyup) { return true; }
+  }
+  return false;
+}
+
+// args: {ids} (blind ids of icon-like elements, in the top document). -> the ids among them whose element has a
+// click-like listener (click, mouse/pointer down/up, touchstart): an icon-only control wired up by script.
+function clickListeners(args) {
+  const out = [];
+  for (const id of args.ids) {
+    const el = document.querySelector("[data-blind-id=\"" + CSS.escape(id) + "\"]");
+    if (!el) { continue; }
+    const l = getEventListeners(el);
+    if (l.click || l.mousedown || l.mouseup || l.pointerdown || l.pointerup || l.touchstart) { out.push(id); }
+  }
+  return out;
+}
