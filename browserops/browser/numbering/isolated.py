@@ -31,7 +31,6 @@ from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.scripts import PageCall, PageScriptError, expression, world_expression, world_result
 
-_KEY = "numbering.worlds"
 WORLD_NAME = "browserops"
 R = TypeVar("R")
 
@@ -47,8 +46,15 @@ class _CdpFrame:
     loader: str
 
 
+@dataclass
+class IsolatedWorlds:
+    """This session's isolated worlds, per page (kept with :meth:`BrowserSession.state`)."""
+
+    by_page: dict[Page, _Worlds] = field(default_factory=dict)
+
+
 def _worlds(session: BrowserSession, page: Page) -> _Worlds:
-    by_page: dict[Page, _Worlds] = session.extras.setdefault(_KEY, {})
+    by_page = session.state(IsolatedWorlds).by_page
     for old in [p for p in by_page if p.is_closed()]:
         del by_page[old]
     return by_page.setdefault(page, _Worlds())
