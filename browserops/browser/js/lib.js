@@ -334,7 +334,23 @@ function shownInWalk(el, flags) {
   return el.checkVisibility({ visibilityProperty: true });
 }
 
-// One depth-first walk over the composed tree (open shadow roots and slots included), in document order,
+// The shadow root of a host: its open one, or a closed one DevTools handed to this (isolated) world
+// (registerClosedRoot; see browser/numbering/isolated.py). Page JavaScript cannot see closed roots.
+function shadowOf(el) {
+  const open = el.shadowRoot;
+  if (open) { return open; }
+  const closed = boState().closed;
+  return closed ? closed.get(el) || null : null;
+}
+
+// A custom element (a name with a dash) whose shadow root, if any, we cannot see and DevTools has not been
+// asked about yet: it may hold a closed shadow root (walkComposed collects these in st.unseenHosts).
+function unseenHost(el, st) {
+  return el.localName.includes("-") && !shadowOf(el) && !(st.hostsChecked && st.hostsChecked.has(el));
+}
+
+// One depth-first walk over the composed tree (open shadow roots, closed ones DevTools handed us, and
+// slots included), in document order,
 // skipping display:none subtrees. It calls onElement(el, cs, flags, clip, kind) for every interactive
 // element (kind 1: by markup, 2: cursor:pointer heuristic, 3: icon-like leaf maybe with a click listener,
 // 5: item of a suggestion popup), or for every rendered element when `every`
@@ -343,6 +359,7 @@ function shownInWalk(el, flags) {
 function walkComposed(onElement, every) {
   const st = boState();
   const roots = [];
+  const unseen = [];
   const vw = document.documentElement.clientWidth || window.innerWidth;
   const vh = window.innerHeight;
   const viewport = [0, 0, vw, vh];
@@ -384,7 +401,9 @@ function walkComposed(onElement, every) {
     if (kind) { f |= F_INTER; }
     if (popup) { f |= F_POPUP; }
     if (pointer) { f |= F_POINTER; }
-    if (LEAF_TAGS.has(tag) || !(el.firstElementChild || el.shadowRoot || tag === "slot")) { return; }
+    const shadow = shadowOf(el);
+    if (!shadow && unseen.length < 500 && unseenHost(el, st)) { unseen.push(el); }
+    if (LEAF_TAGS.has(tag) || !(el.firstElementChild || shadow || tag === "slot")) { return; }
     if (cs.contentVisibility === "hidden") { return; }
     let childClip = clip;
     if (clip !== viewport && cs.position === "fixed") { childClip = viewport; }
@@ -392,9 +411,9 @@ function walkComposed(onElement, every) {
       const r = el.getBoundingClientRect();
       childClip = intersect(childClip, [r.left, r.top, r.right, r.bottom]);
     }
-    if (el.shadowRoot) {
-      roots.push(el.shadowRoot);
-      for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) { visit(c, f, childClip); }
+    if (shadow) {
+      roots.push(shadow);
+      for (let c = shadow.firstElementChild; c; c = c.nextElementSibling) { visit(c, f, childClip); }
       return;
     }
     if (tag === "slot" && el.assignedElements) {
@@ -408,6 +427,7 @@ function walkComposed(onElement, every) {
   };
   visit(docEl, 0, viewport);
   st.roots = roots;
+  st.unseenHosts = unseen;
   return { viewport };
 }
 
@@ -421,10 +441,11 @@ function byBlindId(id) {
   const stack = [document.documentElement];
   while (stack.length) {
     const n = stack.pop();
-    if (n.shadowRoot) {
-      el = n.shadowRoot.querySelector(sel);
+    const sr = shadowOf(n);
+    if (sr) {
+      el = sr.querySelector(sel);
       if (el) { return el; }
-      stack.push(...n.shadowRoot.children);
+      stack.push(...sr.children);
     }
     stack.push(...n.children);
   }
@@ -452,8 +473,9 @@ function composedContains(outer, inner) {
 
 function deepElementFromPoint(x, y) {
   let hit = document.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
+  let sr;
+  while (hit && (sr = shadowOf(hit))) {
+    const inner = sr.elementFromPoint(x, y);
     if (!inner || inner === hit) { break; }
     hit = inner;
   }

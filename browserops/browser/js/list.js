@@ -1,6 +1,6 @@
 // Enumerate what a person could act on in this frame: one walk, visible only, sorted viewport first.
 // args: {prefix, seq, off: [x, y], fclip: [x0, y0, x1, y1] | null, keep, scope, match, track, icons,
-//        iconVerdicts}
+//        iconVerdicts, closed}
 //  - off/fclip place this frame's viewport inside the top-level viewport (null for the main frame);
 //  - keep: how many items (in sorted order) to describe; the rest are only counted;
 //  - scope: {viewport: true} | {id} | {text}: restrict to the viewport, a container by blind id, or a
@@ -8,7 +8,8 @@
 //  - match: {text, roles} for browser_find: every candidate is described and tested;
 //  - track: remember this listing's elements so the next one can flag new ones;
 //  - icons: collect undecided icon-like candidates (out.iconCheck: their blind ids) for a listener check;
-//  - iconVerdicts: the ids of the last iconCheck that have click listeners (the others have none).
+//  - iconVerdicts: the ids of the last iconCheck that have click listeners (the others have none);
+//  - closed: report custom elements whose shadow root is unknown (out.closedCheck: how many).
 const MAX_ICON_CHECKS = 150;
 
 function main(args) {
@@ -22,13 +23,8 @@ function main(args) {
   let scopeFound = !wantScope;
   const containers = [];
   const cands = [];
-  if (!st.icons) { st.icons = new WeakMap(); }
-  const icons = st.icons;
-  if (args.iconVerdicts && st.pendingIcons) {
-    const yes = new Set(args.iconVerdicts);
-    for (const [id, el] of st.pendingIcons) { icons.set(el, yes.has(id)); }
-    st.pendingIcons = null;
-  }
+  if (args.iconVerdicts) { applyIconVerdicts(st, args.iconVerdicts); }
+  const icons = st.icons || (st.icons = new WeakMap());
   const pendingIcons = [];
   const onElement = (el, cs, flags, clip, kind) => {
     let extra = 0;
@@ -151,8 +147,43 @@ function main(args) {
     st.pendingIcons = pendingIcons.map((el) => [stamp(el), el]);
     out.iconCheck = st.pendingIcons.map((p) => p[0]);
   }
+  // Custom elements that may hide a closed shadow root: with args.closed, Python asks DevTools (which
+  // pierces closed roots), hands the roots it finds to this world and lists again.
+  if (args.closed && st.unseenHosts.length) { out.closedCheck = st.unseenHosts.length; }
   out.seq = st.seq;
   return out;
+}
+
+// A closed shadow root DevTools resolved into this world (el: the ShadowRoot): walk it from now on.
+function registerClosedRoot(el) {
+  const st = boState();
+  if (!st.closed) { st.closed = new WeakMap(); }
+  st.closed.set(el.host, el);
+  return true;
+}
+
+// DevTools has been asked about the custom elements the last walk met: do not ask again for them.
+function markHostsChecked(args) {
+  const st = boState();
+  if (!st.hostsChecked) { st.hostsChecked = new WeakSet(); }
+  for (const el of st.unseenHosts || []) { st.hostsChecked.add(el); }
+  return true;
+}
+
+// Remember which of the last iconCheck's elements have click listeners (args.iconVerdicts: their ids).
+function applyIconVerdicts(st, verdicts) {
+  const icons = st.icons || (st.icons = new WeakMap());
+  if (!st.pendingIcons) { return; }
+  const yes = new Set(verdicts);
+  for (const [id, el] of st.pendingIcons) { icons.set(el, yes.has(id)); }
+  st.pendingIcons = null;
+}
+
+// args: {iconVerdicts}. Record the verdicts without listing again: when none of the candidates has a click
+// listener the listing just made is already right, and a second walk would cost as much as the first.
+function recordIconVerdicts(args) {
+  applyIconVerdicts(boState(), args.iconVerdicts || []);
+  return true;
 }
 
 // A page can clone an element together with our attribute; the clone must not answer to the same id.

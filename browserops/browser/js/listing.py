@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from browserops.browser.scripts import PageCall
+from browserops.browser.scripts import ElementCall, PageCall
 
 
 class FrameListing(TypedDict, total=False):
@@ -20,6 +20,7 @@ class FrameListing(TypedDict, total=False):
     containers: list[str]  # names of containers, for a scope that matched nothing
     keys: list[list[float]]
     iconCheck: list[str]  # with args.icons: blind ids of icon-like elements to ask DevTools about
+    closedCheck: int  # with args.closed: custom elements whose (maybe closed) shadow root is unknown
 
 
 def list_frame(args: dict[str, Any]) -> PageCall[FrameListing]:
@@ -31,3 +32,18 @@ def click_listeners(ids: list[str]) -> PageCall[list[str]]:
     """Which of these icon-like elements (blind ids) have a click-like listener. Needs DevTools' command-line
     API: run through :func:`browserops.browser.scripts.expression` in the page's own world."""
     return PageCall("keylisteners", "clickListeners", {"ids": ids})
+
+
+def record_icon_verdicts(verdicts: list[str]) -> PageCall[bool]:
+    """Remember which of the last listing's icon candidates have click listeners, without listing again."""
+    return PageCall("list", "recordIconVerdicts", {"iconVerdicts": verdicts})
+
+
+def register_closed_root() -> ElementCall[bool]:
+    """On a closed shadow root DevTools resolved into the isolated world: walk it from now on."""
+    return ElementCall("list", "registerClosedRoot")
+
+
+def mark_hosts_checked() -> PageCall[bool]:
+    """DevTools has been asked about the custom elements the last walk met (``closedCheck``)."""
+    return PageCall("list", "markHostsChecked")

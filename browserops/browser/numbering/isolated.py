@@ -14,22 +14,31 @@ and when DevTools is not offered at all, :meth:`IsolatedRunner.reaches` says no 
 through Playwright in the frame's main world as before.
 
 Playwright frames are matched to DevTools frame ids by the frame tree: same parent, same URL and name, the
-n-th such sibling. A world lives as long as its document: contexts are remembered per (frame id, loader id),
-and re-created once when Chromium says the context is gone.
+n-th such sibling; then, for the rest (an about:blank frame, which DevTools reports under its creator's
+URL), same parent and name, in order. A world lives as long as its document: contexts are remembered per
+(frame id, loader id), and re-created once when Chromium says the context is gone.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from playwright.async_api import CDPSession, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.js.listing import click_listeners
+from browserops.browser.js.listing import click_listeners, register_closed_root
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.scripts import PageCall, PageScriptError, expression, world_expression, world_result
+from browserops.browser.scripts import (
+    PageCall,
+    PageScriptError,
+    expression,
+    world_expression,
+    world_function,
+    world_result,
+)
 
 WORLD_NAME = "browserops"
 R = TypeVar("R")
@@ -67,17 +76,25 @@ def _match(tree: dict[str, Any], page: Page) -> dict[Frame, _CdpFrame]:
     def walk(frame: Frame, node: dict[str, Any]) -> None:
         info = node["frame"]
         out[frame] = _CdpFrame(str(info["id"]), str(info.get("loaderId", "")))
-        kids = list(node.get("childFrames") or [])
+        kids = [(k, str(k["frame"].get("url") or "") + str(k["frame"].get("urlFragment") or ""),
+                 str(k["frame"].get("name") or "")) for k in node.get("childFrames") or []]
         taken: set[int] = set()
+        unmatched: list[Frame] = []
         for child in frame.child_frames:
-            key = (child.url, child.name)
-            for i, kid in enumerate(kids):
-                kinfo = kid["frame"]
-                kid_key = (kinfo.get("url", "") + kinfo.get("urlFragment", ""), kinfo.get("name", ""))
-                if i not in taken and kid_key == key:
-                    taken.add(i)
-                    walk(child, kid)
-                    break
+            i = next((i for i, (_, url, name) in enumerate(kids)
+                      if i not in taken and (url, name) == (child.url, child.name)), None)
+            if i is None:
+                unmatched.append(child)
+            else:
+                taken.add(i)
+                walk(child, kids[i][0])
+        # DevTools gives an about:blank or srcdoc frame its creator's URL, and a frame that navigated meanwhile
+        # differs in URL only: the rest match by name, in document order (both trees keep it).
+        for child in unmatched:
+            i = next((i for i, (_, _, name) in enumerate(kids) if i not in taken and name == child.name), None)
+            if i is not None:
+                taken.add(i)
+                walk(child, kids[i][0])
 
     walk(page.main_frame, tree)
     return out
@@ -104,6 +121,24 @@ async def _evaluate(cdp: CDPSession, context: int, expression: str) -> Any:
     return (answer.get("result") or {}).get("value")
 
 
+def _closed_roots(document: dict[str, Any], main_id: str) -> dict[str, list[int]]:
+    """Frame id -> backend node ids of the closed shadow roots in that frame's document, from DevTools'
+    pierced DOM (``DOM.getDocument(pierce)``), which descends into closed roots and frame documents."""
+    out: dict[str, list[int]] = {}
+    stack: list[tuple[dict[str, Any], str]] = [(document, main_id)]
+    while stack:
+        node, frame_id = stack.pop()
+        for root in node.get("shadowRoots") or []:
+            if root.get("shadowRootType") == "closed":
+                out.setdefault(frame_id, []).append(int(root["backendNodeId"]))
+            stack.append((root, frame_id))
+        stack.extend((kid, frame_id) for kid in node.get("children") or [])
+        inner = node.get("contentDocument")
+        if inner is not None:
+            stack.append((inner, str(node.get("frameId") or inner.get("frameId") or "")))
+    return out
+
+
 class IsolatedRunner:
     """One listing's view of the page's DevTools frames: ``run(frame, name, args)`` per frame."""
 
@@ -111,6 +146,7 @@ class IsolatedRunner:
         self._cdp = cdp
         self._worlds = worlds
         self._frames = frames
+        self._closed: asyncio.Task[dict[str, list[int]]] | None = None  # one pierced DOM per listing
 
     def reaches(self, frame: Frame) -> bool:
         return self._cdp is not None and frame in self._frames
@@ -151,6 +187,40 @@ class IsolatedRunner:
         border, content = model["border"], model["content"]
         xs, ys = border[0::2], border[1::2]
         return True, (min(xs), min(ys), max(xs), max(ys)), (float(content[0]), float(content[1]))
+
+    async def closed_roots(self, frame: Frame) -> int:
+        """Hand the frame's closed shadow roots to its isolated world, where the walk then enters them
+        (page JavaScript, ours included, cannot see a closed root; DevTools' DOM domain pierces them, as
+        browser-use does). Returns how many; 0 when there are none or DevTools cannot tell."""
+        if self._cdp is None or frame not in self._frames:
+            return 0
+        cdp = self._cdp
+        main = next(t.id for f, t in self._frames.items() if f.parent_frame is None)
+
+        async def pierce() -> dict[str, list[int]]:
+            document = (await cdp.send("DOM.getDocument", {"depth": -1, "pierce": True}))["root"]
+            return _closed_roots(document, main)
+
+        if self._closed is None:
+            self._closed = asyncio.ensure_future(pierce())
+        try:
+            roots = (await self._closed).get(self._frames[frame].id, [])
+            if not roots:
+                return 0
+            context = await _context(cdp, self._worlds, self._frames[frame], fresh=False)
+            declaration, args = world_function(register_closed_root())
+            group = f"{WORLD_NAME}-closed"
+            for backend in roots:
+                resolved = await cdp.send("DOM.resolveNode", {"backendNodeId": backend, "executionContextId": context,
+                                                              "objectGroup": group})
+                handle = resolved["object"]["objectId"]
+                await cdp.send("Runtime.callFunctionOn", {
+                    "objectId": handle, "functionDeclaration": declaration, "returnByValue": True,
+                    "arguments": [{"objectId": handle}, {"value": args}]})
+            await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": group})
+        except PlaywrightError:
+            return 0
+        return len(roots)
 
     async def click_listeners(self, frame: Frame, ids: list[str]) -> list[str] | None:
         """The ids among ``ids`` whose element has a click-like listener; None when that cannot be asked

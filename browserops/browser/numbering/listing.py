@@ -122,19 +122,37 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0][:200]
 
 
+async def _list_isolated(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
+    """The isolated-world enumeration, with what only DevTools can add: click listeners of icon-like
+    elements, and closed shadow roots. Both are remembered by the world for its document, so only the
+    first listing of a page (or one meeting new candidates) pays a second walk, and only when it finds some."""
+    data = await runner.run(view.frame, listing_js.list_frame({**args, "icons": True, "closed": True}))
+    again: dict[str, Any] = {}
+    checks = data.get("iconCheck")
+    if checks:
+        verdicts = await runner.click_listeners(view.frame, [str(c) for c in checks]) or []
+        if verdicts:
+            again["iconVerdicts"] = verdicts
+        else:  # none has a listener: this listing is right as it is
+            await runner.run(view.frame, listing_js.record_icon_verdicts([]))
+    asked_closed = bool(data.get("closedCheck"))
+    if asked_closed and await runner.closed_roots(view.frame):
+        again["closed"] = False  # roots handed over: walk again, into them
+    if again:
+        data = await runner.run(view.frame, listing_js.list_frame({**args, **again}))
+    if asked_closed:
+        # DevTools was asked about every custom element the last walk met: not again for those.
+        await runner.run(view.frame, listing_js.mark_hosts_checked())
+    return data
+
+
 async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
     """One frame's enumeration: in an isolated world where DevTools reaches the frame, else (an
     out-of-process frame, a browser without DevTools) in the frame's own world through Playwright."""
     data: FrameListing | None = None
     if runner.reaches(view.frame):
         try:
-            data = await runner.run(view.frame, listing_js.list_frame({**args, "icons": True}))
-            checks = data.get("iconCheck") if isinstance(data, dict) else None
-            if checks:
-                # Icon-like elements whose click listeners only DevTools can see: ask, then list again with the
-                # verdicts (remembered for the document, so later listings need no second walk).
-                verdicts = await runner.click_listeners(view.frame, [str(c) for c in checks])
-                data = await runner.run(view.frame, listing_js.list_frame({**args, "iconVerdicts": verdicts or []}))
+            data = await _list_isolated(runner, view, args)
         except PlaywrightError:
             # DevTools could not reach it after all (it went out of process) or our script threw there:
             # its own world, through Playwright.
