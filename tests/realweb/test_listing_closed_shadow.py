@@ -4,6 +4,8 @@ closed root attached after an earlier listing is found by the next one."""
 
 from __future__ import annotations
 
+from playwright.async_api import Route
+
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.listing import list_interactives
 
@@ -51,3 +53,20 @@ async def test_controls_in_closed_shadow_roots_are_listed(session: BrowserSessio
     await page.evaluate("window.addLater()")
     later = await list_interactives(session, limit=40)
     assert [(i.role, i.name) for i in later.items][-1] == ("textbox", "Late field")
+
+
+async def test_the_second_walk_into_closed_roots_does_not_flag_their_controls_new(session: BrowserSession) -> None:
+    page = session.page
+
+    async def serve(route: Route) -> None:
+        await route.fulfill(status=200, content_type="text/html", body=_PAGE)
+
+    await page.route("http://closed.test/**", serve)
+    await page.goto("http://closed.test/", wait_until="load")  # a fresh document: no listing before
+    await page.unroute("http://closed.test/**")
+    first = await list_interactives(session, limit=40)
+    assert [i.name for i in first.items if i.new] == []  # a first look has nothing to compare with
+    await page.evaluate("window.addLater()")
+    later = await list_interactives(session, limit=40)
+    # Only the field attached since the previous listing is new, though its root took a second walk to reach.
+    assert [i.name for i in later.items if i.new] == ["Late field"]

@@ -9,7 +9,8 @@
 //  - track: remember this listing's elements so the next one can flag new ones;
 //  - icons: collect undecided icon-like candidates (out.iconCheck: their blind ids) for a listener check;
 //  - iconVerdicts: the ids of the last iconCheck that have click listeners (the others have none);
-//  - closed: report custom elements whose shadow root is unknown (out.closedCheck: how many).
+//  - closed: report custom elements whose shadow root is unknown (out.closedCheck: how many);
+//  - again: this is a second walk for the same listing (new items are new relative to the listing before).
 const MAX_ICON_CHECKS = 150;
 
 function main(args) {
@@ -92,7 +93,9 @@ function main(args) {
   }
   cands.sort((a, b) => (a.g - b.g) || (a.y - b.y) || (a.x - b.x));
 
-  const prevSeen = st.seen;
+  // A second walk of the same listing (args.again: after DevTools' answers) compares with what the listing
+  // before the first walk saw, not with the first walk.
+  const prevSeen = args.again ? st.seenBefore : st.seen;
   const had = !!prevSeen;
   const describe = (c, i) => {
     const el = c.el;
@@ -142,7 +145,10 @@ function main(args) {
   }
   // Stamp after all reads, so attribute writes do not force style recalculation mid-walk.
   for (const item of out.items) { item.id = ensureUniqueId(cands[item.i].el); }
-  if (args.track) { st.seen = new WeakSet(cands.map((c) => c.el)); }
+  if (args.track) {
+    if (!args.again) { st.seenBefore = st.seen; }
+    st.seen = new WeakSet(cands.map((c) => c.el));
+  }
   if (pendingIcons.length) {
     st.pendingIcons = pendingIcons.map((el) => [stamp(el), el]);
     out.iconCheck = st.pendingIcons.map((p) => p[0]);

@@ -139,7 +139,7 @@ async def _list_isolated(runner: IsolatedRunner, view: FrameView, args: dict[str
     if asked_closed and await runner.closed_roots(view.frame):
         again["closed"] = False  # roots handed over: walk again, into them
     if again:
-        data = await runner.run(view.frame, listing_js.list_frame({**args, **again}))
+        data = await runner.run(view.frame, listing_js.list_frame({**args, **again, "again": True}))
     if asked_closed:
         # DevTools was asked about every custom element the last walk met: not again for those.
         await runner.run(view.frame, listing_js.mark_hosts_checked())
