@@ -14,7 +14,9 @@ run, on the same Chromium build:
   (``tests/realweb/ax_coverage.py``, strict: the same DOM element must be listed).
 
 Each page is loaded first (``load``, at most 10 s; a page that never finishes loading is measured as it is),
-so every contender sees the same settled page; timings are one call each, on a loaded shared machine.
+so every contender sees the same settled page. The default listing is timed once, cold (an agent's first look
+after a navigation); the whole listing and the peer's snapshot are the best of ``ROUNDS`` each, since single
+calls on a loaded shared machine are mostly noise.
 Prints JSON: per page figures, then medians, p95, max and the worst pages, and the issue's targets.
 
     uv run python bench/real_pages.py [--pages 181] [--no-peer]
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import statistics
 import sys
 import tempfile
@@ -49,6 +52,7 @@ from tests.realweb.ax_coverage import coverage
 TARGETS = {"default_p95_ms": 150, "default_max_ms": 500, "whole_vs_peer_time_median": 0.5,
            "whole_vs_peer_time_max": 1.5, "whole_vs_peer_chars_median": 0.2, "coverage_min": 0.99}
 LOAD_WAIT_MS = 10_000
+ROUNDS = 2  # the whole listing and the peer's snapshot: best of this many (the default listing: one cold call)
 
 
 def _chars(result: dict[str, Any]) -> int:
@@ -64,9 +68,8 @@ async def _timed_tool(ctx: ToolContext, name: str, args: dict[str, Any]) -> tupl
     return elapsed, result
 
 
-async def _ours(ctx: ToolContext) -> dict[str, Any]:
-    page = ctx.session.page
-    default_ms, default = await _timed_tool(ctx, "browser_list_interactives", {})
+async def _whole(ctx: ToolContext) -> tuple[float, int, set[str]]:
+    """The whole listing, paged: time and characters summed over the pages, and the blind ids listed."""
     whole_ms = 0.0
     whole_chars = 0
     ids: set[str] = set()
@@ -80,6 +83,16 @@ async def _ours(ctx: ToolContext) -> dict[str, Any]:
         offset += len(items)
         if offset >= int(result["data"]["total"]) or not items:
             break
+    return whole_ms, whole_chars, ids
+
+
+async def _ours(ctx: ToolContext) -> dict[str, Any]:
+    page = ctx.session.page
+    default_ms, default = await _timed_tool(ctx, "browser_list_interactives", {})
+    # Best of ROUNDS (as for the peer's snapshot): one call each on a shared, loaded machine is mostly noise.
+    rounds = [await _whole(ctx) for _ in range(ROUNDS)]
+    whole_ms = min(r[0] for r in rounds)
+    whole_chars, ids = rounds[-1][1], rounds[-1][2]
     started = time.perf_counter()
     snapshot = await page.aria_snapshot(mode="ai", timeout=120_000)
     aria_ms = (time.perf_counter() - started) * 1000
@@ -98,9 +111,13 @@ async def _ours(ctx: ToolContext) -> dict[str, Any]:
 
 async def _peer(peer: PlaywrightMCP, url: str) -> dict[str, Any]:
     await peer.navigate(url)
-    started = time.perf_counter()
-    text = await peer.snapshot()
-    return {"peer_ms": round((time.perf_counter() - started) * 1000, 1), "peer_chars": len(text)}
+    times: list[float] = []
+    text = ""
+    for _ in range(ROUNDS):
+        started = time.perf_counter()
+        text = await peer.snapshot()
+        times.append((time.perf_counter() - started) * 1000)
+    return {"peer_ms": round(min(times), 1), "peer_chars": len(text)}
 
 
 def _stats(values: list[float]) -> dict[str, float]:
@@ -160,7 +177,7 @@ async def _load(session: BrowserSession, url: str) -> None:
 
 
 async def run(limit: int, with_peer: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"bench": "real_pages"}
+    out: dict[str, Any] = {"bench": "real_pages", "load_average_at_start": [round(v, 1) for v in os.getloadavg()]}
     pages: dict[str, dict[str, Any]] = {}
     with RealPagesSite() as site, tempfile.TemporaryDirectory() as tmp:
         names = site.names()[:limit]
@@ -177,6 +194,7 @@ async def run(limit: int, with_peer: bool) -> dict[str, Any]:
                     row.update(await _peer(peer, url))
                 pages[name] = row
                 print(f"[{i + 1}/{len(names)}] {name[:12]} {row['default_ms']}ms", file=sys.stderr, flush=True)
+    out["load_average_at_end"] = [round(v, 1) for v in os.getloadavg()]  # how shared the machine was
     out["summary"] = summarise(pages)
     out["pages"] = pages
     return out

@@ -187,7 +187,7 @@ function stateOf(el, role) {
     if (c !== undefined) { st.checked = c; }
     else if (role === "checkbox" || role === "switch" || role === "radio" || role === "menuitemcheckbox") { st.checked = false; }
   }
-  if (ariaBool(el, "aria-selected") === true) { st.selected = true; }
+  if (ariaBool(el, "aria-selected") === true || (tag === "option" && el.selected)) { st.selected = true; }
   const ex = ariaBool(el, "aria-expanded");
   if (ex !== undefined) { st.expanded = ex; }
   else if (tag === "summary" && el.parentElement && el.parentElement.localName === "details") { st.expanded = el.parentElement.open; }
@@ -401,6 +401,13 @@ function walkComposed(onElement, every) {
     if (kind) { f |= F_INTER; }
     if (popup) { f |= F_POPUP; }
     if (pointer) { f |= F_POINTER; }
+    if (tag === "select" && kind && (el.multiple || el.size > 1)) {
+      // A list box (multiple, or several rows shown): its options are on screen, each a control of its own
+      // (as Chromium's accessibility tree has them); a drop-down's options are not shown until opened.
+      const r = el.getBoundingClientRect();
+      const box = intersect(clip, [r.left, r.top, r.right, r.bottom]);
+      for (const opt of el.options) { onElement(opt, cs, f | F_INTER, box, 1); }
+    }
     const shadow = shadowOf(el);
     if (!shadow && unseen.length < 500 && unseenHost(el, st)) { unseen.push(el); }
     if (LEAF_TAGS.has(tag) || !(el.firstElementChild || shadow || tag === "slot")) { return; }

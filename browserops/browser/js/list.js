@@ -185,13 +185,6 @@ function applyIconVerdicts(st, verdicts) {
   st.pendingIcons = null;
 }
 
-// args: {iconVerdicts}. Record the verdicts without listing again: when none of the candidates has a click
-// listener the listing just made is already right, and a second walk would cost as much as the first.
-function recordIconVerdicts(args) {
-  applyIconVerdicts(boState(), args.iconVerdicts || []);
-  return true;
-}
-
 // A page can clone an element together with our attribute; the clone must not answer to the same id.
 function ensureUniqueId(el) {
   const have = el.getAttribute(ID_ATTR);

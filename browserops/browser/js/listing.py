@@ -34,11 +34,6 @@ def click_listeners(ids: list[str]) -> PageCall[list[str]]:
     return PageCall("keylisteners", "clickListeners", {"ids": ids})
 
 
-def record_icon_verdicts(verdicts: list[str]) -> PageCall[bool]:
-    """Remember which of the last listing's icon candidates have click listeners, without listing again."""
-    return PageCall("list", "recordIconVerdicts", {"iconVerdicts": verdicts})
-
-
 def register_closed_root() -> ElementCall[bool]:
     """On a closed shadow root DevTools resolved into the isolated world: walk it from now on."""
     return ElementCall("list", "registerClosedRoot")

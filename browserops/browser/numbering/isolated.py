@@ -47,6 +47,9 @@ R = TypeVar("R")
 @dataclass
 class _Worlds:
     contexts: dict[tuple[str, str], int] = field(default_factory=dict)  # (frame id, loader id) -> context id
+    # Frames whose last listing's icon candidates all proved listener-less: the next listing tells the world
+    # so (an empty iconVerdicts) instead of a call of its own.
+    no_listeners: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -187,6 +190,18 @@ class IsolatedRunner:
         border, content = model["border"], model["content"]
         xs, ys = border[0::2], border[1::2]
         return True, (min(xs), min(ys), max(xs), max(ys)), (float(content[0]), float(content[1]))
+
+    def defer_no_listeners(self, frame: Frame) -> None:
+        """Remember that the last listing's icon candidates in this frame have no click listeners."""
+        if frame in self._frames:
+            self._worlds.no_listeners.add(self._frames[frame].id)
+
+    def take_no_listeners(self, frame: Frame) -> bool:
+        """Whether the frame's world is still to be told its last icon candidates have no listeners."""
+        if frame not in self._frames or self._frames[frame].id not in self._worlds.no_listeners:
+            return False
+        self._worlds.no_listeners.discard(self._frames[frame].id)
+        return True
 
     async def closed_roots(self, frame: Frame) -> int:
         """Hand the frame's closed shadow roots to its isolated world, where the walk then enters them

@@ -126,15 +126,18 @@ async def _list_isolated(runner: IsolatedRunner, view: FrameView, args: dict[str
     """The isolated-world enumeration, with what only DevTools can add: click listeners of icon-like
     elements, and closed shadow roots. Both are remembered by the world for its document, so only the
     first listing of a page (or one meeting new candidates) pays a second walk, and only when it finds some."""
-    data = await runner.run(view.frame, listing_js.list_frame({**args, "icons": True, "closed": True}))
+    first: dict[str, Any] = {**args, "icons": True, "closed": True}
+    if runner.take_no_listeners(view.frame):
+        first["iconVerdicts"] = []  # the last listing's candidates: none has a listener
+    data = await runner.run(view.frame, listing_js.list_frame(first))
     again: dict[str, Any] = {}
     checks = data.get("iconCheck")
     if checks:
         verdicts = await runner.click_listeners(view.frame, [str(c) for c in checks]) or []
         if verdicts:
             again["iconVerdicts"] = verdicts
-        else:  # none has a listener: this listing is right as it is
-            await runner.run(view.frame, listing_js.record_icon_verdicts([]))
+        else:  # none has a listener: this listing is right as it is; the next one tells the world
+            runner.defer_no_listeners(view.frame)
     asked_closed = bool(data.get("closedCheck"))
     if asked_closed and await runner.closed_roots(view.frame):
         again["closed"] = False  # roots handed over: walk again, into them
