@@ -139,7 +139,8 @@ def summarise(pages: dict[str, dict[str, Any]]) -> dict[str, Any]:
         values = [float(r[key]) for r in rows if key in r]
         if values:
             summary[key] = _stats(values)
-    with_peer = [r for r in rows if r.get("peer_ms")]
+    with_peer = [r for r in rows if r.get("peer_ms") and not r.get("navigated_away")]
+    summary["navigated_away"] = sum(1 for r in rows if r.get("navigated_away"))
     for r in with_peer:
         r["whole_vs_peer_time"] = round(r["whole_ms"] / r["peer_ms"], 3)
         r["whole_vs_peer_chars"] = round(r["whole_chars"] / max(1, r["peer_chars"]), 3)
@@ -190,6 +191,10 @@ async def run(limit: int, with_peer: bool) -> dict[str, Any]:
                 url = site.url(name)
                 await _load(session, url)
                 row = await _ours(ctx)
+                if session.page.url != url:
+                    # The page's own script sent it elsewhere (an off-machine redirect, blanked into an error
+                    # page): the contenders may have seen different documents; left out of the ratios.
+                    row["navigated_away"] = True
                 if peer is not None:
                     row.update(await _peer(peer, url))
                 pages[name] = row
