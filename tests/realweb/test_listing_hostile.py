@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
+import pytest
 from playwright.async_api import Route
 
 from browserops.browser.launch.session import BrowserSession
@@ -22,6 +25,13 @@ _BREAK_BUILTINS = """<script>
     width: 0, height: 0}; };
   Element.prototype.getAttribute = function () { return "button"; };
 </script>"""
+
+
+@pytest.fixture(autouse=True)
+async def _leave_a_clean_page(session: BrowserSession) -> AsyncIterator[None]:
+    yield
+    # set_content keeps the window: the next test in this browser must not inherit the broken builtins.
+    await session.page.goto("about:blank")
 
 
 async def _serve(session: BrowserSession, pages: dict[str, str]) -> None:
@@ -60,4 +70,18 @@ async def test_a_frame_that_cannot_be_listed_is_reported_with_a_code(session: Br
     assert [i.name for i in listing.items] == ["Outer button"]  # the rest of the page is listed
     assert list(data["frames_failed"]) == ["f1"]
     assert data["frames_failed"]["f1"].startswith(ErrorCode.FRAME_NOT_LISTED.value)
+    await session.page.unroute("http://*.test/**")
+
+
+async def test_after_a_navigation_the_new_document_gets_a_world_of_its_own(session: BrowserSession) -> None:
+    # Both documents break the builtins, so only the isolated world can list them: the second listing must
+    # find the first document's world gone and make one for the new document (the frame's id is the same).
+    first = f"<html><head>{_BREAK_BUILTINS}</head><body><button>First page</button></body></html>"
+    second = f"<html><head>{_BREAK_BUILTINS}</head><body><a href='/'>Second page</a></body></html>"
+    await _serve(session, {"http://one.test/": first, "http://two.test/": second})
+    await session.page.goto("http://one.test/", wait_until="domcontentloaded")
+    assert [i.name for i in (await list_interactives(session, limit=40)).items] == ["First page"]
+    await session.page.goto("http://two.test/", wait_until="domcontentloaded")
+    listing = await list_interactives(session, limit=40)
+    assert [(i.role, i.name) for i in listing.items] == [("link", "Second page")] and listing.failed == {}
     await session.page.unroute("http://*.test/**")

@@ -50,6 +50,7 @@ class _Worlds:
     # Frames whose last listing's icon candidates all proved listener-less: the next listing tells the world
     # so (an empty iconVerdicts) instead of a call of its own.
     no_listeners: set[str] = field(default_factory=set)
+    main: _CdpFrame | None = None  # the main frame as last matched (its id outlives navigations)
 
 
 @dataclass(frozen=True)
@@ -254,13 +255,21 @@ class IsolatedRunner:
 
 
 async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner:
-    """The runner for this page now (one ``Page.getFrameTree`` round trip); reaches nothing when the browser
-    offers no DevTools session."""
+    """The runner for this page now; reaches nothing when the browser offers no DevTools session.
+
+    A page with child frames costs one ``Page.getFrameTree`` round trip to match them. A page of one frame
+    reuses its main frame's DevTools id (it outlives navigations); a world of an earlier document is then
+    found gone at the first evaluate and made anew (:meth:`IsolatedRunner.run`)."""
     cdp = await page_cdp(session, page)
     if cdp is None:
         return IsolatedRunner(None, _Worlds(), {})
+    worlds = _worlds(session, page)
+    if worlds.main is not None and len(page.frames) == 1:
+        return IsolatedRunner(cdp, worlds, {page.main_frame: worlds.main})
     try:
         tree = (await cdp.send("Page.getFrameTree"))["frameTree"]
     except PlaywrightError:
         return IsolatedRunner(None, _Worlds(), {})
-    return IsolatedRunner(cdp, _worlds(session, page), _match(tree, page))
+    frames = _match(tree, page)
+    worlds.main = frames.get(page.main_frame)
+    return IsolatedRunner(cdp, worlds, frames)
