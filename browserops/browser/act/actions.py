@@ -12,8 +12,10 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.act.datetimes import DATE_TYPES, input_value
 from browserops.browser.act.effects import KEY_GRACE_S, NavWatch, action_error
 from browserops.browser.act.element_ops import (
+    activate,
     element_op,
     finish,
     label_of,
@@ -32,16 +34,22 @@ TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
 
 
 async def click(session: BrowserSession, target: int | str, *, timeout_ms: int) -> dict[str, Any]:
-    ready = await prepare(session, target, reach=True, timeout_ms=timeout_ms)
+    """Click the element; one that an ordinary page element lies on top of (not a dialog or banner) is
+    activated the way a screen reader does instead (focus + its default action), and the result says so."""
+    ready = await prepare(session, target, reach=True, under_cover=True, timeout_ms=timeout_ms)
     resolved, desc, label = ready.resolved, ready.desc, ready.label
     page = session.page
+    result: dict[str, Any] = {"action": "click", "target": public_desc(desc, resolved)}
     async with NavWatch(session, page) as nav:
         nav.expect_tab = bool(desc.get("opens_tab"))
-        try:
-            await resolved.locator.click(timeout=timeout_ms)
-        except PlaywrightError as exc:
-            raise action_error(f"Clicking {label}", exc) from exc
-    return await finish(session, resolved, nav, timeout_ms, {"action": "click", "target": public_desc(desc, resolved)})
+        if ready.covered_by:
+            result.update(await activate(ready))
+        else:
+            try:
+                await resolved.locator.click(timeout=timeout_ms)
+            except PlaywrightError as exc:
+                raise action_error(f"Clicking {label}", exc) from exc
+    return await finish(session, resolved, nav, timeout_ms, result)
 
 
 _NOT_TEXT = {
@@ -81,6 +89,12 @@ async def type_text(
     page = session.page
     loc = resolved.locator
     result: dict[str, Any] = {"action": "type", "target": public_desc(desc, resolved)}
+    if kind == "fill" and str(desc.get("type")) in DATE_TYPES:
+        # A date/time input holds only its ISO-like value: convert what a person wrote (or refuse it).
+        wanted = input_value(str(desc["type"]), text)
+        if wanted != text:
+            result["interpreted_as"] = wanted
+        text = wanted
     after: dict[str, Any] | None = None
     async with NavWatch(session, page) as nav:
         try:

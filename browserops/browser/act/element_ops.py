@@ -128,6 +128,7 @@ class Prepared:
     focused: bool | None = None  # None: focus was not asked for (or the kind does not take it)
     flags: dict[str, Any] = field(default_factory=dict)  # readonly/disabled once focused
     plain: bool = False  # a plain <input>/<textarea> without inline key handlers
+    covered_by: str | None = None  # an ordinary page element lying on top (see ``under_cover`` of prepare)
 
     @property
     def kind(self) -> str:
@@ -140,7 +141,7 @@ def _applies(which: Kinds, kind: str) -> bool:
 
 async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int, kinds: list[str] | None = None,
                   reach: Kinds = False, focus: Kinds = False, clear: Kinds = False,
-                  native: str | None = None) -> Prepared:
+                  native: str | None = None, under_cover: Kinds = False) -> Prepared:
     """Find ``target`` and get it ready in (usually) one round trip; see ``prepareEl`` in ``js/element.js``.
 
     - ``kinds``: go on only for these control kinds (otherwise only the description comes back, nothing on
@@ -149,7 +150,11 @@ async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int
       giving an animation :data:`COVER_RETRY_S` to move it away;
     - ``focus``: focus it (clicking it when focusing alone does not take), failing when it will not;
     - ``clear``: select its content so the text typed next replaces it;
-    - ``native``: pick the native ``<select>`` option matching this text.
+    - ``native``: pick the native ``<select>`` option matching this text;
+    - ``under_cover``: when what covers it is an ordinary page element (not a dialog, its backdrop or a fixed
+      banner, see ``coverLayer`` in ``js/element.js``), return it with ``covered_by`` set instead of failing,
+      so the caller activates it as a screen reader does (:func:`activate`). A dialog or banner on top is
+      always refused: the person has to deal with it first.
 
     A hidden element, or one in a child frame, is scrolled by Playwright (which waits for it to show and
     scrolls the parent frames too), as every action did before this fast path.
@@ -174,6 +179,8 @@ async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int
         while out.get("cover"):
             if time.monotonic() >= deadline:
                 cover = out["cover"]
+                if out.get("cover_layer") == "element" and _applies(under_cover, kind):
+                    return Prepared(resolved, desc, label, covered_by=str(cover))
                 raise BrowserOpsError(
                     ErrorCode.ACTION_FAILED,
                     f"{label} is covered by {cover}. Close or answer that first (browser_close_banners, or act on "
@@ -246,3 +253,14 @@ async def focus_element(resolved: ResolvedElement, label: str, timeout_ms: int) 
             ErrorCode.ACTION_FAILED,
             f"{label} did not take the focus. Try browser_press(key='Tab') to reach it, then type again.",
         )
+
+
+async def activate(ready: Prepared) -> dict[str, Any]:
+    """Activate a covered element as a screen reader does: focus it and run its default action on the element
+    itself (``el.click()``), so the element on top does not get the click. Says so in the result."""
+    try:
+        out = await element_op(ready.resolved, "activate")
+    except PlaywrightError as exc:
+        raise action_error(f"Activating {ready.label}", exc) from exc
+    return {"activated_under_cover": {"covered_by": ready.covered_by, "how": "focus + default action",
+                                      "focused": bool((out or {}).get("focused"))}}

@@ -7,6 +7,8 @@
 //   hit       -> what covers its visible centre (null when nothing does)
 //   native    -> index of the <option> best matching text, or the option labels
 //   popup     -> for a combobox/listbox: stamp and return the visible option best matching text
+//   activate  -> focus it and run its default action (el.click()), as a screen reader activates it
+//   selected  -> a native <select>'s selected options (labels)
 //   prepare   -> everything an action needs before acting, in one round trip (see prepareEl)
 //   after     -> what the element holds and how it reads now: {value, desc}
 //   fileinfo  -> a file input itself, a <label> whose control is one (often a hidden input behind a styled
@@ -96,9 +98,39 @@ function popupOptions(el) {
   const options = [];
   for (const l of lists) {
     const own = l.getAttribute("role") === "option" ? [l] : Array.from(l.querySelectorAll('[role="option"]'));
+    // A listbox in a shadow root whose options are slotted in from the light DOM (Shoelace's sl-select).
+    for (const slot of l.querySelectorAll("slot")) {
+      for (const a of slot.assignedElements({ flatten: true })) {
+        own.push(...(a.getAttribute("role") === "option" ? [a] : a.querySelectorAll('[role="option"]')));
+      }
+    }
     for (const o of own) { if (visibleEl(o) && !options.includes(o)) { options.push(o); } }
   }
+  if (!options.length && (el.localName === "input" || el.localName === "textarea")) {
+    options.push(...suggestionItems(el));
+  }
   return options;
+}
+
+// Suggestions of an autocomplete field that marks up neither the field nor its list with ARIA (jQuery UI's
+// autocomplete renders a bare <ul> of <li>): the items of a visible list that floats (absolute or fixed
+// position, as every suggestion popup does) and is not part of the field's own surroundings.
+function suggestionItems(el) {
+  const floating = (n) => ["absolute", "fixed"].includes(getComputedStyle(n).position);
+  const f = el.getBoundingClientRect();
+  // Right against the field (below it, or above when there is no room below) and overlapping it sideways.
+  const near = (b) => b.left < f.right && b.right > f.left &&
+    (Math.abs(b.top - f.bottom) <= 40 || Math.abs(f.top - b.bottom) <= 40);
+  const lists = deepAll('ul, ol, [role="menu"]').filter((l) => visibleEl(l) && !composedContains(l, el) &&
+    (floating(l) || (l.parentElement && floating(l.parentElement))) && near(l.getBoundingClientRect()));
+  const items = [];
+  for (const l of lists) {
+    for (const li of Array.from(l.children)) {
+      const item = li.querySelector('[role="menuitem"], [role="option"]') || li;
+      if (visibleEl(item) && norm(item.textContent)) { items.push(item); }
+    }
+  }
+  return items;
 }
 
 function clearEl(el) {
@@ -184,7 +216,7 @@ function prepareEl(el, args) {
     }
     const vw = document.documentElement.clientWidth || window.innerWidth;
     out.cover = coveredBy(el, [0, 0, vw, window.innerHeight]);
-    if (out.cover) { return out; }
+    if (out.cover) { out.cover_layer = coverLayer(el); return out; }
   }
   if (allows(args.focus, kind)) {
     out.focused = focusEl(el);
@@ -194,6 +226,34 @@ function prepareEl(el, args) {
     }
   }
   return out;
+}
+
+// What lies on top of el: "dialog" (a dialog, or a backdrop holding one or spread over the page), "banner"
+// (fixed or sticky: a cookie bar, a toast, a header) or "element" (an ordinary part of the page that overlaps
+// it, e.g. a badge or a transparent layer). Only the last is activated under the cover (see activateEl).
+function coverLayer(el) {
+  const r = el.getBoundingClientRect();
+  const hit = deepElementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  if (!hit) { return "element"; }
+  const vw = document.documentElement.clientWidth || window.innerWidth;
+  for (let n = hit; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+    if (n.localName === "dialog" || ["dialog", "alertdialog"].includes(n.getAttribute("role")) ||
+      n.getAttribute("aria-modal") === "true") { return "dialog"; }
+    const cs = getComputedStyle(n);
+    if (cs.position === "fixed" || cs.position === "sticky") {
+      const b = n.getBoundingClientRect();
+      return b.width >= vw * 0.9 && b.height >= window.innerHeight * 0.9 ? "dialog" : "banner";
+    }
+  }
+  return "element";
+}
+
+// A screen reader's "activate": focus the element, then run its default action (a click event dispatched
+// on the element itself, not at a point of the screen, so whatever lies on top is not what gets it).
+function activateEl(el) {
+  if (el.focus) { el.focus({ preventScroll: true }); }
+  el.click();
+  return { focused: isFocused(el) };
 }
 
 function nativeOption(el, text) {
@@ -277,6 +337,10 @@ function main(el, args) {
       return coveredBy(el, [0, 0, vw, window.innerHeight]);
     }
     case "native": return nativeOption(el, args.text);
+    case "activate": return activateEl(el);
+    case "multiple": return !!el.multiple;
+    case "selected": return el.localName === "select"
+      ? Array.from(el.selectedOptions).map((o) => norm(o.label || o.textContent)) : null;
     case "popup": {
       const opts = popupOptions(el);
       if (!opts.length) { return { open: false }; }
