@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from browserops.contract import BrowserOpsError, ErrorCode, result_error
-from browserops.evidence import BundleWriter, StepEvent, TargetInfo
+from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.guard import GuardedTools
 from browserops.plan.model import BrowserPlan, PlanAction, stale_fields
 from browserops.plan.pages import (
@@ -264,7 +264,7 @@ class Runner:
                 outcome.status, outcome.note = "skipped", "optional target not on the page"
                 return
             raise
-        event.target = TargetInfo(role=element.role, name=element.name, number=element.number)
+        event.target = StepTarget(role=element.role, name=element.name, number=element.number)
         if a.action is Action.DOWNLOAD:
             await self._download(a, element, event, outcome)
             return
