@@ -21,11 +21,6 @@ from tests.tools.helpers import fails, ok, open_page
 LISTING_GAPS = {
     "jqueryui:slider": "jQuery UI's slider handle is a bare <span tabindex=0>: listed nameless as 'focusable'",
     "jqueryui:icon-only": "a <span class='ui-icon ui-icon-trash'> with a jQuery click listener is not listed",
-    "choices:single": "Choices.js' combobox takes no name from the <label> of the <select> it wraps",
-    "choices:multi": "Choices.js' combobox takes no name from the <label> of the <select> it wraps",
-    "shoelace:button": "<sl-button> is listed as a nameless 'clickable' host plus a nameless inner button",
-    "shoelace:switch": "<sl-switch>'s inner input is listed nameless and covered (its label is slotted)",
-    "shoelace:checkbox": "<sl-checkbox>'s inner input is listed nameless and covered (its label is slotted)",
 }
 WORKING = [t for t in TASKS if t.id not in LISTING_GAPS]
 

@@ -65,6 +65,7 @@ class Ready:
     flags: Flags | dict[str, bool] = field(default_factory=dict)  # readonly/disabled once focused
     plain: bool = False  # a plain <input>/<textarea> without inline key handlers
     covered_by: str | None = None  # an ordinary page element lying on top (see ``under_cover`` of prepare)
+    label_on_top: bool = False  # its own label's decoration lies on top: clicking there is clicking it
 
     @property
     def kind(self) -> str:
@@ -128,16 +129,19 @@ async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int
             await asyncio.sleep(0.15)  # an animation may still be moving it away
             out = await _again(located, label, again)
     ready = Ready(located, desc, label, native=out.get("native"), focused=out.get("focused"),
-                  flags=out.get("flags") or {}, plain=bool(out.get("plain")))
+                  flags=out.get("flags") or {}, plain=bool(out.get("plain")),
+                  label_on_top=bool(out.get("label_on_top")))
     if _applies(focus, kind) and not ready.focused:
         await _focus_by_click(ready, timeout_ms, clear=_applies(clear, kind))
     return ready
 
 
 async def click_ready(ready: Ready, timeout_ms: int) -> None:
-    """Click an element :func:`prepare` found and reached (scrolled into view, not covered)."""
+    """Click an element :func:`prepare` found and reached (scrolled into view, not covered). Under its own
+    label's decoration the click goes to that decoration, as a person's does (Playwright would refuse it as
+    intercepted)."""
     try:
-        await ready.located.locator.click(timeout=timeout_ms)
+        await ready.located.locator.click(timeout=timeout_ms, force=ready.label_on_top)
     except PlaywrightError as exc:
         raise action_error(f"Clicking {ready.label}", exc) from exc
 

@@ -43,7 +43,9 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
     if not found.get("id") and desc.get("kind") != "listbox":
         try:
             typing_only = desc.get("kind") == "text"  # a text field opens nothing on click: it suggests
-            if not found.get("open") and not typing_only:
+            # An open list without the option may be the combobox's own display of what is selected
+            # (Choices.js shows it as a listbox): a click opens the real one.
+            if not typing_only and (not found.get("open") or desc.get("kind") == "combobox"):
                 await loc.click(timeout=timeout_ms)
             deadline = time.monotonic() + POPUP_WAIT_S
             found = await look()
@@ -120,7 +122,7 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
         elif kind == "checkable":
             want = choice.strip().casefold() not in OFF_WORDS
             try:
-                await loc.set_checked(want, timeout=timeout_ms)
+                await loc.set_checked(want, timeout=timeout_ms, force=ready.label_on_top)
             except PlaywrightError as exc:
                 raise action_error(f"Setting {label}", exc) from exc
             result["checked"] = want

@@ -220,6 +220,7 @@ function prepare(el, args) {
     const vw = document.documentElement.clientWidth || window.innerWidth;
     out.cover = coveredBy(el, [0, 0, vw, window.innerHeight]);
     if (out.cover) { out.cover_layer = coverLayer(el); return out; }
+    if (labelOnTop(el)) { out.label_on_top = true; }
   }
   if (allows(args.focus, kind)) {
     out.focused = focusEl(el);
@@ -229,6 +230,16 @@ function prepare(el, args) {
     }
   }
   return out;
+}
+
+// Whether the element's centre shows its own label's decoration (a styled switch or checkbox drawn over an
+// invisible input): a click there is a person's click on it, though Playwright sees another element on top.
+function labelOnTop(el) {
+  const r = el.getBoundingClientRect();
+  const hit = deepElementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  if (!hit || hit === el || composedContains(el, hit)) { return false; }
+  const label = hit.closest("label");
+  return !!label && (label.control === el || composedContains(label, el));
 }
 
 // What lies on top of el: "dialog" (a dialog, or a backdrop holding one or spread over the page), "banner"

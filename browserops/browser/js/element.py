@@ -60,6 +60,7 @@ class PrepareResult(TypedDict):
     visible: NotRequired[bool]
     cover: NotRequired[str | None]  # what lies on the element's visible centre
     cover_layer: NotRequired[Literal["dialog", "banner", "element"]]  # what kind of thing that is
+    label_on_top: NotRequired[bool]  # its own label's decoration is drawn over it (a styled switch)
     focused: NotRequired[bool]
     flags: NotRequired[Flags]
     plain: NotRequired[bool]  # a plain <input>/<textarea> without inline key handlers

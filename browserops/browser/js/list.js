@@ -16,7 +16,7 @@ function main(args) {
   const scopeText = scope && scope.text ? fold(scope.text) : "";
   let scopeFound = !wantScope;
   const containers = [];
-  const cands = [];
+  let cands = [];
   const onElement = (el, cs, flags, clip, kind) => {
     let extra = 0;
     if (wantScope && !(flags & F_SCOPE)) {
@@ -51,6 +51,7 @@ function main(args) {
     return extra;
   };
   walkComposed(onElement, wantScope);
+  cands = withoutWrappers(cands);
   // Groups: 0 in the viewport and reachable, 1 in the viewport but under a banner/modal, 2 below or right
   // of the viewport (what paging forward reaches next), 3 scrolled past above. Hit-testing only the
   // in-viewport items keeps this cheap on long pages.
@@ -150,4 +151,29 @@ function matchRank(el, item, q) {
   if (db) { sources.push(db); }
   for (const s of sources) { if (s && fold(s).includes(q)) { return 3; } }
   return -1;
+}
+
+// A wrapper that is clickable only by its pointer cursor around one real control of about its size (a web
+// component's host around the <button> in its shadow root, a styled box around a combobox) is that control
+// once, not two items of which the outer one has no name. A card holding several controls stays.
+function withoutWrappers(cands) {
+  const wrappers = new Map();
+  for (const c of cands) { if (c.kind === 2) { wrappers.set(c.el, { c, inner: [] }); } }
+  if (!wrappers.size) { return cands; }
+  for (const c of cands) {
+    if (c.kind !== 1) { continue; }
+    let n = c.el;
+    for (let hops = 0; hops < 6 && n; hops += 1) {
+      n = n.parentElement || (n.parentNode && n.parentNode.host) || null;
+      const w = n ? wrappers.get(n) : null;
+      if (w) { w.inner.push(c); break; }
+    }
+  }
+  const drop = new Set();
+  for (const { c, inner } of wrappers.values()) {
+    if (inner.length !== 1) { continue; }
+    const r = inner[0].r;
+    if (r.width * r.height >= 0.5 * c.r.width * c.r.height || r.width >= 0.85 * c.r.width) { drop.add(c); }
+  }
+  return drop.size ? cands.filter((c) => !drop.has(c)) : cands;
 }
