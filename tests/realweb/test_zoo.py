@@ -7,6 +7,7 @@ and the entry must go — the day the listing learns them; they are not skipped.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import pytest
@@ -115,3 +116,45 @@ async def test_target_under_a_modal_backdrop_is_still_refused(tool_ctx: ToolCont
                          action="click")
     assert "covered" in result["error"]
     assert await page_true(tool_ctx, "$('#menu-out').text() === ''")
+
+
+# Tree items and disclosures: listed collapsed, and expanded once operated by number (issue 14, item 2).
+EXPANDING = [
+    ("jstree", "treeitem", "Documents", {"key": "ArrowRight"}),
+    ("shoelace", "button", "Shipping details", {"action": "click"}),
+    ("bootstrap", "button", "How long is delivery?", {"action": "click"}),
+    ("bootstrap", "button", "Actions", {"action": "click"}),
+]
+
+
+@pytest.mark.parametrize(("page", "role", "name", "move"), EXPANDING, ids=[f"{p}:{n}" for p, _, n, _ in EXPANDING])
+async def test_expanded_state_follows_the_widget(tool_ctx: ToolContext, zoo: ZooSite, page: str, role: str,
+                                                  name: str, move: dict[str, str]) -> None:
+    await open_page(tool_ctx, zoo.url(page))
+    item = await find_item(tool_ctx, role, name)
+    assert item is not None and item["state"]["expanded"] is False, item
+    if "key" in move:
+        await ok(tool_ctx, "browser_press", key=move["key"], id=item["n"])
+    else:
+        await ok(tool_ctx, "browser_overlay_act", index=item["n"], action=move["action"])
+    deadline = asyncio.get_running_loop().time() + 3.0
+    while True:
+        after = await find_item(tool_ctx, role, name)
+        if (after and after.get("state", {}).get("expanded")) or asyncio.get_running_loop().time() > deadline:
+            break
+        await asyncio.sleep(0.1)
+    assert after is not None and after["state"]["expanded"] is True, after
+
+
+# Pages whose every listed control has an accessible name (web components and custom selects included): a
+# nameless one is one a person cannot tell from its neighbours. A focusable container of named items (jsTree's
+# tree, a menu) is announced by its role alone, as a screen reader does when the page gives it no name.
+CONTAINERS = {"tree", "menu", "menubar", "tablist", "grid"}
+@pytest.mark.parametrize("page", ["shoelace", "choices", "tomselect", "flatpickr", "bootstrap", "react", "jstree"])
+async def test_every_listed_widget_has_a_name(tool_ctx: ToolContext, zoo: ZooSite, page: str) -> None:
+    await open_page(tool_ctx, zoo.url(page))
+    first = next(t for t in TASKS if t.page == page)
+    assert await find_item(tool_ctx, first.role, first.name) is not None  # the library has rendered
+    data = await ok(tool_ctx, "browser_list_interactives", limit=200)
+    nameless = [i for i in data["items"] if not i["name"] and i["role"] not in CONTAINERS]
+    assert not nameless, nameless
