@@ -158,3 +158,18 @@ async def test_every_listed_widget_has_a_name(tool_ctx: ToolContext, zoo: ZooSit
     data = await ok(tool_ctx, "browser_list_interactives", limit=200)
     nameless = [i for i in data["items"] if not i["name"] and i["role"] not in CONTAINERS]
     assert not nameless, nameless
+
+
+async def test_autocomplete_suggestions_are_listed_as_options_and_picked_by_number(tool_ctx: ToolContext,
+                                                                                   zoo: ZooSite) -> None:
+    await open_page(tool_ctx, zoo.url("jqueryui"))
+    field = await find_item(tool_ctx, "textbox", "Programming language")
+    assert field is not None
+    await ok(tool_ctx, "browser_overlay_act", index=field["n"], action="type", text="Ja")
+    suggestion = await find_item(tool_ctx, "option", "JavaScript")
+    assert suggestion is not None
+    data = await ok(tool_ctx, "browser_list_interactives", limit=200)
+    assert [i["name"] for i in data["items"] if i["role"] == "option"] == ["Java", "JavaScript"]
+    assert not [i for i in data["items"] if i["role"] == "list"]  # not one nameless list instead
+    await ok(tool_ctx, "browser_overlay_act", index=suggestion["n"], action="click")
+    assert await page_true(tool_ctx, "$('#tags').val() === 'JavaScript'")

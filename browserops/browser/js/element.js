@@ -74,18 +74,6 @@ function bestOption(options, wanted, labelOf, valueOf, titleOf) {
   return null;
 }
 
-function visibleEl(el) {
-  if (!el.isConnected || !el.checkVisibility({ visibilityProperty: true })) { return false; }
-  const r = el.getBoundingClientRect();
-  return r.width >= 1 && r.height >= 1;
-}
-
-function deepAll(selector) {
-  const out = Array.from(document.querySelectorAll(selector));
-  for (const r of boState().roots) { if (r.host && r.host.isConnected) { out.push(...r.querySelectorAll(selector)); } }
-  return out;
-}
-
 function popupOptions(el) {
   // The listbox a combobox controls (aria-controls / aria-owns), the element itself, or any open listbox.
   const lists = [];
@@ -113,27 +101,6 @@ function popupOptions(el) {
     options.push(...suggestionItems(el));
   }
   return options;
-}
-
-// Suggestions of an autocomplete field that marks up neither the field nor its list with ARIA (jQuery UI's
-// autocomplete renders a bare <ul> of <li>): the items of a visible list that floats (absolute or fixed
-// position, as every suggestion popup does) and is not part of the field's own surroundings.
-function suggestionItems(el) {
-  const floating = (n) => ["absolute", "fixed"].includes(getComputedStyle(n).position);
-  const f = el.getBoundingClientRect();
-  // Right against the field (below it, or above when there is no room below) and overlapping it sideways.
-  const near = (b) => b.left < f.right && b.right > f.left &&
-    (Math.abs(b.top - f.bottom) <= 40 || Math.abs(f.top - b.bottom) <= 40);
-  const lists = deepAll('ul, ol, [role="menu"]').filter((l) => visibleEl(l) && !composedContains(l, el) &&
-    (floating(l) || (l.parentElement && floating(l.parentElement))) && near(l.getBoundingClientRect()));
-  const items = [];
-  for (const l of lists) {
-    for (const li of Array.from(l.children)) {
-      const item = li.querySelector('[role="menuitem"], [role="option"]') || li;
-      if (visibleEl(item) && norm(item.textContent)) { items.push(item); }
-    }
-  }
-  return items;
 }
 
 function selectContent(el) {

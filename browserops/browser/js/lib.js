@@ -436,3 +436,44 @@ function describeLayer(hit) {
   const name = nameOf(layer, role);
   return cut((role === "generic" ? layer.localName : role) + (name ? ' "' + cut(name, 40) + '"' : ""), 60);
 }
+
+function visibleEl(el) {
+  if (!el.isConnected || !el.checkVisibility({ visibilityProperty: true })) { return false; }
+  const r = el.getBoundingClientRect();
+  return r.width >= 1 && r.height >= 1;
+}
+
+function deepAll(selector) {
+  const out = Array.from(document.querySelectorAll(selector));
+  for (const r of boState().roots) { if (r.host && r.host.isConnected) { out.push(...r.querySelectorAll(selector)); } }
+  return out;
+}
+
+// A text field that turned the browser's own suggestions off or says it autocompletes: a script suggests.
+function isSuggestingField(el) {
+  if (el.localName !== "input" && el.localName !== "textarea") { return false; }
+  return el.getAttribute("autocomplete") === "off" || el.hasAttribute("aria-autocomplete") ||
+    el.getAttribute("role") === "combobox";
+}
+
+// Suggestions of an autocomplete field that marks up neither the field nor its list with ARIA (jQuery UI's
+// autocomplete renders a bare <ul> of <li>): the items of a visible list that floats (absolute or fixed
+// position, as every suggestion popup does) and is not part of the field's own surroundings.
+function suggestionItems(el) {
+  if (!isSuggestingField(el)) { return []; }
+  const floating = (n) => ["absolute", "fixed"].includes(getComputedStyle(n).position);
+  const f = el.getBoundingClientRect();
+  // Right against the field (below it, or above when there is no room below) and overlapping it sideways.
+  const near = (b) => b.left < f.right && b.right > f.left &&
+    (Math.abs(b.top - f.bottom) <= 40 || Math.abs(f.top - b.bottom) <= 40);
+  const lists = deepAll('ul, ol, [role="menu"]').filter((l) => visibleEl(l) && !composedContains(l, el) &&
+    (floating(l) || (l.parentElement && floating(l.parentElement))) && near(l.getBoundingClientRect()));
+  const items = [];
+  for (const l of lists) {
+    for (const li of Array.from(l.children)) {
+      const item = li.querySelector('[role="menuitem"], [role="option"]') || li;
+      if (visibleEl(item) && norm(item.textContent)) { items.push(item); }
+    }
+  }
+  return items;
+}

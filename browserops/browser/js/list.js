@@ -50,8 +50,9 @@ function main(args) {
     cands.push({ el, r, clip, vp, g: 0, y, x, kind, cov: null });
     return extra;
   };
-  walkComposed(onElement, wantScope);
+  const { viewport } = walkComposed(onElement, wantScope);
   cands = withoutWrappers(cands);
+  if (!wantScope) { cands = withSuggestions(cands, viewport, off, args.fclip, !!(scope && scope.viewport)); }
   // Groups: 0 in the viewport and reachable, 1 in the viewport but under a banner/modal, 2 below or right
   // of the viewport (what paging forward reaches next), 3 scrolled past above. Hit-testing only the
   // in-viewport items keeps this cheap on long pages.
@@ -80,7 +81,9 @@ function main(args) {
   const describe = (c, i) => {
     const el = c.el;
     let role = roleOf(el);
-    if (role === "generic" || role === "paragraph" || role === "listitem" || role === "img" || role === "section") {
+    if (c.kind === 3) {
+      role = "option";
+    } else if (role === "generic" || role === "paragraph" || role === "listitem" || role === "img" || role === "section") {
       role = c.kind === 2 || el.hasAttribute("onclick") ? "clickable" : (role === "generic" ? "focusable" : role);
     }
     const item = { i, role, name: cut(nameOf(el, role === "clickable" || role === "focusable" ? "clickable" : role), 80),
@@ -176,4 +179,28 @@ function withoutWrappers(cands) {
     if (r.width * r.height >= 0.5 * c.r.width * c.r.height || r.width >= 0.85 * c.r.width) { drop.add(c); }
   }
   return drop.size ? cands.filter((c) => !drop.has(c)) : cands;
+}
+
+// The suggestions an autocomplete shows beside the focused field as a bare floating list (jQuery UI's: a
+// focusable <ul> of <li>, no ARIA) are its options: each is an item (kind 3, role option, its text as
+// name), in place of one nameless list, so one can be picked by number.
+function withSuggestions(cands, viewport, off, fclip, viewportOnly) {
+  const field = deepActiveElement();
+  const items = field ? suggestionItems(field) : [];
+  if (!items.length) { return cands; }
+  const lists = new Set(items.map((i) => i.closest('ul, ol, [role="menu"]')));
+  const have = new Set(cands.map((c) => c.el));
+  const out = cands.filter((c) => !lists.has(c.el));
+  for (const el of items) {
+    if (have.has(el)) { continue; }
+    const r = el.getBoundingClientRect();
+    const vis = intersect([r.left, r.top, r.right, r.bottom], viewport);
+    let vp = nonEmpty(vis);
+    if (vp && fclip) {
+      vp = nonEmpty(intersect([vis[0] + off[0], vis[1] + off[1], vis[2] + off[0], vis[3] + off[1]], fclip));
+    }
+    if (viewportOnly && !vp) { continue; }
+    out.push({ el, r, clip: viewport, vp, g: 0, y: r.top + off[1], x: r.left + off[0], kind: 3, cov: null });
+  }
+  return out;
 }
