@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from browserops.browser.errors import crashed_error
-from browserops.browser.launch.origin_guard import stop_refused
+from browserops.browser.launch.origin_guard import recover, stop_refused
 from browserops.browser.page.navigation import normalise_url
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error_from
 from browserops.origins import blocked_error
@@ -142,6 +142,8 @@ async def origin_outcome(ctx: ToolContext, blocks_before: int, result: ToolResul
     if not session.origin_rules.active:
         return result
     blocks = session.origin_blocks[blocks_before:]
+    if blocks and session.alive:
+        await recover(session, blocks)
     stopped = await stop_refused(session) if session.alive else []
     session.origin_blocks.extend(stopped)
     page_blocks = [b for b in [*blocks, *stopped] if b.get("frame") == "page"]

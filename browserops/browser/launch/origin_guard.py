@@ -83,7 +83,7 @@ class OriginGuard:
         log.info("origin blocked: %s of %s (%s)", how, kind, rule)
 
     async def _handle(self, route: Route, request: Request) -> None:
-        if not request.is_navigation_request():
+        if not self.rules.active or not request.is_navigation_request():
             await route.fallback()
             return
         url = request.url
@@ -138,3 +138,25 @@ async def stop_refused(session: GuardedSession) -> list[dict[str, Any]]:
                         "how": "a redirect chain", "message": f"browserops left {url[:200]} ({rule}): the tab "
                         "was redirected there and is now blank."})
     return stopped
+
+
+ERROR_PAGE = "chrome-error://"
+
+
+async def recover(session: GuardedSession, blocks: list[dict[str, Any]]) -> None:
+    """After refused top-level navigations: a tab left on Chromium's "blocked" error page goes back to the page
+    it was on; a tab that never showed anything else (a popup or new tab the site opened) is closed. Nothing
+    else is navigated: this only undoes the refusal's side effect."""
+    for block in blocks:
+        index = block.get("tab")
+        pages = session.pages
+        if block.get("frame") != "page" or not isinstance(index, int) or not 0 <= index < len(pages):
+            continue
+        page = pages[index]
+        if not page.url.startswith(ERROR_PAGE):
+            continue
+        with contextlib.suppress(PlaywrightError):
+            if await page.go_back(wait_until="domcontentloaded") is None and page.url.startswith(ERROR_PAGE) \
+                    and len(pages) > 1:
+                await page.close()
+                block["closed_tab"] = True
