@@ -20,6 +20,7 @@ from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool
 from tests.plan_e2e.helpers import (
     EXPENSE_INPUT,
+    ROOT,
     bundle_info,
     bundle_of,
     cli_json,
@@ -115,6 +116,9 @@ def test_right_phrase_submits_and_keeps_the_reference(site: DemoSite, workspace:
     assert submission["merchant"] == "Northwind Taxi" and submission["amount"] == "23.40"
     assert submission["category"] == "Travel" and submission["currency"] == "EUR" and submission["billable"]
     assert submission["payment_method"] == "card" and submission["receipt"]["name"] == "example_receipt.png"
+    # The file's bytes arrive, not only its name (run's origin rules route the form's POST through the browser).
+    receipt = (ROOT / "domain_packs" / "demo_expense" / "example_receipt.png").read_bytes()
+    assert submission["receipt"]["sha256"] == hashlib.sha256(receipt).hexdigest()
     assert data["reference"] == submission["reference"] == "EXP-0001"
     bundle = Path(data["bundle"])
     confirmation = (bundle / data["confirmation"]["snapshot"]).read_text()

@@ -92,7 +92,10 @@ class OriginGuard:
             self._record(request, url, rule, "a navigation")
             await route.abort("blockedbyclient")
             return
-        if not url.startswith(("http://", "https://")):
+        if not url.startswith(("http://", "https://")) or request.method not in ("GET", "HEAD"):
+            # Only a plain load is fetched here first: a form's POST (a file upload among its parts) is sent by
+            # the browser itself, exactly as it would be without rules; a redirect it answers is checked as
+            # the next hop (see _on_request).
             await route.fallback()
             return
         try:
