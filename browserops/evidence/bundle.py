@@ -57,6 +57,8 @@ class Attempt(EventModel):
     confirmed_with: str | None = Field(None, description="The confirm phrase this run was given (not a secret).")
     reason: str | None = Field(None, max_length=2000, description="Why it ended incomplete.")
     pid: int | None = None
+    lane: dict[str, Any] | None = Field(
+        None, description="The workspace lane this run held: backend, fencing token, lease (lane.py).")
 
 
 class BundleInfo(EventModel):
@@ -156,7 +158,8 @@ class BundleWriter:
 
     @classmethod
     def open(
-        cls, workspace: Path, request_id: str, *, phase: Phase = "run", confirmed_with: str | None = None
+        cls, workspace: Path, request_id: str, *, phase: Phase = "run", confirmed_with: str | None = None,
+        lane: Mapping[str, Any] | None = None,
     ) -> BundleWriter:
         """Continue an existing bundle with a new attempt (a run after prepare, or a retry after a crash)."""
         workspace = workspace.resolve()
@@ -182,7 +185,8 @@ class BundleWriter:
         _repair_events(path)
         info.status = "open"
         info.attempts.append(Attempt(number=len(info.attempts) + 1, phase=phase, started=_now(),
-                                     confirmed_with=confirmed_with, pid=os.getpid()))
+                                     confirmed_with=confirmed_with, pid=os.getpid(),
+                                     lane=dict(lane) if lane is not None else None))
         writer = cls(workspace, path, info)
         writer._save_info()
         return writer

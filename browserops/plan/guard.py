@@ -8,7 +8,7 @@ also allows ``export``; only a confirmed run allows ``browser-act``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, result_error
@@ -19,13 +19,17 @@ from browserops.tools.registry import call_tool, get_tool
 PREPARE_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE})
 UNCONFIRMED_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE, SideEffect.EXPORT})
 CONFIRMED_CLASSES = frozenset(SideEffect)
+EFFECT_CLASSES = frozenset({SideEffect.BROWSER_ACT, SideEffect.EXPORT})  # what changes the site or leaves it
 
 
 class GuardedTools:
     """Calls catalogue tools through one :class:`ToolContext`, allowing only some side-effect classes."""
 
-    def __init__(self, ctx: ToolContext, allowed: Iterable[SideEffect], *, who: str, banners: bool = False) -> None:
+    def __init__(self, ctx: ToolContext, allowed: Iterable[SideEffect], *, who: str, banners: bool = False,
+                 before_effect: Callable[[], Awaitable[None]] | None = None) -> None:
         self.ctx = ctx
+        # Awaited before every browser-act or export call; raises to stop it (a run's lane lease, lane.py).
+        self.before_effect = before_effect
         self.allowed = frozenset(allowed)
         self.who = who
         # The post-action banner closer clicks "reject"/"close" on overlays: never in prepare.
@@ -51,6 +55,9 @@ class GuardedTools:
     async def call(self, name: str, args: Mapping[str, Any] | None = None) -> ToolResult:
         """The tool's result contract (never raises for a tool failure; raises for a refused tool)."""
         self._check(name)
+        tool = get_tool(name)
+        if self.before_effect is not None and tool is not None and tool.side_effect in EFFECT_CLASSES:
+            await self.before_effect()
         self.calls.append(name)
         return await call_tool(name, self.ctx, args)
 
