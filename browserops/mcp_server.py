@@ -99,7 +99,8 @@ class BrowserOpsMCP:
             result = await call_tool(name, ctx, arguments)
             if not session.alive:
                 # Whatever the tool saw (a timeout, a closed target), the cause is the dead browser.
-                result = error(ErrorCode.CRASHED, CRASHED_NOTE)
+                result = error(ErrorCode.CRASHED, f"{CRASHED_NOTE} (It was {session.where}.)",
+                               {"browser": session.where})
             result = await finish_call(ctx, name, arguments, result)
             if restarted:
                 result = {**result, "data": {**(result.get("data") or {}), "browser_restarted": RESTARTED_NOTE}}

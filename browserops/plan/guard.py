@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, result_error
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error_from, result_error
 from browserops.tools.base import ToolContext
 from browserops.tools.hooks import after_action
 from browserops.tools.registry import call_tool, get_tool
@@ -59,7 +59,11 @@ class GuardedTools:
         if self.before_effect is not None and tool is not None and tool.side_effect in EFFECT_CLASSES:
             await self.before_effect()
         self.calls.append(name)
-        return await call_tool(name, self.ctx, args)
+        result = await call_tool(name, self.ctx, args)
+        if result.get("status") != "ok" and not self.ctx.session.alive:
+            # Whatever the tool saw (a timeout, a closed target), the cause is the browser that went away.
+            return error_from(self.ctx.session.crashed_error())
+        return result
 
     async def need(self, name: str, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The tool's data, or its failure raised as a :class:`BrowserOpsError` with the tool's code."""

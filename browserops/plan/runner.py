@@ -377,6 +377,9 @@ class Runner:
                     outcome: StepOutcome | None = None, phase: str = "error") -> None:
         """Record the failed step with a screenshot and the page's snapshot, then stop the run."""
         self.last_after = None
+        session = self.tools.ctx.session
+        if not session.alive and exc.code is not ErrorCode.CRASHED:
+            exc = session.crashed_error()  # whatever the step saw (a text that never came), the browser went away
         shots = list(outcome.screenshots) if outcome else []
         with contextlib.suppress(BrowserOpsError, OSError):
             if not (phase == "after" and any("_after_" in s for s in shots)):

@@ -226,6 +226,21 @@ class BrowserSession:
             self._dead = True
 
     @property
+    def where(self) -> str:
+        """Which browser this session drives, for error messages: a remote or attached one by its endpoint."""
+        if self.options.mode == "remote":
+            return f"the Playwright server at {self.options.ws_endpoint}"
+        if self.options.mode == "cdp":
+            return f"the browser at {self.options.cdp_url} (CDP)"
+        return "the local Chromium"
+
+    def crashed_error(self) -> BrowserOpsError:
+        """``BROWSER_CRASHED`` naming the browser that went away (a crash, or a lost remote connection)."""
+        how = "connection to" if self.options.mode in ("remote", "cdp") else "browser process of"
+        return BrowserOpsError(ErrorCode.CRASHED, f"Lost the {how} {self.where}: the browser crashed or was "
+                               "closed; the next call restarts it.", details={"browser": self.where})
+
+    @property
     def alive(self) -> bool:
         return self._context is not None and not self._dead
 
@@ -282,9 +297,7 @@ class BrowserSession:
     def page(self) -> Page:
         """The active page (tab)."""
         if self._dead or self._context is None:
-            raise BrowserOpsError(
-                ErrorCode.CRASHED, "The browser has crashed or was closed; the next call restarts it."
-            )
+            raise self.crashed_error()
         if not self._pages:
             raise BrowserOpsError(ErrorCode.TAB_NOT_FOUND, "No open tab. Navigate to a URL to open one.")
         return self._pages[min(self._active, len(self._pages) - 1)]
