@@ -13,6 +13,9 @@ picks a job whose workspace another runner holds and must queue in the lane. Bot
   to the moment it called ``release``: every step ran inside) and its fencing token. Per workspace, the holds
   sorted by start must not intersect and the tokens must be distinct; ``overlaps`` counts violations.
   ``max_parallel_holds`` shows how many workspaces were in use at once.
+- **CPU sharing**: runs going at once share the machine's cores (and Chromium is CPU-hungry), so each one is
+  slower than a solo run: ``slowdown_in_parallel``. ``ratio_at_parallel_speed`` = wall time / (median run time
+  in the parallel phase × batches) is what the lane and the queue cost on top of that.
 
 The demo plan is bench/plan_run.py's 20 steps (expense form with an upload, then the two multilang forms).
 Chromium start-up and one warm-up run per runner are excluded; plans are prepared before any timing. The site
@@ -28,6 +31,7 @@ import asyncio
 import itertools
 import math
 import multiprocessing as mp
+import os
 import queue
 import statistics
 import sys
@@ -233,7 +237,8 @@ def run(runs: int, workspaces: int, runners: int, solo: int) -> dict[str, Any]:
     report: dict[str, Any] = {
         "bench": "lanes", "plan_steps": len(plan_steps()), "runs": runs, "workspaces": workspaces,
         "runners": runners, "ideal_batches": ideal_batches, "goal_ratio": GOAL_RATIO,
-        "excluded": "Chromium start-up and one warm-up run per runner; prepare", "backends": {},
+        "excluded": "Chromium start-up and one warm-up run per runner; prepare", "cpus": os.cpu_count(),
+        "load_average_before": [round(x, 2) for x in os.getloadavg()], "backends": {},
     }
     with DemoSite() as site, tempfile.TemporaryDirectory() as tmp_dir, RedisServer(Path(tmp_dir) / "redis") as redis:
         bench = Bench(site, Path(tmp_dir), runners)
@@ -256,12 +261,17 @@ def run(runs: int, workspaces: int, runners: int, solo: int) -> dict[str, Any]:
                 one = statistics.median(solo_s)
                 ideal = one * ideal_batches
                 found = overlaps(done)
+                in_parallel = statistics.median(r["ended"] - r["started"] for r in done)
                 report["backends"][name] = {
                     "backend": "file" if backend == "file" else "redis://127.0.0.1:<free port>/0",
                     "one_run_s": round(one, 2), "solo_runs_s": [round(x, 2) for x in solo_s],
                     "ideal_s": round(ideal, 2), "wall_s": round(wall, 2),
                     "ratio": round(wall / ideal, 3), "goal_met": wall / ideal <= GOAL_RATIO and not found,
                     "runs_per_minute": round(60 * runs / wall, 1),
+                    # Runs sharing the cores run slower: what is left once that is factored out is the lane's
+                    # and the queue's own cost.
+                    "run_in_parallel_s": round(in_parallel, 2), "slowdown_in_parallel": round(in_parallel / one, 3),
+                    "ratio_at_parallel_speed": round(wall / (in_parallel * ideal_batches), 3),
                     "overlaps": len(found), "overlap_details": found,
                     "max_parallel_holds": max_parallel(done),
                     "lane_wait_s": round(sum(r["waited_s"] for r in done), 2),
@@ -276,6 +286,7 @@ def run(runs: int, workspaces: int, runners: int, solo: int) -> dict[str, Any]:
                 proc.join(timeout=60)
                 if proc.is_alive():
                     proc.kill()
+    report["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     submissions = len(site.state.snapshot()["submissions"])
     expected = (runners + len(backends) * (solo + runs))
     report["site_submissions"] = {"seen": submissions, "expected": expected}
