@@ -44,7 +44,7 @@ if command -v npm >/dev/null 2>&1; then
   echo "setup: installing test JavaScript (npm ci in tests/js)" >&2
   npm ci --prefix tests/js --no-audit --no-fund --silent >/dev/null
 else
-  echo "setup: npm not found; the chat page accessibility test needs it (apt-get install -y npm)" >&2
+  echo "setup: npm not found; the chat page accessibility and remote-browser tests need it (apt-get install -y nodejs npm)" >&2
 fi
 
 # Optional: espeak-ng for `browserops chat --speak` (best effort; the feature says so when it is missing).
