@@ -23,16 +23,15 @@ from typing import Any
 import orjson
 from playwright._impl import connection as pw_connection
 
-import browserops.plan.guard as guard
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.contract import ToolResult
 from browserops.demo_site import DemoSite
+from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
-from browserops.plan.run import RunOptions, run_plan
 from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.runner import ToolRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from plan_run import plan_steps  # the same plan as the timing benchmark
@@ -65,17 +64,20 @@ class _Counter:
 
         pw_connection.Connection.send_message_to_server = counting  # type: ignore[method-assign,assignment]
 
-        async def timed_call(name: str, ctx: ToolContext, args: Any = None) -> ToolResult:
+        real_call = ToolRunner.call
+
+        async def timed_call(runner: ToolRunner, name: str, args: Any = None, *,
+                             raise_refused: bool = False) -> ToolResult:
             token, started = _tool.set(name), time.perf_counter()
             try:
-                return await call_tool(name, ctx, args)
+                return await real_call(runner, name, args, raise_refused=raise_refused)
             finally:
                 _tool.reset(token)
                 if counter.active:
                     counter.calls[name][0] += 1
                     counter.calls[name][1] += (time.perf_counter() - started) * 1000
 
-        guard.call_tool = timed_call  # type: ignore[attr-defined]
+        ToolRunner.call = timed_call  # type: ignore[method-assign]
 
 
 async def run() -> dict[str, Any]:

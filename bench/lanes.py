@@ -46,7 +46,7 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # bench.plan_run and tests.redis_server, when run as a script
 
-import browserops.plan.run as run_module  # noqa: E402
+import browserops.plan.attempt as run_module  # noqa: E402
 from bench.plan_run import plan_steps  # noqa: E402
 from browserops.browser.launch.session import BrowserSession, SessionOptions  # noqa: E402
 from browserops.config import Settings  # noqa: E402

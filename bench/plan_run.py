@@ -5,7 +5,7 @@ billable (checkbox), payment method (radio), notes (textarea), receipt (upload) 
 ``/expense/multilang`` and fill + send its English form (first/last name, city, email) and fill + send its
 Russian one (Имя, Фамилия, Город). 19 browser-act steps and one navigation.
 
-- ``browserops``: the run engine in-process (``browserops.plan.run.run_plan``, what ``browserops run
+- ``browserops``: the run engine in-process (``browserops.plan.attempt.run_plan``, what ``browserops run
   --confirm`` calls): the lane, the bundle attempt, re-resolving each target in a fresh listing, acting by
   number through ``browser_overlay_act``/``browser_upload``, the banner hook, the staleness pre-check of each
   page, before/after screenshots into the bundle, events (fsynced), summary, manifest and verify;
@@ -35,17 +35,16 @@ from typing import Any
 
 import orjson
 
-import browserops.plan.guard as guard
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.contract import ToolResult
 from browserops.demo_site import DemoSite
+from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
-from browserops.plan.run import RunOptions, run_plan
 from browserops.plan.steps import Step
 from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.runner import ToolRunner
 
 GOAL_RATIO = 1.3
 RECEIPT = Path(__file__).resolve().parents[1] / "domain_packs" / "demo_expense" / "example_receipt.png"
@@ -160,15 +159,17 @@ async def run(rounds: int) -> dict[str, Any]:
     timings: dict[str, list[float]] = {"browserops": [], "browserops/pw-shots": [], "raw": [], "raw+shots": []}
     tool_ms: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
 
-    async def timed_call(name: str, ctx: ToolContext, args: Any = None) -> ToolResult:
+    real_call = ToolRunner.call
+
+    async def timed_call(runner: ToolRunner, name: str, args: Any = None, *, raise_refused: bool = False) -> ToolResult:
         started = time.perf_counter()
         try:
-            return await call_tool(name, ctx, args)
+            return await real_call(runner, name, args, raise_refused=raise_refused)
         finally:
             tool_ms[name][0] += 1
             tool_ms[name][1] += (time.perf_counter() - started) * 1000
 
-    guard.call_tool = timed_call  # type: ignore[attr-defined]  # count per tool, for the breakdown only
+    ToolRunner.call = timed_call  # type: ignore[method-assign]  # count per tool, for the breakdown only
     with DemoSite() as site, tempfile.TemporaryDirectory() as tmp:
         async with BrowserSession(SessionOptions()) as session:
             version = session.context.browser.version if session.context.browser else None

@@ -89,7 +89,7 @@ class Settings(BaseModel):
         300, ge=0, le=3600, description="prepare/run in a headed browser: how long to wait for you to log in "
         "by hand when the site shows a login page (headless never waits)."
     )
-    # Banners (seed 000 §10.1)
+    # Banners (docs/design.md §12)
     banners_auto_close: bool = Field(True, description="Close cookie/consent overlays after page-changing actions.")
     banners_max_passes: int = Field(3, ge=1, le=10, description="Passes of the banner closer per trigger.")
     banners_total_budget_ms: int = Field(2500, ge=0, le=30_000, description="Total banner-closing budget.")

@@ -9,8 +9,11 @@ message that says what to do next. Tools never raise: they turn a :class:`Browse
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, get_args
 
 
 class ErrorCode(StrEnum):
@@ -85,6 +88,84 @@ class SideEffect(StrEnum):
     EXPORT = "export"
     LOCAL_WRITE = "local-write"
     BROWSER_ACT = "browser-act"
+
+
+# How a call's arguments decide whether it commits something on the page (policy.activation_of):
+# "by_action": its ``action`` argument says (click, type, hover…); "by_key": a key press activates on
+# Enter/Space; "by_dialog": answering a dialog, unless it cancels; "typing": typing (with submit flags);
+# "never": moves focus, scrolls, waits, attaches files or dismisses overlays; "always": any call activates.
+ActivationRule = Literal["by_action", "by_key", "by_dialog", "typing", "never", "always"]
+# When the post-action banner closer runs for a tool besides a new document: "action" (one pass after a click,
+# select or type), "listing" (the first listing on a domain), "none".
+BannerTrigger = Literal["none", "action", "listing"]
+PlanVerb = Literal["act", "upload", "download"]
+
+
+@dataclass(frozen=True)
+class ToolTraits:
+    """What a tool does, as the layers above need to know it without running it (or loading a browser).
+
+    Set on each tool's definition in ``browserops/tools/``; served to MCP clients in ``_meta`` and read back by
+    :meth:`from_meta`. The defaults are the strict choice for a tool nobody described: it acts on the site.
+    """
+
+    side_effect: SideEffect = SideEffect.BROWSER_ACT
+    # Afterwards the active tab shows another document, or another tab is active (navigate, back, switch tab…).
+    new_document: bool = False
+    # The result's ``data.index`` is a tab the call opened (the banner closer looks there).
+    opens_tab: bool = False
+    # Acting may navigate (the handler then sets ``signals["navigated"]``): a new document if it did.
+    navigates_on_action: bool = False
+    # Moves the viewport, so the viewport-first listing order changes (scroll, focus moves).
+    changes_viewport: bool = False
+    # Never changes the page (reading, waiting, drawing badges): nothing to settle, nothing to look at again.
+    pure_read: bool = False
+    # May run while a JavaScript dialog blocks the active tab (it answers, inspects or leaves that tab).
+    dialog_safe: bool = False
+    # The argument that names the element acted on (a number or data-blind-id), if any.
+    target_arg: str | None = None
+    # With no element named it acts on the focused element, or on the open dialog.
+    acts_on_focus: bool = False
+    banners: BannerTrigger = "none"
+    activation: ActivationRule = "always"
+    # What a plan step recorded from this call does (agent exploration), or None: it cannot be a plan step.
+    plan_verb: PlanVerb | None = None
+
+    def to_meta(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"side_effect": self.side_effect.value}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name != "side_effect" and value != f.default:
+                out[f.name] = value
+        return out
+
+    @classmethod
+    def from_meta(cls, meta: Any, side_effect: SideEffect | None = None) -> ToolTraits:
+        """Traits sent as :meth:`to_meta`; anything missing or malformed falls back to the strict default."""
+        raw = meta if isinstance(meta, dict) else {}
+        out = cls() if side_effect is None else cls(side_effect=side_effect)
+        for f in dataclasses.fields(cls):
+            if f.name not in raw:
+                continue
+            value = raw[f.name]
+            if f.name == "side_effect":
+                with contextlib.suppress(ValueError):
+                    out = dataclasses.replace(out, side_effect=SideEffect(str(value)))
+            elif _valid_trait(f.name, value):
+                out = dataclasses.replace(out, **{f.name: value})
+        return out
+
+
+_CHOICES: dict[str, tuple[Any, ...]] = {"banners": get_args(BannerTrigger), "activation": get_args(ActivationRule),
+                                        "plan_verb": (*get_args(PlanVerb), None)}
+
+
+def _valid_trait(name: str, value: Any) -> bool:
+    if name in _CHOICES:
+        return value in _CHOICES[name]
+    if name == "target_arg":
+        return value is None or isinstance(value, str)
+    return isinstance(value, bool)
 
 
 # Every tool call returns ``{"status": "ok"|"error", "error"?: str, "code"?: "BROWSER_…", "data"?: {...}}``.

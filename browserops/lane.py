@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -41,6 +40,7 @@ import orjson
 from filelock import FileLock, Timeout
 
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.lane_holder import busy_message, holder_record
 
 if TYPE_CHECKING:
     from browserops.config import Settings
@@ -66,23 +66,6 @@ class WorkspaceLane(Protocol):
 
     def record(self) -> dict[str, Any]:
         """What ``bundle.json`` records about this holding: backend, fencing token, lease."""
-
-
-def holder_record(extra: Mapping[str, Any]) -> dict[str, Any]:
-    """Who holds a lane, for the waiting message: pid, host, since, plus what the caller adds (requestId...)."""
-    return {"pid": os.getpid(), "host": os.uname().nodename,
-            "since": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), **extra}
-
-
-def busy_message(workspace: Path, who: Mapping[str, Any]) -> str:
-    parts = [f"pid {who['pid']}" if "pid" in who else "another process"]
-    if who.get("host") and who.get("host") != os.uname().nodename:
-        parts[0] += f" on {who['host']}"
-    if who.get("requestId"):
-        parts.append(f"running {who['requestId']}")
-    if who.get("since"):
-        parts.append(f"since {who['since']}")
-    return f"The browser lane of workspace {workspace} is busy ({', '.join(parts)})"
 
 
 def open_lane(workspace: Path, settings: Settings, *, no_wait: bool = False, timeout_s: float | None = None,

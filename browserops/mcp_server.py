@@ -2,7 +2,7 @@
 
 One server process holds one browser session (:class:`BrowserOpsMCP`), started lazily on the first call.
 Calls are serialised with a lock: a second concurrent call waits its turn and never interleaves with the
-first on the same page (seed 000 §14: one assistant, one session, no parallel tool calls). If Chromium
+first on the same page (docs/design.md §3.3: one assistant, one session, one call at a time). If Chromium
 crashed, the next call restarts it and says so in ``data.browser_restarted``.
 
 Each catalogue tool is registered with the input schema of its args model and annotations from its
@@ -33,20 +33,18 @@ from pydantic import ConfigDict
 
 from browserops import __version__
 from browserops.agent.task import TASK_DESCRIPTION, TASK_TOOL, TaskArgs, run_task
-from browserops.agent.toolspec import ToolSpec, catalogue_specs
+from browserops.agent.toolspec import AGENT_META, SIDE_EFFECT_META, TRAITS_META, ToolSpec, catalogue_specs
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error
+from browserops.contract import BrowserOpsError, SideEffect, ToolResult, error_from
 from browserops.tools.base import ToolContext, ToolDef
-from browserops.tools.hooks import finish_call
-from browserops.tools.registry import all_tools, call_tool
+from browserops.tools.registry import all_tools
+from browserops.tools.runner import SERVER, ToolRunner
 
 log = logging.getLogger(__name__)
 
 SERVER_NAME = "browserops"
 DEFAULT_HTTP_PORT = 8931
-RESTARTED_NOTE = "The browser had crashed and was restarted; earlier tabs and element numbers are gone."
-CRASHED_NOTE = "The browser crashed during this call; the next call restarts it."
 
 INSTRUCTIONS = (
     "Drive a real Chromium through numbered elements. Typical loop: browser_navigate(url) → "
@@ -77,40 +75,35 @@ class BrowserOpsMCP:
         self.workspace = workspace
         self.options = options or SessionOptions.from_settings(settings)
         self.session: BrowserSession | None = None
+        self.runner: ToolRunner | None = None
         self._lock = asyncio.Lock()
 
-    async def _ensure_session(self) -> tuple[BrowserSession, bool]:
-        """The running session; True when a crashed browser had to be restarted first."""
-        if self.session is None:
+    async def _runner(self) -> ToolRunner:
+        """The runner over the running session, started on the first call. A crashed browser is the runner's
+        business (:data:`~browserops.tools.runner.SERVER`: restarted before the next call, and said so)."""
+        if self.runner is None:
             session = BrowserSession(self.options)
             await session.start()
             self.session = session
-            return session, False
-        return self.session, await self.session.ensure_alive()
+            ctx = ToolContext(session=session, settings=self.settings, workspace=self.workspace)
+            self.runner = ToolRunner(ctx, crash=SERVER)
+        return self.runner
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> ToolResult:
         """Run one tool call after any call in progress has finished. Never raises (except cancellation)."""
         async with self._lock:
             try:
-                session, restarted = await self._ensure_session()
+                runner = await self._runner()
             except BrowserOpsError as exc:
-                return error(exc.code, exc.message, exc.details or None)
-            ctx = ToolContext(session=session, settings=self.settings, workspace=self.workspace)
-            result = await call_tool(name, ctx, arguments)
-            if not session.alive:
-                # Whatever the tool saw (a timeout, a closed target), the cause is the dead browser.
-                result = error(ErrorCode.CRASHED, f"{CRASHED_NOTE} (It was {session.where}.)",
-                               {"browser": session.where})
-            result = await finish_call(ctx, name, arguments, result)
-            if restarted:
-                result = {**result, "data": {**(result.get("data") or {}), "browser_restarted": RESTARTED_NOTE}}
-            return result
+                return error_from(exc)
+            return await runner.call(name, arguments)
 
     async def close(self) -> None:
         async with self._lock:
             if self.session is not None:
                 await self.session.close()
                 self.session = None
+                self.runner = None
 
 
 class AppToolHost:
@@ -176,7 +169,7 @@ def _mcp_tool(app: BrowserOpsMCP, tool: ToolDef[Any]) -> Tool:
         fn_metadata=FuncMetadata(arg_model=_RawArguments, output_schema=CONTRACT_SCHEMA),
         is_async=True,
         annotations=annotations_for(tool),
-        meta={"browserops/side_effect": tool.side_effect.value},
+        meta={SIDE_EFFECT_META: tool.side_effect.value, TRAITS_META: tool.traits.to_meta()},
     )
 
 
@@ -195,7 +188,7 @@ def _task_tool(app: BrowserOpsMCP) -> Tool:
         is_async=True,
         annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
                                     open_world_hint=True),
-        meta={"browserops/side_effect": SideEffect.BROWSER_ACT.value, "browserops/agent": True},
+        meta={SIDE_EFFECT_META: SideEffect.BROWSER_ACT.value, AGENT_META: True},
     )
 
 

@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
-from browserops import policy_words as words
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
-from browserops.privacy import mask_args, mask_pii
-from browserops.tools import registry
+from pydantic import BaseModel, Field
 
-LOCAL_TOOLS = frozenset({"assistant_done", "assistant_ask"})
+from browserops import policy_words as words
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolTraits
+from browserops.privacy import mask_args, mask_pii
+
 # Keys with which element tools may ask to press Enter after typing; typing then also submits the form.
 SUBMIT_FLAGS = ("submit", "enter", "press_enter", "auto_enter")
 ACTIVATING_KEYS = frozenset({"enter", "numpadenter", "return", " ", "space", "spacebar"})
@@ -101,16 +101,13 @@ class Decision:
                 "tool": self.tool, "sideEffect": self.side_effect.value, "matched": list(self.matched)}
 
 
-def side_effect_of(tool: str) -> SideEffect:
-    """The catalogue's class for a tool; local assistant tools are read-only; unknown tools act."""
-    if tool in LOCAL_TOOLS:
-        return SideEffect.READ_ONLY
-    found = registry.get_tool(tool)
-    return found.side_effect if found is not None else SideEffect.BROWSER_ACT
+# A tool nobody described (not in the caller's catalogue): it acts, and on anything.
+UNKNOWN = ToolTraits()
 
 
-def activation_of(tool: str, args: Mapping[str, Any]) -> Activation:
-    """Does the call commit something on the page (a click, a select, Enter), only type, or neither?"""
+def activation_of(traits: ToolTraits, args: Mapping[str, Any]) -> Activation:
+    """Does the call commit something on the page (a click, a select, Enter), only type, or neither? The tool's
+    activation rule (its traits) says how its arguments decide."""
     action = args.get("action")
     if isinstance(action, str):
         action = action.strip().lower()
@@ -119,15 +116,16 @@ def activation_of(tool: str, args: Mapping[str, Any]) -> Activation:
         if action in TYPING_ACTIONS:
             return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
         return "activate"  # click, dblclick, select, check, press … and anything unheard of
-    if tool == "browser_dialog" and args.get("accept") is False:
-        return "none"  # Cancel on a dialog commits nothing
-    if tool == "browser_press":
+    rule = traits.activation
+    if rule == "by_dialog":
+        return "none" if args.get("accept") is False else "activate"  # Cancel on a dialog commits nothing
+    if rule == "by_key":
         key = str(args.get("key", "")).strip().lower()
         return "activate" if key.split("+")[-1] in ACTIVATING_KEYS else "none"
     # Closing cookie/newsletter overlays dismisses them; the closer never presses a button that sends anything.
-    if any(part in tool for part in ("scroll", "focus_", "upload", "wait", "hover", "close_banners")):
+    if rule == "never":
         return "none"
-    if any(part in tool for part in ("_type", "_fill")):
+    if rule == "typing":
         return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
     return "activate"
 
@@ -144,13 +142,15 @@ def _is_secret_field(target: TargetInfo) -> list[str]:
         return ["type=password"]
     if target.autocomplete.strip().lower() in words.SECRET_AUTOCOMPLETE:
         return [f"autocomplete={target.autocomplete.strip().lower()}"]
-    return words.SECRET.find(words.normalise(f"{target.name} {target.role}"))
+    return words.SECRET.find(words.fold_for_words(f"{target.name} {target.role}"))
 
 
-def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInfo | None = None) -> Decision:
-    """Classify one call before it runs. Deterministic; reads page data only to become stricter."""
+def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInfo | None = None,
+             traits: ToolTraits = UNKNOWN) -> Decision:
+    """Classify one call of ``tool`` (whose traits the caller's catalogue gives) before it runs. Deterministic;
+    reads page data only to become stricter."""
     args = dict(args or {})
-    side = side_effect_of(tool)
+    side = traits.side_effect
 
     def decide(verdict: Verdict, category: Literal["read-only", "browser-act", "destructive", "handoff"],
                reason: str, matched: list[str] | None = None) -> Decision:
@@ -158,7 +158,7 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
 
     if side is SideEffect.READ_ONLY:
         return decide(Verdict.ALLOW, "read-only", f"{tool} only reads or navigates")
-    kind = activation_of(tool, args)
+    kind = activation_of(traits, args)
     if kind == "none":
         return decide(Verdict.ALLOW, "browser-act", f"{tool} changes nothing that is sent anywhere")
     if target is not None and kind in ("type", "type_submit"):
@@ -167,7 +167,7 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
             return decide(Verdict.HANDOFF, "handoff",
                           "passwords and one-time codes are typed by the user, never by the assistant", secret)
     if target is not None and kind == "activate":
-        captcha = words.CAPTCHA.find(words.normalise(f"{target.name} {target.role}"))
+        captcha = words.CAPTCHA.find(words.fold_for_words(f"{target.name} {target.role}"))
         if captcha:
             return decide(Verdict.HANDOFF, "handoff", "captchas are solved by the user", captcha)
     if kind == "type":
@@ -176,12 +176,12 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
         return decide(Verdict.CONFIRM, "destructive",
                       f"{tool} would activate an element the gate cannot see, so it cannot be shown to be harmless")
 
-    role = words.normalise(target.role)
-    if kind == "activate" and tool == "browser_press" and role in TEXT_ENTRY_ROLES:
+    role = words.fold_for_words(target.role)
+    if kind == "activate" and traits.activation == "by_key" and role in TEXT_ENTRY_ROLES:
         kind = "type_submit"  # Enter in a field submits its form: judge it like typing with submit
-    name = words.normalise(target.name)
-    own = words.normalise(f"{target.name} {target.value} {_option_text(args)}")
-    nearby = words.normalise(target.nearby_text)
+    name = words.fold_for_words(target.name)
+    own = words.fold_for_words(f"{target.name} {target.value} {_option_text(args)}")
+    nearby = words.fold_for_words(target.nearby_text)
     search_like = role in words.SEARCH_ROLES or bool(words.SEARCH.find(name))
     exempt_weak = search_like or role in words.SELECTION_ROLES
 
@@ -208,28 +208,64 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
 
 
 # -- confirmation -------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class PendingAction:
-    """An action waiting for the user's yes/no. ``args`` are masked: typed text is length + digest only."""
+class PendingAction(BaseModel):
+    """The one action waiting for the user's yes/no, wherever it is asked (terminal, chat, master agent).
+
+    What may be shown is masked: ``args`` (typed text as length + digest), ``reason`` and the ``target`` label
+    (``{"n", "role", "name"}``). ``decision`` is the gate's verdict when the gate held it (a chat brain may hold
+    an action on its own grounds). ``raw_args`` — what exactly runs on ``/yes`` — is excluded from every dump,
+    repr and event; only a chat session's own file keeps it, so a restarted process can still run exactly the
+    confirmed action.
+    """
 
     tool: str
     args: dict[str, Any]
-    decision: Decision
-    target: TargetInfo | None = None
+    reason: str = ""
+    target: dict[str, Any] | None = None
+    decision: Decision | None = Field(None, exclude=True, repr=False)
+    raw_args: dict[str, Any] = Field(default_factory=dict, exclude=True, repr=False)
 
     @classmethod
     def of(cls, tool: str, args: Mapping[str, Any], decision: Decision,
            target: TargetInfo | None = None) -> PendingAction:
-        return cls(tool, mask_args(args), decision, target)
+        """The gate held ``tool(args)`` on ``target`` for ``decision`` (``args`` are masked, not kept raw)."""
+        label = None if target is None else {"n": None, "role": target.role, "name": target.name[:120]}
+        return cls(tool=tool, args=mask_args(args), reason=mask_pii(f"{decision.category}: {decision.reason}"),
+                   target=None if label is None else mask_args(label), decision=decision)
+
+    @classmethod
+    def create(cls, tool: str, raw_args: Mapping[str, Any], *, reason: str,
+               target: Mapping[str, Any] | None = None) -> PendingAction:
+        """An action to hold with the raw arguments it will run with (masked for every view)."""
+        return cls(tool=tool, args=mask_args(raw_args), target=mask_args(target) if target is not None else None,
+                   reason=mask_pii(reason), raw_args=dict(raw_args))
+
+    @classmethod
+    def from_policy(cls, pending: PendingAction, raw_args: Mapping[str, Any],
+                    number: int | None = None) -> PendingAction:
+        """The gate's pending action with the raw args the loop was about to call and the element's number."""
+        target = None if pending.target is None else {**pending.target, "n": number}
+        return pending.model_copy(update={"raw_args": dict(raw_args), "target": target})
 
     def describe(self) -> str:
-        """One line for the prompt: ``browser_overlay_act click on button "Pay now" — destructive: pay``."""
+        """One line for the chat: ``browser_overlay_act on 7 button Pay now — destructive: pay``."""
+        what = self.tool
+        if self.target:
+            label = " ".join(str(self.target[k]) for k in ("n", "role", "name") if self.target.get(k) not in (None, ""))
+            what += f" on {label}" if label else ""
+        elif self.args:
+            shown = ", ".join(f"{k}={v}" for k, v in self.args.items() if not isinstance(v, dict))
+            what += f" ({shown})" if shown else ""
+        return f"{what} — {self.reason}" if self.reason else what
+
+    def question(self) -> str:
+        """The action as a prompt names it: ``browser_overlay_act click on button "Pay now" — destructive: pay``."""
         action = self.args.get("action")
         what = f"{self.tool} {action}" if isinstance(action, str) else self.tool
         if self.target is not None:
-            label = mask_pii(" ".join(self.target.name.split()))[:80]
-            what += f' on {self.target.role or "element"} "{label}"'
-        return f"{what} — {self.decision.category}: {self.decision.reason}"
+            label = mask_pii(" ".join(str(self.target.get("name") or "").split()))[:80]
+            what += f' on {self.target.get("role") or "element"} "{label}"'
+        return f"{what} — {self.reason}"
 
 
 class Confirmer(Protocol):
@@ -277,7 +313,7 @@ class Outcome(StrEnum):
 
 async def authorize(pending: PendingAction, confirmer: Confirmer) -> Outcome:
     """Apply a decision: allow, ask the confirmer for ``confirm``, hand ``handoff`` back to the user."""
-    verdict = pending.decision.verdict
+    verdict = pending.decision.verdict if pending.decision is not None else Verdict.CONFIRM
     if verdict is Verdict.ALLOW:
         return Outcome.ALLOWED
     if verdict is Verdict.HANDOFF:
@@ -290,7 +326,7 @@ def refusal_error(pending: PendingAction, *, interactive: bool) -> BrowserOpsErr
            else "this session is not interactive, so nobody could confirm it")
     return BrowserOpsError(
         ErrorCode.POLICY_REFUSED,
-        f"Not done: {pending.describe()}; {how}. Run interactively to confirm it, or use the two-phase "
+        f"Not done: {pending.question()}; {how}. Run interactively to confirm it, or use the two-phase "
         "`prepare` / `run --confirm` flow.",
-        details={"decision": pending.decision.to_dict(), "args": pending.args},
+        details={"decision": pending.decision.to_dict() if pending.decision else None, "args": pending.args},
     )

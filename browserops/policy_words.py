@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from browserops.text import fold
+
 # -- destructive: money, deletion, irreversible commitments ---------------------------------------------
 # Strong words confirm wherever they name the target. Nouns that mostly label navigation ("payment
 # methods", "my orders") are left out on purpose; the verbs and the committing phrases are in.
@@ -117,13 +119,15 @@ def _fold(ch: str) -> str:
     return ch
 
 
-def normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е").replace("’", "'").replace("ß", "ss")
+def fold_for_words(text: str) -> str:
+    """What the word lists are matched on: :func:`browserops.text.fold`, then ё→е, ß→ss and Latin accents
+    dropped (so "löschen" and "loschen" are one word)."""
+    text = fold(text).replace("ё", "е").replace("ß", "ss")
     return " ".join("".join(_fold(c) for c in text).split())
 
 
 class WordSet:
-    """Whole-word patterns + CJK substrings, matched on :func:`normalise`d text."""
+    """Whole-word patterns + CJK substrings, matched on :func:`fold_for_words` text."""
 
     def __init__(self, words: list[str], cjk: list[str] | None = None) -> None:
         self._pattern = re.compile(r"(?<!\w)(" + "|".join(f"(?:{w})" for w in words) + r")(?!\w)")

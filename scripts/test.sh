@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.local/bin:$PATH"
 uv run --frozen ruff check browserops tests bench domain_packs
 uv run --frozen mypy
-uv run --frozen pytest -q "$@"
+uv run --frozen lint-imports --no-cache
+uv run --frozen pytest -q -n 2 --dist loadfile "$@"

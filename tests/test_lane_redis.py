@@ -17,11 +17,12 @@ from pathlib import Path
 
 import orjson
 import pytest
+import redis
 
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.lane import Lane, open_lane
-from browserops.lane_redis import RedisLane, public_url
+from browserops.lane_redis import KEY_PREFIX, RedisLane, public_url
 from tests.redis_server import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,20 +141,25 @@ def test_no_wait_names_the_holder(tmp_path: Path, redis_url: str) -> None:
 
 def test_sigkilled_holder_frees_the_lane_after_its_lease(tmp_path: Path, redis_url: str) -> None:
     ws, log = tmp_path / "ws", tmp_path / "log"
-    lease_s = 1.5
+    lease_s = 3.0
     holder = spawn(ws, log, 600, redis_url, lease_s=lease_s)
     try:
         first = held(holder)
+        # A waiter queues behind the live holder first (however slowly this machine starts a process)...
+        waiter = spawn(ws, log, 0, redis_url, lease_s=lease_s)
+        assert waiter.stderr is not None
+        line = waiter.stderr.readline()
+        assert line.startswith("WAIT") and f"pid {holder.pid}" in line, line
     finally:
-        os.kill(holder.pid, signal.SIGKILL)
+        os.kill(holder.pid, signal.SIGKILL)  # ...then the holder dies without releasing
         holder.wait(timeout=10)
     killed = time.monotonic()
-    waiter = spawn(ws, log, 0, redis_url, lease_s=lease_s)
-    second = held(waiter)  # it waits for the dead holder's key to expire, then takes the lane
+    key = KEY_PREFIX + str(ws.resolve())
+    assert redis.Redis.from_url(redis_url).pttl(key) > 0  # the dead holder's lease still runs: nobody freed it
+    second = held(waiter)  # it waits for that key to expire, then takes the lane
     freed_after = time.monotonic() - killed
     _, err = waiter.communicate(timeout=30)
     assert waiter.returncode == 0, err
-    assert "WAIT" in err and f"pid {holder.pid}" in err  # it had to wait: the dead holder's lease still ran
     assert second == first + 1
     assert freed_after < lease_s + 10  # freed by the lease, not by anyone cleaning up
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "browserops"
 
@@ -43,3 +47,16 @@ def test_nothing_below_the_cli_prints() -> None:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
                 offenders.append(f"{path}:{node.lineno}")
     assert offenders == []
+
+
+# The layers that name side-effect classes, results and traits without driving a browser.
+BROWSERLESS = ("browserops.contract", "browserops.policy", "browserops.evidence", "browserops.plan.model",
+               "browserops.plan.steps", "browserops.packs", "browserops.lane", "browserops.config",
+               "browserops.privacy")
+
+
+@pytest.mark.parametrize("module", BROWSERLESS)
+def test_a_browserless_layer_does_not_load_playwright(module: str) -> None:
+    code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.split('.')[0] == 'playwright'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stdout

@@ -5,6 +5,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from browserops.plan.steps import ACTIONS
+from browserops.tools.registry import get_tool
+
 PACKAGE = Path(__file__).resolve().parents[1] / "browserops"
 
 
@@ -40,7 +43,7 @@ def test_plan_data_modules_and_packs_never_touch_the_browser() -> None:
 
 
 def test_plan_engine_reaches_the_browser_only_through_the_tool_catalogue() -> None:
-    names = ("guard", "resolve", "pages", "prepare", "runner", "run")
+    names = ("guard", "resolve", "pages", "prepare", "step_runner", "attempt")
     paths = [PACKAGE / "plan" / f"{n}.py" for n in names]
     forbidden = ("browserops.browser", "browserops.agent", "browserops.cli", "browserops.server",
                  "browserops.mcp_server")
@@ -50,3 +53,13 @@ def test_plan_engine_reaches_the_browser_only_through_the_tool_catalogue() -> No
     # Only the guard calls tools; everything else goes through it.
     callers = [p.name for p in paths if "call_tool" in p.read_text(encoding="utf-8") and p.name != "guard.py"]
     assert callers == []
+
+
+def test_each_plan_verb_names_tools_of_its_side_effect_class() -> None:
+    # plan/steps.py cannot read the catalogue (it must not load Playwright), so it names the tools each verb
+    # calls; their side-effect class on the tool definition must be the verb's least class.
+    for action, spec in ACTIONS.items():
+        for name in spec.tools:
+            tool = get_tool(name)
+            assert tool is not None, (action, name)
+            assert tool.side_effect is spec.least, (action, name, tool.side_effect)

@@ -23,9 +23,9 @@ from browserops.policy import (
     TargetInfo,
     Verdict,
     authorize,
-    classify,
     refusal_error,
 )
+from tests.traits import classify
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "browserops" / "demo_site" / "templates"
 

@@ -1,6 +1,6 @@
 """Turning one model reply into exactly one tool call, or a precise complaint the model can act on.
 
-Three shapes are accepted, in this order of preference (seed 000 §3, seed 001 §15):
+Three shapes are accepted, in this order of preference (docs/design.md §8.2):
 
 1. **Structured** ``tool_use`` blocks. When present, the reply's text is only the progress line; any
    call-looking text in it is ignored.

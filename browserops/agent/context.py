@@ -1,11 +1,11 @@
-"""The conversation the model sees, kept small (seed 003 §5).
+"""The conversation the model sees, kept small (docs/design.md §8.5).
 
 :class:`Transcript` stores what happened (user text, assistant turns, tool results, observations, call
 errors) and renders Messages-API ``messages`` on demand with the compression rules applied:
 
 - only the **latest** observation is sent in full (its text and, with vision, its screenshot); every
   earlier one is replaced by its one-line summary;
-- tool results are the short LLM summary of seed 001 §11.2; all but the latest ``keep_results`` shrink
+- tool results are the short summary of docs/design.md §8.4; all but the latest ``keep_results`` shrink
   to one line;
 - every text is cut at 10 000 characters.
 

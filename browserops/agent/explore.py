@@ -25,7 +25,7 @@ from browserops.agent.model import Model
 from browserops.agent.oneshot import Ask, Manual, TaskResult, run_to_end
 from browserops.agent.run_types import Emit
 from browserops.agent.toolhost import ToolHost
-from browserops.agent.toolspec import ToolSpec
+from browserops.agent.toolspec import ToolSpec, traits_in
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error
 from browserops.plan.steps import Action, Kind, SemanticTarget, Step
@@ -43,12 +43,13 @@ class ReadOnlyHost:
 
     def __init__(self, host: ToolHost) -> None:
         self.host = host
+        self.specs = {s.name: s for s in host.tools()}
 
     def tools(self) -> list[ToolSpec]:
         return self.host.tools()
 
     async def call(self, name: str, args: Mapping[str, Any]) -> ToolResult:
-        if policy.side_effect_of(name) not in ALLOWED:
+        if traits_in(self.specs, name).side_effect not in ALLOWED:
             return error(ErrorCode.POLICY_REFUSED, f"{name} is not run while exploring for a plan (read-only).")
         return await self.host.call(name, args)
 
@@ -98,8 +99,8 @@ class PlanRecorder:
 
     async def _step(self, call: ParsedCall, judgement: Judgement) -> Step:
         args = call.args
-        if call.name not in ("browser_overlay_act", "browser_act_by_index", "browser_upload",
-                             "browser_click_and_wait_download"):
+        verb = traits_in({spec.name: spec for spec in self.host.tools()}, call.name).plan_verb
+        if verb is None:
             raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"{call.name} cannot be part of a plan. Use "
                                   "browser_overlay_act (click, type, select) on numbered elements.")
         if args.get("submit"):
@@ -114,9 +115,9 @@ class PlanRecorder:
         target = SemanticTarget(role=role or "generic", names=[name[:200]],
                                 frame=str(frame) if frame and frame != "main" else None)
         title = f"{call.name.removeprefix('browser_')} {role} {name}"[:200]
-        if call.name == "browser_upload":
+        if verb == "upload":
             return Step(kind=Kind.FILL, action=Action.UPLOAD, target=target, value=args.get("files"), title=title)
-        if call.name == "browser_click_and_wait_download":
+        if verb == "download":
             return Step(kind=Kind.EXPORT, action=Action.DOWNLOAD, target=target, title=title)
         action = str(args.get("action", "click"))
         if action == "type":
@@ -133,7 +134,7 @@ class PlanRecorder:
                         title=title, display=name[:200])
         decision = judgement.decision
         if decision.verdict is policy.Verdict.CONFIRM:
-            pay = _PAY.find(policy_words.normalise(" ".join([name, *decision.matched])))
+            pay = _PAY.find(policy_words.fold_for_words(" ".join([name, *decision.matched])))
             return Step(kind=Kind.PAYMENT if pay else Kind.SUBMIT, action=Action.CLICK, target=target, title=title)
         return Step(kind=Kind.ACT, action=Action.CLICK, target=target, title=title)
 

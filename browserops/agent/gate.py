@@ -16,20 +16,9 @@ from typing import Any
 
 from browserops import policy
 from browserops.agent.toolhost import ToolHost
-from browserops.contract import SideEffect, ToolResult
+from browserops.contract import SideEffect, ToolResult, ToolTraits
 
 INSPECT = "browser_inspect"
-# Which argument names the element a tool acts on.
-TARGET_ARG = {
-    "browser_overlay_act": "index",
-    "browser_act_by_index": "id",
-    "browser_press": "id",
-    "browser_click_and_wait_download": "id",
-    "browser_open_in_new_tab": "id",
-    "browser_upload": "id",
-}
-# Tools that act on whatever has the focus (or the dialog) when no element is named.
-FOCUS_TOOLS = frozenset({"browser_press", "browser_dialog"})
 STALE_CODES = frozenset({"BROWSER_STALE_INDEX", "BROWSER_ELEMENT_NOT_FOUND"})
 
 
@@ -64,31 +53,37 @@ def target_info(data: Mapping[str, Any]) -> policy.TargetInfo:
     )
 
 
-def needs_target(tool: str, args: Mapping[str, Any]) -> bool:
+def needs_target(traits: ToolTraits, args: Mapping[str, Any]) -> bool:
     """Would the decision depend on the element? Only for calls that type or commit something."""
-    if policy.side_effect_of(tool) is SideEffect.READ_ONLY:
+    if traits.side_effect is SideEffect.READ_ONLY:
         return False
-    return policy.activation_of(tool, args) != "none"
+    return policy.activation_of(traits, args) != "none"
 
 
-async def judge(host: ToolHost, tool: str, args: Mapping[str, Any]) -> Judgement:
-    if not needs_target(tool, args):
-        return Judgement(policy.classify(tool, args, None), None)
-    key = TARGET_ARG.get(tool)
+async def judge(host: ToolHost, tool: str, args: Mapping[str, Any], traits: ToolTraits = policy.UNKNOWN) -> Judgement:
+    """Decide on one call of ``tool`` (``traits`` from the host's tool list: which argument names the element,
+    whether it acts on the focus when none is named)."""
+
+    def classify(target: policy.TargetInfo | None) -> policy.Decision:
+        return policy.classify(tool, args, target, traits)
+
+    if not needs_target(traits, args):
+        return Judgement(classify(None), None)
+    key = traits.target_arg
     element = args.get(key) if key else None
-    if element is None and tool not in FOCUS_TOOLS and key is not None:
-        return Judgement(policy.classify(tool, args, None), None)
+    if element is None and not traits.acts_on_focus and key is not None:
+        return Judgement(classify(None), None)
     inspect_args: dict[str, Any] = {} if element is None else {"id": element}
     result = await host.call(INSPECT, inspect_args)
     data = result.get("data") if isinstance(result.get("data"), Mapping) else {}
     assert isinstance(data, Mapping)
     if result.get("status") != "ok":
         if result.get("code") in STALE_CODES and element is not None and "limit" not in args and "offset" not in args:
-            return Judgement(policy.classify(tool, args, None), None, stale=result)
+            return Judgement(classify(None), None, stale=result)
         # Unknown target: the gate treats any activation of it as needing the user.
-        return Judgement(policy.classify(tool, args, None), None)
+        return Judgement(classify(None), None)
     if element is None and not data.get("focused") and data.get("role") != "alertdialog":
-        return Judgement(policy.classify(tool, args, None), None)
+        return Judgement(classify(None), None)
     target = target_info(data)
     number = data.get("n") if isinstance(data.get("n"), int) else None
-    return Judgement(policy.classify(tool, args, target), target, number, element=dict(data))
+    return Judgement(classify(target), target, number, element=dict(data))

@@ -187,7 +187,7 @@ class LLMClient:
             request["system"] = system
         if tools:
             request["tools"] = tools
-            # Exactly one call per iteration (seed 000 §3): ask the API not to emit parallel calls.
+            # Exactly one call per iteration (docs/design.md §8.1): ask the API not to emit parallel calls.
             request["tool_choice"] = {"type": "auto", "disable_parallel_tool_use": self.one_call_per_turn}
         attempt = 0
         while True:

@@ -18,7 +18,7 @@ target live and classifies the call: allowed calls run; destructive ones go to t
 held for :meth:`resolve_pending` (chat, MCP); password/one-time-code/captcha steps are handed to the user.
 After acting the loop waits for DOM quiet (not a blind pause; ``settings.step_pause_ms`` adds the fixed one),
 the host's post-action hook has closed banners, and the page is observed again only if it changed. A tool error
-gets an error screenshot and the fallback ladder of seed 000 §5 in the result the model sees.
+gets an error screenshot and the fallback ladder (docs/design.md §8.3) in the result the model sees.
 ``assistant_done`` ends the run only when the page shows what the reason claims (bounded: after two
 rejections the third is accepted as unverified). Limits: iterations, wall time, LLM calls.
 """
@@ -27,102 +27,37 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from browserops import policy
 from browserops.agent import loop_turns as turns
 from browserops.agent.calls import CallError, ParsedCall, parse_turn
 from browserops.agent.context import Transcript
-from browserops.agent.gate import Judgement, judge
-from browserops.agent.model import Model, ModelTurn
-from browserops.agent.observe import Observer, chat_observation
+from browserops.agent.gate import judge
+from browserops.agent.model import ModelTurn
+from browserops.agent.observe import chat_observation
 from browserops.agent.prompt import PromptContext, build_system_prompt
-from browserops.agent.records import RunRecorder, Scrubber
-from browserops.agent.run_steps import StepRecorder, fallback_note, outcome_line, report_message
-from browserops.agent.run_types import Budget, Emit, HeldAction, Pause, PauseKind, StepOutcome
-from browserops.agent.summary import llm_summary
-from browserops.agent.toolhost import ToolHost
-from browserops.agent.toolspec import ASK, DONE, anthropic_tools, model_tools
+from browserops.agent.run_core import RunCore
+from browserops.agent.run_steps import fallback_note, outcome_line
+from browserops.agent.run_types import Pause, StepSummary
+from browserops.agent.toolspec import ASK, DONE, traits_in
 from browserops.agent.validate import observe_reason, settle
-from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
 from browserops.evidence.agent_events import AskInfo, LlmInfo, PolicyInfo, TextRef, WaitInfo
-from browserops.privacy import describe_text, mask_args, mask_pii
+from browserops.privacy import describe_text, mask_args
 
 log = logging.getLogger(__name__)
 
 MAX_CALL_ERRORS = 3  # consecutive replies without one valid call before the run gives up
-# Read-only exploration: turns an acting call into a plan step, returns the result the model sees
-# (``data.final`` ends the exploration).
-Planner = Callable[[ParsedCall, Judgement], Awaitable[ToolResult]]
 
 
 def _never() -> bool:
     return False
 
 
-class AgentRun:
-    def __init__(
-        self,
-        host: ToolHost,
-        model: Model,
-        settings: Settings,
-        *,
-        goal: str,
-        workspace: Path,
-        read_only: bool = False,
-        recorder: RunRecorder | None = None,
-        record: bool = True,
-        emit: Emit | None = None,
-        confirmer: policy.Confirmer | None = None,
-        max_steps: int | None = None,
-        vision: bool | None = None,
-        planner: Planner | None = None,
-    ) -> None:
-        self.host = host
-        self.model = model
-        self.settings = settings
-        self.goal = goal
-        self.workspace = workspace
-        self.read_only = read_only
-        self.emit = emit
-        self.confirmer = confirmer
-        self.planner = planner
-        self.vision = settings.vision if vision is None else vision
-        self.specs = model_tools(host.tools())
-        self.spec_map = {s.name: s for s in self.specs}
-        self.tools_schema = anthropic_tools(self.specs)
-        self.transcript = Transcript(vision=self.vision)
-        self.observer = Observer(host, vision=self.vision)
-        self.scrub = Scrubber()
-        self.recorder = recorder if recorder is not None else (RunRecorder(workspace) if record else None)
-        self.steps = StepRecorder(self.recorder, self.scrub)
-        self.budget = Budget(max_steps or settings.max_steps, settings.max_wall_time_s, settings.max_llm_calls)
-        self.system = ""
-        self.held: HeldAction | None = None
-        self.history: list[StepOutcome] = []
-        self.timings: list[dict[str, float]] = []
-        self.finished: Pause | None = None
-        self.last_progress = ""
-        self._waiting: Pause | None = None  # an ask/handoff/confirm pause not yet answered
-        self._ask_call: tuple[str | None, str] | None = None
-        self._started = False
-        self._call_errors = 0
-        self._done_rejections = 0
-        self._error_streak = 0
-        self._force_observe = False
-
-    # -- public ---------------------------------------------------------------------------------------------
-    @property
-    def request_id(self) -> str | None:
-        return self.recorder.request_id if self.recorder else None
-
-    def renew_budget(self) -> None:
-        """A new user message in chat: fresh iteration, wall-time and LLM-call budgets."""
-        self.budget.iterations = self.budget.llm_calls = 0
-        self.budget.started = time.monotonic()
+class AgentRun(RunCore):
+    """One agent task, step by step: see the module's docstring. Its state and records live in :class:`RunCore`."""
 
     async def advance(self, max_steps: int | None = None, should_stop: Callable[[], bool] = _never) -> Pause:
         """Run iterations until a pause. ``max_steps`` bounds the tool steps of this call (chat's report)."""
@@ -206,26 +141,19 @@ class AgentRun:
             raise BrowserOpsError(ErrorCode.INVALID_ARGS, "No action is waiting for confirmation.")
         self.held = None  # taken before anything is awaited: the action can run once only
         self._waiting = None
-        policy_info = self._policy_info(held.pending.decision, "confirmed" if approved else "refused")
+        policy_info = self._policy_info(held.decision, "confirmed" if approved else "refused")
         if approved:
             return await self._execute(held.tool, held.args, held.call_id, held.number, policy_info, 0.0,
-                                       target=held.pending.target)
+                                       target=held.target)
         refusal = policy.refusal_error(held.pending, interactive=True)
         result = error(refusal.code, refusal.message)
         self._tell(held.call_id, held.tool, result, note="The user declined this action. Choose another way to "
                    "reach the goal, or ask the user what to do.")
         self.steps.refused(iteration=held.iteration, tool=held.tool, args=held.args, policy=policy_info,
                            result=result, page=self.observer.view, number=held.number)
-        self.history.append(StepOutcome(held.iteration, held.tool, False, "declined by the user",
+        self.history.append(StepSummary(held.iteration, held.tool, False, "declined by the user",
                                         ErrorCode.POLICY_REFUSED.value))
         return None
-
-    def close(self, reason: str = "The run was abandoned before it finished.") -> None:
-        """Finish the bundle ``incomplete`` unless the run already ended."""
-        if self.finished is None and self.recorder is not None:
-            view = self.observer.view
-            self.recorder.finish("incomplete", message=mask_pii(reason), url=self.scrub(view.url),
-                                 title=self.scrub(view.title))
 
     # -- the iteration --------------------------------------------------------------------------------------
     async def _start(self) -> None:
@@ -294,7 +222,8 @@ class AgentRun:
 
     async def _tool(self, call: ParsedCall, llm: LlmInfo, model_ms: float) -> tuple[Pause | None, int]:
         started = time.monotonic()
-        judgement = await judge(self.host, call.name, call.args)
+        traits = traits_in(self.spec_map, call.name)
+        judgement = await judge(self.host, call.name, call.args, traits)
         gate_ms = round((time.monotonic() - started) * 1000, 1)
         decision = judgement.decision
         if judgement.stale is not None:
@@ -304,7 +233,7 @@ class AgentRun:
             return None, 0
         if decision.verdict is policy.Verdict.HANDOFF:
             return turns.hand_off(self, call, judgement, llm), 0
-        if self.read_only and policy.side_effect_of(call.name) in turns.PLANNED_CLASSES:
+        if self.read_only and traits.side_effect in turns.PLANNED_CLASSES:
             return await turns.plan_instead(self, call, judgement, llm), 0
         outcome = "allowed"
         if decision.verdict is policy.Verdict.CONFIRM:
@@ -343,14 +272,15 @@ class AgentRun:
                                          "error": self.scrub(str(result.get("error") or ""))[:300] or None,
                                          "iteration": iteration})
         started = time.monotonic()
-        wait = await settle(self.host, self.settings, tool) if failed is None else WaitInfo(type="none")
+        traits = traits_in(self.spec_map, tool)
+        wait = await settle(self.host, self.settings, traits) if failed is None else WaitInfo(type="none")
         validate_ms = round((time.monotonic() - started) * 1000, 1)
         ok = result.get("status") == "ok"
         if not ok:
             shot = await self.host.call("browser_screenshot", {})
             path = (shot.get("data") or {}).get("path") if shot.get("status") == "ok" else None
             step.error_screenshot(path)
-        need = observe_reason(tool, result)
+        need = observe_reason(traits, result)
         started = time.monotonic()
         observed = None
         if need.needed:
@@ -358,7 +288,7 @@ class AgentRun:
         observe_ms = round((time.monotonic() - started) * 1000, 1)
         refreshed = observed is not None and observed.refreshed
         self._after_result(call_id, tool, result, refreshed)
-        self.history.append(StepOutcome(iteration, tool, ok, outcome_line(tool, args, result),
+        self.history.append(StepSummary(iteration, tool, ok, outcome_line(tool, args, result),
                                         None if ok else str(result.get("code"))))
         started = time.monotonic()
         timings = {"model": model_ms, "gate": gate_ms, "act": act_ms, "validate": validate_ms, "observe": observe_ms}
@@ -375,31 +305,3 @@ class AgentRun:
         else:
             self._error_streak += 1
             self._tell(call_id, tool, result, note=fallback_note(self._error_streak) + seen)
-
-    def _tell(self, call_id: str | None, tool: str, result: ToolResult, note: str | None = None) -> None:
-        summary = llm_summary(tool, result, budget=self.budget.remaining(time.monotonic()), note=note)
-        self.transcript.add_result(call_id, tool, summary)
-
-    def _policy_info(self, decision: policy.Decision, outcome: str) -> PolicyInfo:
-        return PolicyInfo(verdict=decision.verdict.value, category=decision.category, reason=decision.reason,
-                          matched=list(decision.matched), outcome=outcome)
-
-    def _report(self, ask_to_continue: bool) -> str:
-        return report_message(self.history, self.observer.view, self.last_progress, self.scrub,
-                              ask_to_continue=ask_to_continue)
-
-    async def _end(self, kind: PauseKind, message: str, *, code: str | None = None, verified: bool = False,
-                   signals: dict[str, Any] | None = None) -> Pause:
-        pause = Pause(kind, message, steps=len(self.history), code=code, verified=verified, signals=signals or {})
-        self.finished = pause
-        if self.recorder is not None:
-            view = self.observer.view
-            self.recorder.finish("complete" if kind == "done" else "incomplete", message=self.scrub(message),
-                                 url=self.scrub(view.url), title=self.scrub(view.title))
-        if kind == "error":
-            await self._emit("error", {"code": code, "error": self.scrub(message)[:500], "fatal": True})
-        return pause
-
-    async def _emit(self, kind: str, data: dict[str, Any]) -> None:
-        if self.emit is not None:
-            await self.emit(kind, data)

@@ -1,36 +1,33 @@
-"""The turns of :class:`~browserops.agent.loop.AgentRun` that do not simply run a tool: a question for the user,
-``assistant_done`` checked against the page, a hand-off, a destructive call held or confirmed, and a call turned
-into a plan step (read-only exploration). Each takes the run and leaves it waiting, ended or going on.
+"""The turns of an agent run that do not simply run a tool: a question for the user, ``assistant_done``
+checked against the page, a hand-off, a destructive call held or confirmed, and a call turned into a plan step
+(read-only exploration). Each takes the run (:class:`~browserops.agent.run_core.RunCore`) and leaves it
+waiting, ended or going on.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from browserops import policy
 from browserops.agent.calls import ParsedCall
 from browserops.agent.gate import Judgement
-from browserops.agent.run_types import HeldAction, Pause, StepOutcome
+from browserops.agent.run_core import RunCore
+from browserops.agent.run_types import HeldAction, Pause, StepSummary
 from browserops.agent.toolspec import ASK, DONE
 from browserops.agent.validate import check_done
 from browserops.contract import ErrorCode, SideEffect, error
 from browserops.evidence.agent_events import DoneInfo, LlmInfo
-from browserops.policy_words import SECRET, normalise
+from browserops.policy_words import SECRET, fold_for_words
 from browserops.privacy import mask_args, mask_pii
-
-if TYPE_CHECKING:
-    from browserops.agent.loop import AgentRun
 
 MAX_DONE_REJECTIONS = 2  # done calls the page does not confirm before one is accepted as unverified
 # Side-effect classes a read-only exploration records as plan steps instead of running.
 PLANNED_CLASSES = frozenset({SideEffect.BROWSER_ACT, SideEffect.EXPORT})
 
 
-def ask(run: AgentRun, call: ParsedCall, llm: LlmInfo) -> Pause:
+def ask(run: RunCore, call: ParsedCall, llm: LlmInfo) -> Pause:
     question = str(call.args.get("question", ""))
     run.steps.asked(iteration=run.budget.iterations, llm=llm, question=question, page=run.observer.view,
                     progress=run.last_progress)
-    if SECRET.find(normalise(question)):
+    if SECRET.find(fold_for_words(question)):
         # Passwords and one-time codes are never asked for: the user types them into the page.
         run.transcript.add_result(call.call_id, ASK, {
             "tool": ASK, "last_action": "error", "error_class": ErrorCode.POLICY_REFUSED.value,
@@ -46,7 +43,7 @@ def ask(run: AgentRun, call: ParsedCall, llm: LlmInfo) -> Pause:
     return pause
 
 
-async def finish(run: AgentRun, call: ParsedCall, llm: LlmInfo) -> Pause | None:
+async def finish(run: RunCore, call: ParsedCall, llm: LlmInfo) -> Pause | None:
     """``assistant_done``: accepted when the page shows what the reason claims (after two rejections, the third
     is accepted as unverified)."""
     reason = str(call.args.get("reason", ""))
@@ -72,7 +69,7 @@ async def finish(run: AgentRun, call: ParsedCall, llm: LlmInfo) -> Pause | None:
     return await run._end("done", mask_pii(reason) + note, verified=check.verified, signals=signals)
 
 
-def hand_off(run: AgentRun, call: ParsedCall, judgement: Judgement, llm: LlmInfo) -> Pause:
+def hand_off(run: RunCore, call: ParsedCall, judgement: Judgement, llm: LlmInfo) -> Pause:
     decision = judgement.decision
     what = "a captcha" if "captcha" in decision.reason else "a password or one-time code"
     where = f" (element {judgement.number})" if judgement.number else ""
@@ -90,22 +87,23 @@ def hand_off(run: AgentRun, call: ParsedCall, judgement: Judgement, llm: LlmInfo
     return pause
 
 
-async def hold(run: AgentRun, call: ParsedCall, judgement: Judgement, llm: LlmInfo) -> Pause:
+async def hold(run: RunCore, call: ParsedCall, judgement: Judgement, llm: LlmInfo) -> Pause:
     """A destructive call with nobody to ask now (chat, MCP): held, NOT executed, until resolve_pending."""
     decision = judgement.decision
     pending = policy.PendingAction.of(call.name, call.args, decision, judgement.target)
-    held = HeldAction(call.name, dict(call.args), call.call_id, pending, judgement.number, run.budget.iterations)
+    held = HeldAction(call.name, dict(call.args), call.call_id, pending, decision, judgement.target, judgement.number,
+                      run.budget.iterations)
     run.held = held
     run.steps.held(iteration=run.budget.iterations, tool=call.name, args=call.args, page=run.observer.view,
                    policy=run._policy_info(decision, "held"), llm=llm, number=judgement.number,
                    progress=run.last_progress, target=judgement.target)
-    await run._emit("policy", {"tool": call.name, "args": mask_args(call.args), "description": pending.describe()})
-    pause = Pause("confirm", f"May I do this? {pending.describe()}", held=held)
+    await run._emit("policy", {"tool": call.name, "args": mask_args(call.args), "description": pending.question()})
+    pause = Pause("confirm", f"May I do this? {pending.question()}", held=held)
     run._waiting = pause
     return pause
 
 
-async def confirm_now(run: AgentRun, call: ParsedCall, judgement: Judgement, llm: LlmInfo,
+async def confirm_now(run: RunCore, call: ParsedCall, judgement: Judgement, llm: LlmInfo,
                       confirmer: policy.Confirmer) -> bool:
     """Ask the confirmer (a TTY prompt, or a refusal when nobody is there). False: refused, the model is told."""
     decision = judgement.decision
@@ -119,14 +117,14 @@ async def confirm_now(run: AgentRun, call: ParsedCall, judgement: Judgement, llm
     run.steps.refused(iteration=run.budget.iterations, tool=call.name, args=call.args, result=result,
                       policy=run._policy_info(decision, "refused"), page=run.observer.view, llm=llm,
                       number=judgement.number)
-    run.history.append(StepOutcome(run.budget.iterations, call.name, False, "refused by the policy gate",
+    run.history.append(StepSummary(run.budget.iterations, call.name, False, "refused by the policy gate",
                                    refusal.code.value))
     await run._emit("tool_result", {"tool": call.name, "status": "error", "code": refusal.code.value,
                                     "error": run.scrub(refusal.message)[:300]})
     return False
 
 
-async def plan_instead(run: AgentRun, call: ParsedCall, judgement: Judgement, llm: LlmInfo) -> Pause | None:
+async def plan_instead(run: RunCore, call: ParsedCall, judgement: Judgement, llm: LlmInfo) -> Pause | None:
     """Read-only exploration: the call becomes a plan step (the planner decides), never runs. A step that commits
     (the gate's ``confirm``) is the plan's last: the exploration ends there."""
     if run.planner is None:
@@ -142,7 +140,7 @@ async def plan_instead(run: AgentRun, call: ParsedCall, judgement: Judgement, ll
                       policy=run._policy_info(judgement.decision, outcome), page=run.observer.view, llm=llm,
                       number=judgement.number)
     if outcome == "planned":
-        run.history.append(StepOutcome(run.budget.iterations, call.name, True, f"planned {call.name}"))
+        run.history.append(StepSummary(run.budget.iterations, call.name, True, f"planned {call.name}"))
     if (result.get("data") or {}).get("final"):
         return await run._end("done", "The plan is ready: it ends at the step that commits.", verified=True)
     return None

@@ -1,11 +1,11 @@
 """``MCPToolHost``: the loop's tools served by a ``browserops mcp`` subprocess over an MCP client session.
 
-Seed 001's MCPBridge: the subprocess is started on first use (``python -m browserops --workspace WS mcp``)
-and the tools are the server's own list (names, descriptions, schemas, side-effect class from
-``_meta["browserops/side_effect"]``). A health check tells whether the server answers. When the
-subprocess dies, the next call restarts it and the step is retried once — but only when it surely did not
-run before (the health check is a ``tools/list`` round trip, bypassing the client's cache; a server that does
-not answer within ``health_timeout_s`` counts as hung and is replaced):
+The agent's bridge to an MCP server (docs/design.md §11): the subprocess is started on first use
+(``python -m browserops --workspace WS mcp``) and the tools are the server's own list (names, descriptions,
+schemas, side-effect class from ``_meta["browserops/side_effect"]``). A health check tells whether the server
+answers. When the subprocess dies, the next call restarts it and the step is retried once — but only when it
+surely did not run before (the health check is a ``tools/list`` round trip, bypassing the client's cache; a
+server that does not answer within ``health_timeout_s`` counts as hung and is replaced):
 
 - a **read-only** call is retried after the restart whatever happened: reading twice changes nothing;
 - any other call is sent only after a successful health check. If it fails, the server is restarted *before*
@@ -32,13 +32,11 @@ from typing import Any, TextIO
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from browserops.agent.toolspec import ToolSpec
-from browserops.contract import ErrorCode, SideEffect, ToolResult, error
+from browserops.agent.toolspec import AGENT_META, SIDE_EFFECT_META, TRAITS_META, ToolSpec
+from browserops.contract import ErrorCode, SideEffect, ToolResult, ToolTraits, error
 
 log = logging.getLogger(__name__)
 
-SIDE_EFFECT_META = "browserops/side_effect"
-AGENT_TOOLS = frozenset({"browser_task"})  # the server's own agent: never offered to an agent using this host
 HEALTH_TIMEOUT_S = 10.0
 READ_TIMEOUT_S = 300.0  # a browser_wait may take minutes; a hung server is caught by the check before acting
 
@@ -106,8 +104,9 @@ class MCPToolHost:
         self.starts += 1
         self._specs = [
             ToolSpec(name=t.name, description=t.description or "", input_schema=dict(t.input_schema),
-                     side_effect=_side_effect(t.meta))
-            for t in listed.tools if t.name not in AGENT_TOOLS
+                     side_effect=_side_effect(t.meta),
+                     traits=ToolTraits.from_meta((t.meta or {}).get(TRAITS_META), _side_effect(t.meta)))
+            for t in listed.tools if not (t.meta or {}).get(AGENT_META)
         ]
 
     async def _connection(self, ready: asyncio.Future[Client], stop: asyncio.Event) -> None:

@@ -1,8 +1,8 @@
-"""The system prompt, structured like seed 003 §4: goal, page, tools, strategy, completion, ask, safety.
+"""The system prompt, structured as docs/design.md §8.6 says: goal, page, tools, strategy, completion, ask, safety.
 
-It carries the rules of seeds 000/001: one progress line + exactly one tool call per turn, numbers first
-with the fallback ladder, re-numbering after changes, done only when the page shows it, never asking for
-passwords or one-time codes, and page content treated as untrusted data.
+It carries the rules of the agent loop (docs/design.md §8): one progress line + exactly one tool call per
+turn, numbers first with the fallback ladder, re-numbering after changes, done only when the page shows it,
+never asking for passwords or one-time codes, and page content treated as untrusted data.
 """
 
 from __future__ import annotations

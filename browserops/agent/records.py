@@ -1,7 +1,7 @@
 """What an agent run leaves behind: an evidence bundle (the same writer as ``run``) with masked step events.
 
 Every run gets a request id and a bundle: a start event (the goal by length and digest only), one
-:class:`~browserops.evidence.StepEvent` per iteration with the seed 001 §11.1 fields in ``agent``, the
+:class:`~browserops.evidence.StepEvent` per iteration with the fields of docs/design.md §6.3 in ``agent``, the
 observation screenshots (numbers drawn) and error screenshots, an end event, then ``summary.md`` and the
 manifest. The bundle finishes ``complete`` when the goal was reached, ``incomplete`` otherwise.
 

@@ -1,23 +1,23 @@
 """Turning what one loop iteration did into a masked step event, and the short texts a person reads.
 
 :class:`StepRecorder` writes one :class:`~browserops.evidence.StepEvent` per iteration (executed, held,
-refused, asked, done, or a rejected reply) with the seed 001 §11.1 fields under ``agent``, attaches the
+refused, asked, done, or a rejected reply) with the fields of docs/design.md §6.3 under ``agent``, attaches the
 observation and error screenshots, and scrubs typed text out of everything page- or model-written.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from browserops.agent.observe import ObserveOutcome, PageView
 from browserops.agent.records import RunRecorder, Scrubber, step_event
-from browserops.agent.run_types import StepOutcome
+from browserops.agent.run_types import StepSummary
 from browserops.agent.summary import one_line
-from browserops.evidence import StepEvent
-from browserops.evidence import TargetInfo as EventTarget
+from browserops.contract import SideEffect, ToolTraits
+from browserops.evidence import StepEvent, StepTarget
 from browserops.evidence.agent_events import (
     AgentStep,
     AskInfo,
@@ -31,7 +31,7 @@ from browserops.evidence.agent_events import (
     TextRef,
     WaitInfo,
 )
-from browserops.policy import TargetInfo, side_effect_of
+from browserops.policy import UNKNOWN, TargetInfo
 from browserops.privacy import describe_text, mask_args
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ LADDER = (
 
 
 def fallback_note(streak: int) -> str:
-    """Seed 000 §5's ladder, offered after an error; the rung moves up with each error in a row."""
+    """The fallback ladder (docs/design.md §8.3) after an error; the rung moves up with each error in a row."""
     rung = LADDER[min(streak, len(LADDER)) - 1]
     return (f"The call failed (error {streak} in a row). A screenshot was taken. Next rung of the fallback ladder: "
             f"{rung}. Ladder: close banners -> scroll -> list again -> find -> overlay_act -> press.")
@@ -66,9 +66,9 @@ def outcome_line(tool: str, args: Mapping[str, Any], result: Mapping[str, Any]) 
     return " ".join(parts)
 
 
-def report_message(history: Sequence[StepOutcome], view: PageView, last_progress: str, scrub: Scrubber, *,
+def report_message(history: Sequence[StepSummary], view: PageView, last_progress: str, scrub: Scrubber, *,
                    ask_to_continue: bool) -> str:
-    """Done / worked / failed / next step (seed 002 §3.2), for a report or a limit."""
+    """Done / worked / failed / next step (docs/design.md §8.7), for a report or a limit."""
     worked = [h for h in history if h.ok]
     failed = [h for h in history if not h.ok]
     lines = [f"I made {len(history)} step{'s' if len(history) != 1 else ''}: {len(worked)} worked, "
@@ -120,7 +120,7 @@ class OpenStep:
             agent.banners = BannersInfo(auto_close_started=bool(banners.get("ran")), found_count=int(
                 banners.get("found") or 0), closed_count=int(banners.get("closed") or 0),
                 spent_ms=float(banners.get("spent_ms") or 0))
-        if self.event.tool == "browser_find":
+        if isinstance(data.get("matches"), list):  # a search (browser_find): what it matched
             matches = [m for m in data.get("matches") or [] if isinstance(m, Mapping)]
             agent.find = FindInfo(criteria=mask_args({k: v for k, v in (self.event.args or {}).items()}),
                                   count=data.get("count") if isinstance(data.get("count"), int) else None,
@@ -128,8 +128,10 @@ class OpenStep:
         focused = data.get("focused")
         if isinstance(focused, Mapping):
             agent.focused = _ref(focused)
+        local = self.owner.traits(self.event.tool or "").side_effect
         for key in ("saved_to", "filename", "path"):
-            if isinstance(data.get(key), str) and self.event.tool != "browser_screenshot":
+            # A file that came or went through the page; not a screenshot of it (local-write).
+            if isinstance(data.get(key), str) and local is not SideEffect.LOCAL_WRITE:
                 agent.transfer = Path(str(data[key])).name
                 break
         if observed is not None:
@@ -138,9 +140,11 @@ class OpenStep:
 
 
 class StepRecorder:
-    def __init__(self, recorder: RunRecorder | None, scrub: Scrubber) -> None:
+    def __init__(self, recorder: RunRecorder | None, scrub: Scrubber,
+                 traits: Callable[[str], ToolTraits] = lambda _name: UNKNOWN) -> None:
         self.recorder = recorder
         self.scrub = scrub
+        self.traits = traits  # a tool's traits by name (the run's tool list), for the event's side-effect class
         self.count = 0
         self._open: OpenStep | None = None
         self._loose: list[str] = []  # screenshots taken between steps; the next event lists them
@@ -179,10 +183,10 @@ class StepRecorder:
                policy: PolicyInfo | None = None, progress: str = "", number: int | None = None,
                target: TargetInfo | None = None, **agent_fields: Any) -> StepEvent:
         agent = AgentStep(iteration=iteration, progress=progress or None, llm=llm, policy=policy, **agent_fields)
-        side = side_effect_of(tool).value if tool and not tool.startswith("assistant_") else None
+        side = self.traits(tool).side_effect.value if tool and not tool.startswith("assistant_") else None
         event = step_event(step=self._next(), tool=tool, args=args, side_effect=side, agent=agent)
         if number is not None or target is not None:
-            event.target = EventTarget(role=target.role if target else None, name=target.name if target else None,
+            event.target = StepTarget(role=target.role if target else None, name=target.name if target else None,
                                        number=number)
         return event
 

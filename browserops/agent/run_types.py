@@ -24,11 +24,13 @@ class HeldAction:
     args: dict[str, Any]
     call_id: str | None
     pending: policy.PendingAction  # masked, for display
+    decision: policy.Decision
+    target: policy.TargetInfo | None = None  # what the gate saw (page text: memory only)
     number: int | None = None
     iteration: int = 0
 
     def describe(self) -> str:
-        return self.pending.describe()
+        return self.pending.question()
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class Pause:
 
 
 @dataclass
-class StepOutcome:
+class StepSummary:
     """One executed (or refused) step, for reports: tool, ok or not, a short masked description."""
 
     iteration: int

@@ -1,6 +1,6 @@
 """What the model is told about a tool result and about the page: short, generic and cut.
 
-- :func:`llm_summary` builds the "LLM summary" signals of seed 001 §11.2 from any tool result
+- :func:`llm_summary` builds the summary signals of docs/design.md §8.4 from any tool result
   (``{"status", "code"?, "error"?, "data"?}``): title, URL, snippet, counts, the top items with their
   numbers, focus, find matches, banners, transfers, error class. It reads well-known keys generically, so
   ``browser_observe``, ``browser_list_interactives``, ``browser_find`` and ``browser_extract`` (and tools
@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-TEXT_LIMIT = 10_000  # seed 003 §5: long texts are cut
-SNIPPET_CHARS = 200  # seed 001 §11.2: "snippet (first ≈200 characters)"
+TEXT_LIMIT = 10_000  # docs/design.md §8.5: long texts are cut
+SNIPPET_CHARS = 200  # docs/design.md §8.4: a snippet of about the first 200 characters
 NAME_CHARS = 80
 PAGE_TEXT_CHARS = 3_000
 ITEM_KEYS = ("items", "elements", "interactives", "matches", "results")
@@ -113,7 +113,7 @@ def llm_summary(
     budget: Mapping[str, Any] | None = None,
     note: str | None = None,
 ) -> dict[str, Any]:
-    """The signals of seed 001 §11.2 for one tool result, as a small dict."""
+    """The signals of docs/design.md §8.4 for one tool result, as a small dict."""
     out: dict[str, Any] = {"tool": tool, "last_action": "ok" if result.get("status") == "ok" else "error"}
     if result.get("status") != "ok":
         out["error_class"] = result.get("code", "BROWSER_INTERNAL")

@@ -1,4 +1,4 @@
-"""``browser_task``: the whole agent as one tool for a master agent (seed 003 §2, §3.3, §7).
+"""``browser_task``: the whole agent as one tool for a master agent (docs/design.md §8.8).
 
 :func:`run_task` runs an :class:`~browserops.agent.loop.AgentRun` as a sub-agent over a tool host (the MCP
 server's own session) and returns the tool contract. Nothing waits for a person here, so:
@@ -24,9 +24,9 @@ from pydantic import Field, ValidationError
 from browserops.agent.loop import AgentRun
 from browserops.agent.model import Model
 from browserops.agent.toolhost import ToolHost
-from browserops.chat.api import PendingAction
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
+from browserops.policy import PendingAction
 from browserops.tools.base import ToolArgs, describe_validation_error
 
 TASK_TOOL = "browser_task"

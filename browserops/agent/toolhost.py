@@ -8,17 +8,13 @@ contract ``{"status": "error", "code": ..., "error": ...}``.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from browserops.agent.toolspec import ToolSpec, catalogue_specs
-from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
-from browserops.tools import registry
-from browserops.tools.base import ToolContext, ToolDef, invoke
-from browserops.tools.hooks import finish_call
-
-log = logging.getLogger(__name__)
+from browserops.contract import ToolResult
+from browserops.tools.base import ToolContext, ToolDef
+from browserops.tools.runner import AGENT, ToolRunner
 
 
 class ToolHost(Protocol):
@@ -36,48 +32,26 @@ class ToolHost(Protocol):
 
 
 class InProcessToolHost:
-    """The catalogue in this process. After a browser crash the session is restarted before the next call,
-    and a *read-only* call that hit the crash is retried once (an acting call is not: it may have run).
-    Like the MCP server, every call is followed by the post-action hook (banners closed within budget, then
-    ``data.banners_auto_closed``) and the session's notices (``data.notices``), so both hosts answer alike."""
+    """The catalogue in this process, through a :class:`~browserops.tools.runner.ToolRunner` with the agent's
+    crash policy: after a browser crash the session is restarted before the next call, and a *read-only* call that
+    hit the crash is retried once (an acting call is not: it may have run). Like the MCP server, every call is
+    followed by the post-action hooks (banners closed within budget, then ``data.banners_auto_closed``; the
+    session's notices in ``data.notices``), so both hosts answer alike."""
 
     def __init__(self, ctx: ToolContext, tools: Iterable[ToolDef[Any]] | None = None) -> None:
         self.ctx = ctx
-        self._tools = {t.name: t for t in (registry.all_tools() if tools is None else tools)}
-        self._specs = catalogue_specs(self._tools.values())
-        self.restarts = 0
+        self.runner = ToolRunner(ctx, tools=tools, crash=AGENT)
+        self._specs = catalogue_specs(self.runner.tools.values())
+
+    @property
+    def restarts(self) -> int:
+        return self.runner.restarts
 
     def tools(self) -> list[ToolSpec]:
         return list(self._specs)
 
-    async def _revive(self) -> ToolResult | None:
-        try:
-            if await self.ctx.session.ensure_alive():
-                self.restarts += 1
-        except BrowserOpsError as exc:
-            return error(exc.code, f"The browser could not be restarted: {exc.message}")
-        return None
-
     async def call(self, name: str, args: Mapping[str, Any]) -> ToolResult:
-        tool = self._tools.get(name)
-        if tool is None:
-            return error(ErrorCode.UNKNOWN_TOOL,
-                         f"Unknown tool {name!r}. Known tools: {', '.join(sorted(self._tools))}.")
-        failed = await self._revive()
-        if failed:
-            return failed
-        self.ctx.signals.clear()
-        result = await invoke(tool, self.ctx, args)
-        crashed = result.get("code") == ErrorCode.CRASHED.value or not self.ctx.session.alive
-        if crashed and tool.read_only:
-            log.warning("browser crashed during %s; restarting and retrying once", name)
-            failed = await self._revive()
-            if failed:
-                return failed
-            self.ctx.signals.clear()
-            result = await invoke(tool, self.ctx, args)
-            result.setdefault("data", {})["retried_after_crash"] = True
-        return await finish_call(self.ctx, name, args, result)
+        return await self.runner.call(name, args)
 
     async def health(self) -> bool:
         return self.ctx.session.alive

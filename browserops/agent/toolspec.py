@@ -8,13 +8,13 @@ is sent). ``assistant_done`` and ``assistant_ask`` are answered by the loop itse
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools import registry
 from browserops.tools.base import ToolArgs, ToolDef
 
@@ -38,6 +38,12 @@ class AskArgs(ToolArgs):
     )
 
 
+# Where an MCP tool listing carries what browserops knows about a tool (``Tool.meta``).
+SIDE_EFFECT_META = "browserops/side_effect"
+TRAITS_META = "browserops/traits"
+AGENT_META = "browserops/agent"  # the server's own agent (browser_task): never offered to an agent
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     name: str
@@ -46,6 +52,12 @@ class ToolSpec:
     side_effect: SideEffect
     args: type[BaseModel] | None = None  # None for a tool known only by its schema (e.g. over MCP)
     local: bool = False
+    # The tool's traits (tools/base.py ToolDef); a tool described by its side effect alone gets the strict rest.
+    traits: ToolTraits = field(default_factory=ToolTraits)
+
+    def __post_init__(self) -> None:
+        if self.traits.side_effect is not self.side_effect:
+            object.__setattr__(self, "traits", replace(self.traits, side_effect=self.side_effect))
 
     def anthropic(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
@@ -99,6 +111,7 @@ def spec_from_def(tool: ToolDef[Any]) -> ToolSpec:
         input_schema=_schema(tool.args),
         side_effect=tool.side_effect,
         args=tool.args,
+        traits=tool.traits,
     )
 
 
@@ -113,6 +126,7 @@ LOCAL_TOOLS: tuple[ToolSpec, ...] = (
         side_effect=SideEffect.READ_ONLY,
         args=DoneArgs,
         local=True,
+        traits=ToolTraits(side_effect=SideEffect.READ_ONLY, pure_read=True, activation="never"),
     ),
     ToolSpec(
         name=ASK,
@@ -125,6 +139,7 @@ LOCAL_TOOLS: tuple[ToolSpec, ...] = (
         side_effect=SideEffect.READ_ONLY,
         args=AskArgs,
         local=True,
+        traits=ToolTraits(side_effect=SideEffect.READ_ONLY, pure_read=True, activation="never"),
     ),
 )
 
@@ -142,3 +157,9 @@ def model_tools(host_specs: Iterable[ToolSpec]) -> list[ToolSpec]:
 
 def anthropic_tools(specs: Iterable[ToolSpec]) -> list[dict[str, Any]]:
     return [s.anthropic() for s in specs]
+
+
+def traits_in(specs: Mapping[str, ToolSpec], name: str) -> ToolTraits:
+    """The traits of ``name`` among a host's specs; a tool nobody described gets the strict default (it acts)."""
+    spec = specs.get(name)
+    return spec.traits if spec is not None else ToolTraits()

@@ -17,37 +17,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from browserops import policy
 from browserops.agent.toolhost import ToolHost
 from browserops.config import Settings
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.evidence.agent_events import WaitInfo
 
 WAIT = "browser_wait"
-# Tools after which the active document is another one (or another tab): observe in full.
-NEW_VIEW_TOOLS = frozenset({
-    "browser_navigate", "browser_back", "browser_forward", "browser_reload", "browser_switch_tab",
-    "browser_open_in_new_tab",
-})
-# Tools that move the viewport: the listing's order (viewport first) changes, so observe in full.
-VIEWPORT_TOOLS = frozenset({"browser_scroll", "browser_focus_next", "browser_focus_prev"})
-# Reading tools never change the page: nothing to wait for, nothing to observe.
-PURE_READS = frozenset({
-    "browser_list_interactives", "browser_find", "browser_extract", "browser_snapshot", "browser_screenshot",
-    "browser_observe", "browser_inspect", "browser_wait", "browser_overlay_show", "browser_overlay_hide",
-    "browser_download_wait",
-})
 
 
-def changes_page(tool: str) -> bool:
-    if tool in PURE_READS:
+def changes_page(traits: ToolTraits) -> bool:
+    """May this tool change the page? Not when it only reads; yes when it brings another document or moves the
+    viewport, or anything not read-only."""
+    if traits.pure_read:
         return False
-    return tool in NEW_VIEW_TOOLS or tool in VIEWPORT_TOOLS or policy.side_effect_of(tool) is not SideEffect.READ_ONLY
+    return traits.new_document or traits.changes_viewport or traits.side_effect is not SideEffect.READ_ONLY
 
 
-async def settle(host: ToolHost, settings: Settings, tool: str) -> WaitInfo:
+async def settle(host: ToolHost, settings: Settings, traits: ToolTraits) -> WaitInfo:
     """Wait for DOM quiet after a page-changing call (plus the fixed pause when configured)."""
-    if not changes_page(tool):
+    if not changes_page(traits):
         if settings.step_pause_ms:
             return await _pause(host, settings.step_pause_ms)
         return WaitInfo(type="none")
@@ -79,7 +67,7 @@ class ObserveNeed:
     why: str
 
 
-def observe_reason(tool: str, result: Mapping[str, Any]) -> ObserveNeed:
+def observe_reason(traits: ToolTraits, result: Mapping[str, Any]) -> ObserveNeed:
     """Observe again after this call? ``force``: certainly changed; otherwise a cheap change check decides."""
     data = result.get("data") if isinstance(result.get("data"), Mapping) else {}
     assert isinstance(data, Mapping)
@@ -90,15 +78,15 @@ def observe_reason(tool: str, result: Mapping[str, Any]) -> ObserveNeed:
         return ObserveNeed(True, True, "the browser was restarted")
     if result.get("status") != "ok":
         return ObserveNeed(True, False, "the call failed")
-    if tool in NEW_VIEW_TOOLS:
+    if traits.new_document:
         return ObserveNeed(True, True, "another page or tab")
     if data.get("navigated") or data.get("url_changed") or data.get("new_tab") is not None:
         return ObserveNeed(True, True, "the action navigated")
-    if tool in VIEWPORT_TOOLS:
+    if traits.changes_viewport:
         return ObserveNeed(True, True, "the viewport moved")
     if data.get("relisted"):
         return ObserveNeed(True, True, "the page was numbered again")
-    if not changes_page(tool):
+    if not changes_page(traits):
         return ObserveNeed(False, False, "a read-only call")
     return ObserveNeed(True, False, "the page may have changed")
 

@@ -1,96 +1,136 @@
-"""Our page-side JavaScript (``browser/js/*.js``), shipped as package data and evaluated with Playwright.
+"""The one way browserops runs its page-side JavaScript (``browser/js/*.js``, shipped as package data).
 
-Each entry script defines ``main``; the functions here wrap ``lib.js`` + the entry into one function
-expression, so an evaluate never depends on anything left on the page (a page cannot swap our helpers
-between calls). No caller-supplied JavaScript ever goes through here: arguments travel as JSON.
+A script file defines named functions; Python calls one of them by name through a typed call object
+(:class:`PageCall` for ``fn(args)``, :class:`ElementCall` for ``fn(el, args)``), built by the typed wrappers
+beside the scripts (``browser/js/<script>.py``), so a call and its result type are written once. The runner
+wraps ``lib.js`` + the script + the call into one function expression, so an evaluate never depends on
+anything left on the page (a page cannot swap our helpers between calls). No caller-supplied JavaScript ever
+goes through here: function names are the project's own constants, arguments travel as data.
 
-Run them with :func:`run_page`, :func:`run_document` and :func:`run_located`, which pass the arguments as one
-JSON string and get the result back as one: Playwright's own value serialisation (a tagged tree built in the
-page and rebuilt in Python value by value) costs several milliseconds for a listing-sized result, a string
-next to nothing — and every listing, hit test and description crosses that bridge. ``page_script`` and
-friends give the plain wrappers (arguments and result as Playwright values) for ``frame.evaluate``.
+Arguments go in as one JSON string and the result comes back as one: Playwright's own value serialisation (a
+tagged tree built in the page and rebuilt in Python value by value) costs several milliseconds for a
+listing-sized result, a string next to nothing — and every listing, hit test and description crosses here.
+
+- :func:`run` — ``fn(args)`` in a frame;
+- :func:`run_on` — ``fn(el, args)`` on the element with a given blind id in a frame (open shadow roots
+  included), in the same round trip as finding it; :class:`NotInFrame` when the frame has no such element;
+- :func:`run_on_handle` — ``fn(el, args)`` on an element Playwright handed us (an iframe's element);
+- :func:`expression` — ``fn(args)`` as one expression for the DevTools protocol's ``Runtime.evaluate``, for
+  the one script that needs the command-line API (``getEventListeners``), which Playwright does not offer.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 import orjson
+from playwright.async_api import ElementHandle, Frame
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame
+
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)  # a call returning a Desc is a call returning a Mapping
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class PageCall(Generic[R_co]):
+    """``function(args)`` of ``js/<script>.js``, returning an ``R``."""
+
+    script: str
+    function: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ElementCall(Generic[R_co]):
+    """``function(el, args)`` of ``js/<script>.js`` on one element, returning an ``R``."""
+
+    script: str
+    function: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+class NotInFrame(Exception):
+    """The frame holds no element with the blind id asked for (it was removed, or lives in another frame)."""
+
+
+class PageScriptError(PlaywrightError):
+    """A page script answered with something that is not our JSON (a page that replaced ``JSON``): to the
+    caller it is an evaluate that failed, as when the frame navigated mid-call."""
 
 
 @cache
-def _source(name: str) -> str:
+def source(name: str) -> str:
+    """The text of ``js/<name>.js``."""
     return resources.files("browserops.browser").joinpath("js", f"{name}.js").read_text(encoding="utf-8")
 
 
-def _body(name: str) -> str:
-    return f"{_source('lib')}\n{_source(name)}\n"
-
-
-@cache
-def page_script(name: str) -> str:
-    """``(args) => main(args)`` for ``frame.evaluate(script, args)``."""
-    return f"(args) => {{\n{_body(name)}return main(args);\n}}"
-
-
-@cache
-def element_script(name: str) -> str:
-    """``(el, args) => main(el, args)`` for ``locator.evaluate(script, args)``."""
-    return f"(el, args) => {{\n{_body(name)}return main(el, args);\n}}"
-
-
-@cache
-def document_script(name: str) -> str:
-    """An element script run against the frame's document itself: ``main(null, args)``."""
-    return f"(args) => ({element_script(name)})(null, args)"
-
-
-# JSON in, JSON out: the result (or what a returned promise resolves to) as JSON text, undefined as null.
+# The result (or what a returned promise resolves to) as JSON text; undefined as null.
 _JSON_OUT = ("const __boJson = (v) => JSON.stringify(v === undefined ? null : v);\n"
              "return (__boR && typeof __boR.then === 'function') ? __boR.then(__boJson) : __boJson(__boR);")
+# On an element found by blind id: {found: false}, or {found: true, r: result}.
+_FOUND = ("(() => {{ const el = byBlindId(args.id);\n"
+          "if (!el) {{ return {{ found: false }}; }}\n"
+          "const r = {fn}(el, args);\n"
+          "return (r && typeof r.then === 'function') ? r.then((v) => ({{ found: true, r: v }}))"
+          " : {{ found: true, r }}; }})()")
 
 
 @cache
-def _json_script(name: str, call: str) -> str:
-    return f"(__boArgs) => {{\n{_body(name)}const args = JSON.parse(__boArgs);\nconst __boR = {call};\n{_JSON_OUT}\n}}"
+def _script(name: str, function: str, kind: str) -> str:
+    """The function expression Playwright evaluates: ``(argsJson) => ...`` or ``(el, argsJson) => ...``."""
+    if not _NAME.match(function):  # only our own constants get here; a typo must not become code
+        raise ValueError(f"not a function name: {function!r}")
+    body = f"{source('lib')}\n{source(name)}\nconst args = JSON.parse(__boArgs);\n"
+    if kind == "page":
+        return f"(__boArgs) => {{\n{body}const __boR = {function}(args);\n{_JSON_OUT}\n}}"
+    if kind == "found":
+        return f"(__boArgs) => {{\n{body}const __boR = {_FOUND.format(fn=function)};\n{_JSON_OUT}\n}}"
+    return f"(__boEl, __boArgs) => {{\n{body}const __boR = {function}(__boEl, args);\n{_JSON_OUT}\n}}"
+
+
+def expression(call: PageCall[Any]) -> str:
+    """``call`` as a standalone expression (no lib.js) for ``Runtime.evaluate``; its value is the result."""
+    if not _NAME.match(call.function):
+        raise ValueError(f"not a function name: {call.function!r}")
+    return f"(() => {{\n{source(call.script)}\nreturn {call.function}({_json(call.args)});\n}})()"
 
 
 def _decode(raw: object) -> Any:
     if not isinstance(raw, str):
-        raise PlaywrightError(f"the page script returned {type(raw).__name__}, not JSON text")
+        raise PageScriptError(f"the page script returned {type(raw).__name__}, not JSON text")
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise PlaywrightError(f"the page script returned text that is not JSON: {exc}") from exc
+        raise PageScriptError(f"the page script returned text that is not JSON: {exc}") from exc
 
 
-async def _run(frame: Frame, script: str, args: Any) -> Any:
-    return _decode(await frame.evaluate(script, orjson.dumps(args).decode()))
+def _json(args: Mapping[str, Any]) -> str:
+    return orjson.dumps(dict(args)).decode()
 
 
-async def run_page(frame: Frame, name: str, args: Any) -> Any:
-    """``main(args)`` of page script ``js/<name>.js`` in ``frame``; its result."""
-    return await _run(frame, _json_script(name, "main(args)"), args)
+async def run(frame: Frame, call: PageCall[R]) -> R:
+    """``call.function(call.args)`` in ``frame``."""
+    raw = await frame.evaluate(_script(call.script, call.function, "page"), _json(call.args))
+    return cast(R, _decode(raw))
 
 
-async def run_document(frame: Frame, name: str, args: Any) -> Any:
-    """Element script ``js/<name>.js`` against the frame's document: ``main(null, args)``."""
-    return await _run(frame, _json_script(name, "main(null, args)"), args)
+async def run_on(frame: Frame, blind_id: str, call: ElementCall[R]) -> R:
+    """``call.function(el, call.args)`` on the element with ``blind_id`` in ``frame``, found and acted on in one
+    round trip (a locator's evaluate takes three: resolve, evaluate, dispose). Raises :class:`NotInFrame`."""
+    raw = await frame.evaluate(_script(call.script, call.function, "found"), _json({**call.args, "id": blind_id}))
+    out = _decode(raw)
+    if not isinstance(out, dict) or not out.get("found"):
+        raise NotInFrame(blind_id)
+    return cast(R, out.get("r"))
 
 
-async def run_located(frame: Frame, name: str, args: dict[str, Any]) -> Any:
-    """Element script ``js/<name>.js`` on the element with blind id ``args["id"]`` in this frame (open shadow
-    roots included): ``{"found": True, "r": main(el, args)}``, or ``{"found": False}`` when the frame has no
-    such element. One round trip, where a locator's evaluate takes three (resolve, evaluate, dispose)."""
-    return await _run(frame, _json_script(name, _LOCATED), args)
-
-
-_LOCATED = ("(() => { const el = byBlindId(args.id);\n"
-            "if (!el) { return { found: false }; }\n"
-            "const r = main(el, args);\n"
-            "return (r && typeof r.then === 'function') ? r.then((v) => ({ found: true, r: v })) : { found: true, r };"
-            " })()")
+async def run_on_handle(handle: ElementHandle, call: ElementCall[R]) -> R:
+    """``call.function(el, call.args)`` on an element Playwright gave us as a handle."""
+    raw = await handle.evaluate(_script(call.script, call.function, "element"), _json(call.args))
+    return cast(R, _decode(raw))

@@ -1,4 +1,4 @@
-"""The seam between the chat engine and the agent loop (seed 002 §4–§10).
+"""The seam between the chat engine and the agent loop (docs/design.md §10.2).
 
 The engine (``chat_engine.py``) owns sessions, modes, confirmation and manual hand-off, status transitions and
 the event bus; a :class:`Brain` (the agent loop) owns the decisions. Both front doors — the REPL and the HTTP
@@ -32,19 +32,16 @@ Observation data convention (the chat page and ``/screenshot/latest`` read it): 
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from browserops import policy
-from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.privacy import mask_args, mask_pii
-from browserops.tools.base import ToolContext
+from browserops.policy import PendingAction
+from browserops.privacy import mask_pii
 
 EventType = Literal[
     "observation",
@@ -106,53 +103,6 @@ class Event(BaseModel):
 
 
 EventSink = Callable[[Event], Awaitable[None]]
-
-
-class PendingAction(BaseModel):
-    """The one action waiting for ``/yes``: a masked view for display and the raw args for execution.
-
-    ``raw_args`` is excluded from every dump (events, API, logs); only the session file keeps it, so that a
-    restarted process can still execute exactly the confirmed action.
-    """
-
-    tool: str
-    args: dict[str, Any]
-    target: dict[str, Any] | None = None
-    reason: str
-    raw_args: dict[str, Any] = Field(default_factory=dict, exclude=True, repr=False)
-
-    @classmethod
-    def create(
-        cls, tool: str, raw_args: Mapping[str, Any], *, reason: str, target: Mapping[str, Any] | None = None
-    ) -> PendingAction:
-        return cls(
-            tool=tool,
-            args=mask_args(raw_args),
-            target=mask_args(target) if target is not None else None,
-            reason=mask_pii(reason),
-            raw_args=dict(raw_args),
-        )
-
-    @classmethod
-    def from_policy(cls, pending: policy.PendingAction, raw_args: Mapping[str, Any],
-                    number: int | None = None) -> PendingAction:
-        """From the policy gate's pending action (masked) plus the raw args the loop was about to call with."""
-        target: dict[str, Any] | None = None
-        if pending.target is not None:
-            target = {"n": number, "role": pending.target.role, "name": pending.target.name[:120]}
-        reason = f"{pending.decision.category}: {pending.decision.reason}"
-        return cls.create(pending.tool, raw_args, reason=reason, target=target)
-
-    def describe(self) -> str:
-        """One line for people: tool, target and why it needs confirmation."""
-        what = self.tool
-        if self.target:
-            label = " ".join(str(self.target[k]) for k in ("n", "role", "name") if self.target.get(k) not in (None, ""))
-            what += f" on {label}" if label else ""
-        elif self.args:
-            shown = ", ".join(f"{k}={v}" for k, v in self.args.items() if not isinstance(v, dict))
-            what += f" ({shown})" if shown else ""
-        return f"{what} — {self.reason}" if self.reason else what
 
 
 class TurnOutcome(BaseModel):
@@ -236,18 +186,3 @@ class TurnInterrupted(BaseException):
     def __init__(self, outcome: TurnOutcome) -> None:
         super().__init__(outcome.message)
         self.outcome = outcome
-
-
-def make_brain(settings: Settings, tools: ToolContext, *, env: Mapping[str, str] | None = None) -> Brain:
-    """The one place front doors get a Brain from (``browserops chat``, ``browserops serve``): the agent loop
-    (:class:`~browserops.chat.brain.LoopBrain`) over the in-process tools of ``tools``' session.
-
-    It needs a model: without ``ANTHROPIC_API_KEY`` (or ``ANTHROPIC_BASE_URL`` for a compatible endpoint) it
-    raises ``BROWSER_LLM_UNAVAILABLE`` before any browser is started.
-    """
-    from browserops.agent.llm import LLMClient
-    from browserops.agent.toolhost import InProcessToolHost
-    from browserops.chat.brain import LoopBrain
-
-    model = LLMClient.from_settings(settings, env=os.environ if env is None else env)
-    return LoopBrain(settings, InProcessToolHost(tools), model, tools.workspace)

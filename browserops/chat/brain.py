@@ -18,17 +18,22 @@ action of the lost run is not executed (its element numbers belonged to the prev
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from browserops.agent.loop import AgentRun
 from browserops.agent.model import Model
 from browserops.agent.run_types import Emit, Pause
 from browserops.agent.toolhost import ToolHost
-from browserops.chat.api import ChatSession, Event, EventSink, PendingAction, TurnOutcome
+from browserops.chat.api import Brain, ChatSession, Event, EventSink, TurnOutcome
 from browserops.config import Settings
 from browserops.contract import ErrorCode
+from browserops.policy import PendingAction
+
+if TYPE_CHECKING:
+    from browserops.tools.base import ToolContext
 
 log = logging.getLogger(__name__)
 
@@ -145,3 +150,17 @@ class LoopBrain:
         closer = getattr(self.model, "aclose", None)
         if closer is not None:
             await closer()
+
+
+def make_brain(settings: Settings, tools: ToolContext, *, env: Mapping[str, str] | None = None) -> Brain:
+    """The one place front doors get a Brain from (``browserops chat``, ``browserops serve``): the agent loop
+    (:class:`LoopBrain`) over the in-process tools of ``tools``' session.
+
+    It needs a model: without ``ANTHROPIC_API_KEY`` (or ``ANTHROPIC_BASE_URL`` for a compatible endpoint) it
+    raises ``BROWSER_LLM_UNAVAILABLE`` before any browser is started.
+    """
+    from browserops.agent.llm import LLMClient
+    from browserops.agent.toolhost import InProcessToolHost
+
+    model = LLMClient.from_settings(settings, env=os.environ if env is None else env)
+    return LoopBrain(settings, InProcessToolHost(tools), model, tools.workspace)

@@ -1,4 +1,4 @@
-"""One session engine behind both front doors (REPL and HTTP server), seed 002 §2–§10.
+"""One session engine behind both front doors (REPL and HTTP server), docs/design.md §10.
 
 Per ``session_id`` it keeps a :class:`ChatSession` (mode, current goal, the one pending action and its kind,
 status, short history), persisted atomically after every change so a restarted process resumes it. It turns
@@ -8,7 +8,7 @@ publishes every event on its :class:`EventBus`.
 
 Chat mode: ``/chat`` enters it; every non-slash line then goes to the agent. The chat-control commands
 (``/yes``, ``/no``, ``/stop``, ``/status``, ``/help``, ``/chat``) keep it; ``/exit`` or any other slash command
-leaves it (seed 002 §2).
+leaves it (docs/design.md §10.1).
 """
 
 from __future__ import annotations

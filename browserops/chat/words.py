@@ -1,4 +1,4 @@
-"""Recognising "I'm done" after a manual hand-off (seed 002 §8), in the languages users write in.
+"""Recognising "I'm done" after a manual hand-off (docs/design.md §10.3), in the languages users write in.
 
 A message counts as done when, after normalisation (NFKC, case-folded, punctuation and emoji removed), it
 is short and contains one of the phrases below — and is not negated ("not done", "не готово", "还没好").
@@ -9,7 +9,8 @@ never a skipped step.
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from browserops.text import fold
 
 # Phrases in space-separated scripts, matched as whole word sequences.
 _WORD_PHRASES: tuple[str, ...] = (
@@ -44,18 +45,17 @@ _MAX_CJK_CHARS = 12
 _PUNCT = re.compile(r"[^\w\s']", re.UNICODE)
 
 
-def normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
-    text = _PUNCT.sub(" ", text)
-    return " ".join(text.split())
+def _words(text: str) -> str:
+    """:func:`browserops.text.fold` with punctuation and emoji turned into spaces."""
+    return " ".join(_PUNCT.sub(" ", fold(text)).split())
 
 
 def _tokens(phrase: str) -> list[str]:
-    return normalise(phrase).split()
+    return _words(phrase).split()
 
 
 _WORD_TOKENS = [_tokens(p) for p in _WORD_PHRASES]
-_CJK_COMPACT = [normalise(p).replace(" ", "") for p in _CJK_PHRASES]
+_CJK_COMPACT = [_words(p).replace(" ", "") for p in _CJK_PHRASES]
 
 
 def _contains(words: list[str], phrase: list[str]) -> int:
@@ -69,7 +69,7 @@ def _contains(words: list[str], phrase: list[str]) -> int:
 
 def is_done_message(text: str) -> bool:
     """True when a chat message says the user finished the manual part ("done", "готово", "好了", …)."""
-    norm = normalise(text)
+    norm = _words(text)
     if not norm:
         return False
     compact = norm.replace(" ", "")

@@ -25,7 +25,7 @@ class TtyConfirmer:
     interactive = True
 
     async def confirm(self, pending: PendingAction) -> bool:
-        prompt = f"Confirm: {pending.describe()}. Do it?"
+        prompt = f"Confirm: {pending.question()}. Do it?"
         return bool(await asyncio.to_thread(click.confirm, prompt, default=False, err=True))
 
 

@@ -1,4 +1,4 @@
-"""``browserops chat``: the chat REPL (seed 002)."""
+"""``browserops chat``: the chat REPL (docs/design.md §10)."""
 
 from __future__ import annotations
 

@@ -13,14 +13,15 @@ from typing import Any
 import click
 
 from browserops.browser.launch.session import BrowserSession
-from browserops.chat.api import Brain, make_brain
+from browserops.chat.api import Brain
+from browserops.chat.brain import make_brain
 from browserops.chat.engine import ChatEngine
 from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode, browser_mode_options
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.runner import AGENT, ToolRunner
 
 BrainFactory = Callable[[Settings, ToolContext], Brain]
 
@@ -49,7 +50,7 @@ async def chat_runtime(state: CliState, *, url: str | None, browser: BrowserMode
     brain = brain_factory(settings, tools)
     async with session:
         if url:
-            result = await call_tool("browser_navigate", tools, {"url": url})
+            result = await ToolRunner(tools, crash=AGENT).call("browser_navigate", {"url": url})
             if result["status"] != "ok":
                 raise BrowserOpsError(ErrorCode(result["code"]), result["error"])
         engine = ChatEngine(state.workspace, brain, steps_per_message=settings.chat_steps_per_message)

@@ -23,10 +23,10 @@ from browserops.cli.plan_support import (
 )
 from browserops.cli.plan_support import _shell as shell
 from browserops.cli.prepare_goal import GoalSource
+from browserops.plan.attempt import RunOptions, RunResult, run_plan
 from browserops.plan.diff import render_diff, summary_line
 from browserops.plan.loader import resolve_plan
-from browserops.plan.prepare import PlanRequest, Prepared, prepare_plan
-from browserops.plan.run import RunOptions, RunResult, run_plan
+from browserops.plan.prepare import PlanRequest, PreparedPlan, prepare_plan
 
 
 def _workspace_flag(state: CliState) -> str:
@@ -95,7 +95,7 @@ def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_fi
             source.start, list(source.request.steps), url, base_url or settings.base_url or None))
     progress = state.progress
 
-    async def work() -> Prepared:
+    async def work() -> PreparedPlan:
         async with tool_context(state, flags) as (ctx, _):
             req = request if explorer is None else await explorer.request(ctx)
             assert req is not None
@@ -118,7 +118,7 @@ def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_fi
         click.get_current_context().exit(2)
 
 
-def _prepare_json(prepared: Prepared, command: str) -> dict[str, Any]:
+def _prepare_json(prepared: PreparedPlan, command: str) -> dict[str, Any]:
     plan = prepared.plan
     counts = plan.counts()
     return {
@@ -137,7 +137,7 @@ def _prepare_json(prepared: Prepared, command: str) -> dict[str, Any]:
     }
 
 
-def _print_prepared(prepared: Prepared, command: str) -> None:
+def _print_prepared(prepared: PreparedPlan, command: str) -> None:
     plan = prepared.plan
     click.echo(f"Plan {plan.request_id}: {plan.title}")
     click.echo(f"Start: {plan.start_url}")

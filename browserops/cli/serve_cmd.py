@@ -10,7 +10,7 @@ from browserops.chat.api import check_session_id
 from browserops.cli.chat_runtime import browser_options, chat_runtime
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import BrowserMode
-from browserops.server.runner import DEFAULT_PORT, ChatServer
+from browserops.server.chat_server import DEFAULT_PORT, ChatServer
 
 
 @click.command("serve")

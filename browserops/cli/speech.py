@@ -1,4 +1,4 @@
-"""``--speak``: spoken progress for the chat REPL through espeak-ng (seed 000 §11: future TTS).
+"""``--speak``: spoken progress for the chat REPL through espeak-ng (docs/design.md §10.6).
 
 What is spoken comes only from session events — status changes, step numbers and the agent's messages —
 never from what the user typed, and never tool arguments (they may hold typed text). Utterances are queued

@@ -5,20 +5,11 @@
 ``events.jsonl``.
 """
 
-from browserops.evidence.bundle import (
-    Attempt,
-    BundleInfo,
-    BundleStatus,
-    BundleWriter,
-    FinalStatus,
-    confirmed_run,
-    read_events,
-    read_info,
-    read_plan,
-)
-from browserops.evidence.events import PageInfo, StepEvent, TargetInfo
+from browserops.evidence.bundle import BundleWriter, read_events, read_info, read_plan
+from browserops.evidence.events import PageInfo, StepEvent, StepTarget
 from browserops.evidence.layout import bundle_dir, check_request_id, new_request_id
 from browserops.evidence.manifest import VerifyReport, verify_bundle
+from browserops.evidence.models import Attempt, BundleInfo, BundleStatus, FinalStatus, confirmed_run
 from browserops.evidence.store import BundleSummary, find_bundle, list_bundles
 
 __all__ = [
@@ -30,7 +21,7 @@ __all__ = [
     "FinalStatus",
     "PageInfo",
     "StepEvent",
-    "TargetInfo",
+    "StepTarget",
     "VerifyReport",
     "bundle_dir",
     "check_request_id",

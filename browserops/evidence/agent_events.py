@@ -1,4 +1,4 @@
-"""The agent's part of a step event (seed 001 §11.1): what the loop saw, decided and waited for.
+"""The agent's part of a step event (docs/design.md §6.3): what the loop saw, decided and waited for.
 
 One :class:`AgentStep` hangs off :attr:`StepEvent.agent`. Like the rest of the event it is masked by the
 model itself: texts the user or the model wrote (questions, answers, progress lines, done reasons) are
@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from browserops.evidence.events import EventModel
+from browserops.evidence.models import EventModel
 from browserops.privacy import mask_pii
 
 
@@ -108,7 +108,7 @@ class LlmInfo(EventModel):
 
 
 class AgentStep(EventModel):
-    """Seed 001 §11.1 fields of one agent iteration that a plan step does not have."""
+    """The fields (docs/design.md §6.3) of one agent iteration that a plan step does not have."""
 
     iteration: int = Field(ge=0, description="Model turn number in the run (call errors and done checks count).")
     progress: str | None = Field(None, description="The model's progress line, masked; typed text removed.")

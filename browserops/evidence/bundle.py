@@ -29,56 +29,20 @@ from types import TracebackType
 from typing import Any, Literal
 
 import orjson
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import layout
-from browserops.evidence.events import EventModel, Phase, StepEvent
+from browserops.evidence.events import StepEvent
 from browserops.evidence.manifest import write_manifest
+from browserops.evidence.models import Attempt, BundleInfo, FinalStatus, Phase, confirmed_run
 from browserops.evidence.summary import render_summary
 from browserops.privacy import mask_pii
 
 log = logging.getLogger(__name__)
 
-BundleStatus = Literal["open", "prepared", "complete", "incomplete"]
-FinalStatus = Literal["prepared", "complete", "incomplete"]
 ScreenshotPhase = Literal["before", "after", "error"]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-class Attempt(EventModel):
-    """One writer session on the bundle: prepare, then each run."""
-
-    number: int = Field(ge=1)
-    phase: Phase
-    started: dt.datetime
-    ended: dt.datetime | None = None
-    status: FinalStatus | None = Field(None, description="Null while the writer is running (or if it died).")
-    confirmed_with: str | None = Field(None, description="The confirm phrase this run was given (not a secret).")
-    reason: str | None = Field(None, max_length=2000, description="Why it ended incomplete.")
-    pid: int | None = None
-    lane: dict[str, Any] | None = Field(
-        None, description="The workspace lane this run held: backend, fencing token, lease (lane.py).")
-
-
-class BundleInfo(EventModel):
-    """``bundle.json``: the bundle's status marker (hashed in the manifest like every other file)."""
-
-    format_version: Literal[1] = Field(1, alias="format_version")
-    request_id: str = Field(pattern=layout.REQUEST_ID_PATTERN.pattern)
-    workspace: str
-    created: dt.datetime
-    updated: dt.datetime
-    status: BundleStatus
-    attempts: list[Attempt] = Field(default_factory=list)
-
-
-def confirmed_run(info: BundleInfo) -> Attempt | None:
-    """The run attempt that completed with a confirm phrase, if any."""
-    for attempt in info.attempts:
-        if attempt.phase == "run" and attempt.status == "complete" and attempt.confirmed_with is not None:
-            return attempt
-    return None
 
 
 def read_info(bundle: Path) -> BundleInfo | None:

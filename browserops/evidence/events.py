@@ -1,4 +1,4 @@
-"""StepEvent: one line of ``events.jsonl`` per step (seed 001 §11.1, the parts a plan run has).
+"""StepEvent: one line of ``events.jsonl`` per step (docs/design.md §6.2).
 
 Privacy is enforced by the model, not by the caller's good manners: ``args`` always pass through
 :func:`browserops.privacy.mask_args` (typed text becomes length + digest) and free text (errors, page titles,
@@ -19,18 +19,14 @@ import time
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
-from pydantic.alias_generators import to_camel
+from pydantic import Field, PrivateAttr, field_validator
 
 from browserops.contract import SideEffect
+from browserops.evidence.agent_events import AgentStep
+from browserops.evidence.models import EventModel, Phase
 from browserops.privacy import mask_args, mask_pii
 
 EventStatus = Literal["ok", "error", "skipped", "running"]
-Phase = Literal["prepare", "run"]
-
-
-class EventModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
 
 
 class PageInfo(EventModel):
@@ -44,7 +40,7 @@ class PageInfo(EventModel):
         return mask_pii(value)[:2000]
 
 
-class TargetInfo(EventModel):
+class StepTarget(EventModel):
     """How the step's semantic target was resolved on the page (no page text beyond role and name)."""
 
     role: str | None = None
@@ -79,7 +75,7 @@ class StepEvent(EventModel):
     error: str | None = Field(None, description="Error text with emails/phones/cards masked.")
     retries: int = Field(0, ge=0)
     page: PageInfo | None = None
-    target: TargetInfo | None = None
+    target: StepTarget | None = None
     screenshots: list[str] = Field(default_factory=list, description="Bundle paths of this step's screenshots.")
     exports: list[str] = Field(default_factory=list, description="Bundle paths of files this step exported.")
     note: str | None = Field(None, max_length=500, description="Why a step was skipped, what was checked…")
@@ -136,8 +132,3 @@ class StepEvent(EventModel):
     def sanitized(self) -> StepEvent:
         """A re-validated copy: whatever was assigned after construction gets masked too."""
         return StepEvent.model_validate(self.model_dump(by_alias=True))
-
-
-from browserops.evidence.agent_events import AgentStep  # noqa: E402  (it builds on EventModel above)
-
-StepEvent.model_rebuild()

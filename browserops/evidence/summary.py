@@ -19,7 +19,7 @@ from browserops.evidence import layout
 from browserops.evidence.events import StepEvent
 
 if TYPE_CHECKING:
-    from browserops.evidence.bundle import BundleInfo
+    from browserops.evidence.models import BundleInfo
 
 # Enough to stop emphasis, code, links, images, HTML and table breaks inside a line (values never start a line).
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>!|~&])")

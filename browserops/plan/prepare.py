@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
-from browserops.evidence import BundleWriter, StepEvent, TargetInfo, new_request_id
+from browserops.evidence import BundleWriter, StepEvent, StepTarget, new_request_id
 from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
 from browserops.plan.loader import describe_errors
 from browserops.plan.model import (
@@ -58,7 +58,7 @@ class PlanRequest:
 
 
 @dataclass
-class Prepared:
+class PreparedPlan:
     plan: BrowserPlan
     bundle: Path
     phrase: str
@@ -186,7 +186,7 @@ class _Walk:
             if a.kind in _CLICK_KINDS:
                 self.behind = a.number
             self.say(f'{head}: {element.role} "{element.name}" is #{element.number}')
-            self.writer.log_event(event.end(status="ok", target=TargetInfo(
+            self.writer.log_event(event.end(status="ok", target=StepTarget(
                 role=element.role, name=element.name, number=element.number),
                 note=f"#{element.number}, matched {element.how} on {element.matched!r}"))
             return
@@ -225,7 +225,7 @@ class _Walk:
 
 
 async def prepare_plan(ctx: ToolContext, workspace: Path, request: PlanRequest, *, progress: Progress | None = None,
-                       login_wait_s: float = 0.0) -> Prepared:
+                       login_wait_s: float = 0.0) -> PreparedPlan:
     """Look read-only, write ``plan.json`` and the snapshots into a new bundle finished as ``prepared``."""
     steps = bind_values(request.steps, request.inputs)
     actions = number_steps(steps)
@@ -254,7 +254,7 @@ async def prepare_plan(ctx: ToolContext, workspace: Path, request: PlanRequest, 
             raise BrowserOpsError(ErrorCode.PLAN_INVALID, f"The plan is not valid: {describe_errors(exc)}.") from None
         writer.write_plan(plan)
         writer.finish("prepared")
-    return Prepared(plan=plan, bundle=writer.path, phrase=confirm_phrase(plan), unread=walk.unread,
+    return PreparedPlan(plan=plan, bundle=writer.path, phrase=confirm_phrase(plan), unread=walk.unread,
                     snapshots=[p.snapshot for p in walk.pages if p.snapshot])
 
 

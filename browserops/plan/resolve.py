@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import time
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -21,6 +20,7 @@ from typing import Any, Literal
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.plan.guard import GuardedTools
 from browserops.plan.steps import Action, SemanticTarget, Step
+from browserops.text import fold
 
 LIST_LIMIT = 500  # the catalogue's maximum: one listing covers any ordinary form
 MAX_ITEMS = 2000  # paging stops here; a target beyond it is not looked for
@@ -36,10 +36,9 @@ _ROLE_EQUIVALENTS: dict[str, frozenset[str]] = {
 _TRAILING = re.compile(r"[\s*:：]+$")
 
 
-def normalise(text: str) -> str:
-    """How names are compared: NFKC, case-folded, whitespace collapsed, trailing '*' and ':' dropped."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return _TRAILING.sub("", " ".join(folded.split()))
+def label_key(text: str) -> str:
+    """How names are compared: :func:`browserops.text.fold`, then a label's trailing '*' and ':' dropped."""
+    return _TRAILING.sub("", fold(text))
 
 
 def roles_for(role: str) -> frozenset[str]:
@@ -96,11 +95,11 @@ def match_items(items: Sequence[dict[str, Any]], target: SemanticTarget,
                 frames: dict[str, str] | None = None) -> tuple[dict[str, Any], str, Tier] | None:
     """The item for ``target`` among listed items (by name only), or None. Raises on ambiguity."""
     roles = roles_for(target.role)
-    pool = [(normalise(str(i.get("name", ""))), i) for i in items
+    pool = [(label_key(str(i.get("name", ""))), i) for i in items
             if i.get("role") in roles and _frame_ok(i, target.frame, frames or {})]
     for tier in _TIERS:
         for candidate in target.names:
-            want = normalise(candidate)
+            want = label_key(candidate)
             if not want:
                 continue
             if tier == "exact":

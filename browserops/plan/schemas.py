@@ -12,8 +12,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
-from browserops.evidence.bundle import BundleInfo
 from browserops.evidence.events import StepEvent
+from browserops.evidence.models import BundleInfo
 from browserops.plan.model import BrowserPlan
 from browserops.plan.steps import StepFile
 

@@ -1,7 +1,7 @@
 """Tokens and the ASGI middleware that requires one on every request (HTTP and WebSocket).
 
 Two random tokens are made at start: the owner's (may chat, confirm, stop) and a read-only viewer's (may
-watch; seed 004 §2: no side effects from anyone but the owner). A token comes as ``Authorization: Bearer``
+watch; docs/design.md §10.5: no side effects from anyone but the owner). A token comes as ``Authorization: Bearer``
 or, for EventSource/WebSocket/page loads that cannot set headers, as ``?token=``. Comparison is constant
 time. The Host header must name the loopback interface, so a DNS-rebinding page cannot reach the server.
 """

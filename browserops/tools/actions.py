@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
@@ -10,7 +11,7 @@ from browserops.browser.act import actions, scrolling, selecting
 from browserops.browser.act.keys import normalise_key
 from browserops.browser.numbering import listing, overlay
 from browserops.browser.numbering.elements import BLIND_ID_PATTERN, latest_listing
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 Action = Literal["click", "type", "select"]
@@ -22,7 +23,9 @@ def action_timeout(ctx: ToolContext) -> int:
     return max(1000, min(10_000, ctx.settings.tool_timeout_ms - 3000))
 
 
-async def _act(ctx: ToolContext, target: Target, action: str, text: str | None, submit: bool) -> dict[str, Any]:
+def _act(ctx: ToolContext, target: Target, action: str, text: str | None, submit: bool) -> Awaitable[dict[str, Any]]:
+    """The browser call for one action, not yet awaited: the handler awaits it itself, so this check adds no
+    frame between a tool call and Playwright."""
     if action in ("type", "select") and text is None:
         what = "the text to type" if action == "type" else "the option's text (or on/off for a checkbox)"
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"text is required when action='{action}': give {what}.",
@@ -32,13 +35,10 @@ async def _act(ctx: ToolContext, target: Target, action: str, text: str | None, 
                               details={"fields": ["submit"]})
     timeout = action_timeout(ctx)
     if action == "click":
-        data = await actions.click(ctx.session, target, timeout_ms=timeout)
-    elif action == "type":
-        data = await actions.type_text(ctx.session, target, text or "", submit=submit, timeout_ms=timeout)
-    else:
-        data = await selecting.select(ctx.session, target, text or "", timeout_ms=timeout)
-    _signal(ctx, data)
-    return data
+        return actions.click(ctx.session, target, timeout_ms=timeout)
+    if action == "type":
+        return actions.type_text(ctx.session, target, text or "", submit=submit, timeout_ms=timeout)
+    return selecting.select(ctx.session, target, text or "", timeout_ms=timeout)
 
 
 def _signal(ctx: ToolContext, data: dict[str, Any]) -> None:
@@ -76,6 +76,7 @@ async def _overlay_act(ctx: ToolContext, args: OverlayActArgs) -> dict[str, Any]
             await overlay.refresh_overlay(session)
             relisted = {"limit": limit, "offset": offset}
     data = await _act(ctx, args.index, args.action, args.text, args.submit)
+    _signal(ctx, data)
     if relisted:
         data["relisted"] = relisted
     return data
@@ -96,7 +97,9 @@ class ActByIdArgs(ToolArgs):
 
 
 async def _act_by_id(ctx: ToolContext, args: ActByIdArgs) -> dict[str, Any]:
-    return await _act(ctx, args.id, args.action, args.text, args.submit)
+    data = await _act(ctx, args.id, args.action, args.text, args.submit)
+    _signal(ctx, data)
+    return data
 
 
 class PressArgs(ToolArgs):
@@ -146,6 +149,8 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.BROWSER_ACT,
         handler=_overlay_act,
+        traits=ToolTraits(target_arg="index", banners="action", navigates_on_action=True, activation="by_action",
+                          plan_verb="act"),
     ),
     ToolDef(
         name="browser_act_by_index",
@@ -156,6 +161,8 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.BROWSER_ACT,
         handler=_act_by_id,
+        traits=ToolTraits(target_arg="id", banners="action", navigates_on_action=True, activation="by_action",
+                          plan_verb="act"),
     ),
     ToolDef(
         name="browser_press",
@@ -167,6 +174,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.BROWSER_ACT,
         handler=_press,
+        traits=ToolTraits(target_arg="id", acts_on_focus=True, navigates_on_action=True, activation="by_key"),
     ),
     ToolDef(
         name="browser_scroll",
@@ -179,5 +187,6 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_scroll,
+        traits=ToolTraits(changes_viewport=True, activation="never"),
     ),
 ]

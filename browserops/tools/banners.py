@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserops.browser.page.banners import close_banners
-from browserops.contract import SideEffect
+from browserops.browser.page.banners import BannerBudget, close_banners
+from browserops.config import Settings
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
-from browserops.tools.hooks import budget_from_settings
+
+
+def budget_from_settings(settings: Settings) -> BannerBudget:
+    return BannerBudget(
+        max_passes=settings.banners_max_passes,
+        total_ms=settings.banners_total_budget_ms,
+        pass_ms=settings.banners_pass_budget_ms,
+    )
+
 
 
 class NoArgs(ToolArgs):
@@ -35,5 +44,6 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.BROWSER_ACT,
         handler=_close_banners,
+        traits=ToolTraits(activation="never"),
     ),
 ]

@@ -12,16 +12,17 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from browserops.browser.errors import browser_errors
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.page.dialogs import check_no_dialog, run_watching_dialogs
 from browserops.config import Settings
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error, ok
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, ToolTraits, error, ok
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +63,19 @@ class ToolDef(Generic[A]):
     handler: Handler[A]
     # Tools that must not get the generic timeout (a wait with its own timeout, a download).
     timeout_from_args: str | None = None
-    # Tools that may run while a JavaScript dialog blocks the active tab (browser_dialog, tab switching);
-    # every other tool fails fast with BROWSER_DIALOG_OPEN instead of hanging on the blocked page.
-    dialog_safe: bool = False
+    # Everything else the layers above need to know about the tool (new document, target argument, banner
+    # trigger, dialog-safe…); its side_effect is always this definition's.
+    traits: ToolTraits = field(default_factory=ToolTraits)
+
+    def __post_init__(self) -> None:
+        if self.traits.side_effect is not self.side_effect:
+            object.__setattr__(self, "traits", replace(self.traits, side_effect=self.side_effect))
+
+    @property
+    def dialog_safe(self) -> bool:
+        """May run while a JavaScript dialog blocks the active tab (browser_dialog, tab switching); every other
+        tool fails fast with BROWSER_DIALOG_OPEN instead of hanging on the blocked page."""
+        return self.traits.dialog_safe
 
     @property
     def read_only(self) -> bool:
@@ -85,8 +96,13 @@ def describe_validation_error(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-async def invoke(tool: ToolDef[Any], ctx: ToolContext, raw_args: Mapping[str, Any] | None) -> ToolResult:
-    """Validate, run with a timeout, and return the contract. Never raises (except cancellation)."""
+async def invoke(tool: ToolDef[Any], ctx: ToolContext, raw_args: Mapping[str, Any] | None, *,
+                 restarts: bool = False) -> ToolResult:
+    """Validate, run with a timeout, and return the contract. Never raises (except cancellation).
+
+    The handler runs inside :func:`~browserops.browser.errors.browser_errors`, the one place where Playwright's
+    errors become codes (a browser that died under the call is ``BROWSER_CRASHED`` naming the tool; ``restarts``
+    says whether the caller restarts it on the next call)."""
     started = time.monotonic()
     ctx.signals.clear()  # per-call facts: a context reused across calls must not carry the last call's
     try:
@@ -103,12 +119,15 @@ async def invoke(tool: ToolDef[Any], ctx: ToolContext, raw_args: Mapping[str, An
         if isinstance(own, int | float) and own > 0:
             timeout_ms = max(timeout_ms, float(own) + 2_000)
     try:
-        if tool.dialog_safe:
-            data = await asyncio.wait_for(tool.handler(ctx, args), timeout=timeout_ms / 1000)
-        else:
-            check_no_dialog(ctx.session)
-            data = await asyncio.wait_for(run_watching_dialogs(ctx.session, tool.handler(ctx, args)),
-                                          timeout=timeout_ms / 1000)
+        async with browser_errors(ctx.session, f"running {tool.name}", restarts=restarts):
+            if not ctx.session.alive:
+                raise BrowserOpsError(ErrorCode.CRASHED, "The browser is not running.")
+            if tool.dialog_safe:
+                data = await asyncio.wait_for(tool.handler(ctx, args), timeout=timeout_ms / 1000)
+            else:
+                check_no_dialog(ctx.session)
+                data = await asyncio.wait_for(run_watching_dialogs(ctx.session, tool.handler(ctx, args)),
+                                              timeout=timeout_ms / 1000)
         result = ok(data)
     except BrowserOpsError as exc:
         result = error(exc.code, exc.message, exc.details or None)

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from browserops.browser.page import dialogs
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 
@@ -35,6 +35,6 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.BROWSER_ACT,
         handler=_dialog,
-        dialog_safe=True,
+        traits=ToolTraits(acts_on_focus=True, dialog_safe=True, activation="by_dialog"),
     ),
 ]

@@ -7,8 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from browserops.browser.act import downloads
-from browserops.browser.numbering.elements import resolve_target
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 from browserops.tools.element_arg import ElementId
 
@@ -34,9 +33,9 @@ def _finish(ctx: ToolContext, saved: downloads.SavedDownload, started_before: bo
 
 
 async def _click_and_wait(ctx: ToolContext, args: ClickDownloadArgs) -> dict[str, Any]:
-    _, locator = await resolve_target(ctx.session, args.id)
+    timeout = ctx.settings.tool_timeout_ms
     download, before = await downloads.wait_for_download(
-        ctx.session, args.timeout_ms, trigger=lambda: downloads.click(locator, ctx.settings.tool_timeout_ms)
+        ctx.session, args.timeout_ms, trigger=lambda: downloads.click(ctx.session, args.id, timeout)
     )
     folder = ctx.workspace_path(ctx.settings.downloads_dir)
     saved = await downloads.save_download(download, folder, ctx.settings.download_conflict)
@@ -64,6 +63,7 @@ TOOLS: list[ToolDef[Any]] = [
         side_effect=SideEffect.EXPORT,
         handler=_click_and_wait,
         timeout_from_args="timeout_ms",
+        traits=ToolTraits(target_arg="id", activation="never", plan_verb="download"),
     ),
     ToolDef(
         name="browser_download_wait",
@@ -74,6 +74,6 @@ TOOLS: list[ToolDef[Any]] = [
         side_effect=SideEffect.EXPORT,
         handler=_download_wait,
         timeout_from_args="timeout_ms",
-        dialog_safe=True,
+        traits=ToolTraits(pure_read=True, dialog_safe=True, activation="never"),
     ),
 ]

@@ -11,7 +11,7 @@ from pydantic import Field
 from browserops.browser.act import focusnav
 from browserops.browser.numbering import listing, overlay
 from browserops.browser.numbering.elements import latest_listing
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 Scheme = Literal["dark", "blue", "light"]
@@ -119,6 +119,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_list,
+        traits=ToolTraits(pure_read=True, banners="listing"),
     ),
     ToolDef(
         name="browser_overlay_show",
@@ -131,6 +132,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_overlay_show,
+        traits=ToolTraits(pure_read=True),
     ),
     ToolDef(
         name="browser_overlay_hide",
@@ -138,6 +140,7 @@ TOOLS: list[ToolDef[Any]] = [
         description="Remove the number badges from the page (all frames). Numbers stay valid.",
         side_effect=SideEffect.READ_ONLY,
         handler=_overlay_hide,
+        traits=ToolTraits(pure_read=True),
     ),
     ToolDef(
         name="browser_find",
@@ -150,6 +153,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_find,
+        traits=ToolTraits(pure_read=True),
     ),
     ToolDef(
         name="browser_focus_next",
@@ -162,6 +166,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_focus_next,
+        traits=ToolTraits(changes_viewport=True),
     ),
     ToolDef(
         name="browser_focus_prev",
@@ -169,5 +174,6 @@ TOOLS: list[ToolDef[Any]] = [
         description="Like browser_focus_next, backwards: the previous element of that role before the focus.",
         side_effect=SideEffect.READ_ONLY,
         handler=_focus_prev,
+        traits=ToolTraits(changes_viewport=True),
     ),
 ]

@@ -1,18 +1,18 @@
 """The post-action hook: close banners after page-changing tools, within the seed's budgets (000 §10.1).
 
-Call :func:`after_action` after every tool call (the agent loop, the plan runner and the MCP server do):
+The tool runner calls :func:`after_action` after every tool call (``tools/runner.py``, ``banner_hook``); the plan
+engine asks for it explicitly after a navigation:
 
-    result = await call_tool(name, ctx, args)
-    hook = await after_action(ctx, name, result, args)
+    hook = await after_action(ctx, name, result, args, tool.traits)
     if hook["relist"]: ...list the elements again before using numbers...
 
-It runs the banner closer when
+It runs the banner closer when, by the tool's traits (``ToolTraits`` on its definition),
 
-- a page-changing tool succeeded: ``browser_navigate``, ``browser_reload``, ``browser_back``,
-  ``browser_forward``, ``browser_open_in_new_tab`` (on the new tab), ``browser_switch_tab``, and
-  ``browser_overlay_act``/``browser_act_by_index`` with action click/select/type (a full budget when the
-  action navigated, as ``ctx.signals["navigated"]`` says; also for ``browser_press``);
-- or ``browser_list_interactives`` (or ``browser_observe``) ran for the first time on a domain.
+- a tool that brings a new document succeeded (``new_document``: navigate, reload, back, forward, open in a
+  new tab — on the new tab, ``opens_tab`` — and switch tab), or a ``banners="action"`` tool (act by number)
+  with action click/select/type (a full budget when it navigated, as ``ctx.signals["navigated"]`` says, for
+  any ``navigates_on_action`` tool such as a key press);
+- or a ``banners="listing"`` tool (listing, observing) ran for the first time on a domain.
 
 Budgets: a new document (navigation, tab change, first listing on a domain) gets the full budget
 (``banners_max_passes`` passes, ``banners_total_budget_ms`` in all, ``banners_pass_budget_ms`` per pass).
@@ -33,63 +33,54 @@ from browserops.browser.numbering import listing, overlay
 from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.page.banners import BannerBudget, close_banners_quietly
 from browserops.browser.page.dialogs import blocking_dialog
-from browserops.config import Settings
-from browserops.contract import ToolResult
+from browserops.contract import SideEffect, ToolResult, ToolTraits
+from browserops.tools.banners import budget_from_settings
 from browserops.tools.base import ToolContext
+from browserops.tools.registry import get_tool
 
 log = logging.getLogger(__name__)
 
-NEW_DOCUMENT_TOOLS = frozenset({
-    "browser_navigate", "browser_reload", "browser_back", "browser_forward", "browser_open_in_new_tab",
-    "browser_switch_tab",
-})
-ACT_TOOLS = frozenset({"browser_overlay_act", "browser_act_by_index"})
 ACT_ACTIONS = frozenset({"click", "select", "type"})
-# A key press is not a trigger of its own, but one that navigated (Enter in a search box) brings a new page.
-NAVIGATING_TOOLS = ACT_TOOLS | {"browser_press"}
-LIST_TOOL = "browser_list_interactives"
-LISTING_TOOLS = frozenset({LIST_TOOL, "browser_observe"})
 
 _DOMAINS_KEY = "banners.domains_seen"
 _SPENT_KEY = "banners.spent"  # document key -> ms spent closing banners on it
-
-
-def budget_from_settings(settings: Settings) -> BannerBudget:
-    return BannerBudget(
-        max_passes=settings.banners_max_passes,
-        total_ms=settings.banners_total_budget_ms,
-        pass_ms=settings.banners_pass_budget_ms,
-    )
 
 
 def _skip(reason: str) -> dict[str, Any]:
     return {"ran": False, "reason": reason, "found": 0, "closed": 0, "spent_ms": 0, "relist": False}
 
 
-def _trigger(tool_name: str, args: Mapping[str, Any] | None, signals: Mapping[str, Any]) -> str | None:
+def _trigger(traits: ToolTraits, args: Mapping[str, Any] | None, signals: Mapping[str, Any]) -> str | None:
     """'document' (full budget), 'action' (one pass), 'listing' (first on a domain) or None."""
-    if tool_name in NEW_DOCUMENT_TOOLS:
+    if traits.new_document:
         return "document"
-    if tool_name in NAVIGATING_TOOLS and signals.get("navigated"):
+    # A key press is not a trigger of its own, but one that navigated (Enter in a search box) brings a new page.
+    if traits.navigates_on_action and signals.get("navigated"):
         return "document"
-    if tool_name in ACT_TOOLS:
+    if traits.banners == "action":
         action = str((args or {}).get("action", "click"))
         return "action" if action in ACT_ACTIONS else None
-    if tool_name in LISTING_TOOLS:
+    if traits.banners == "listing":
         return "listing"
     return None
 
 
-def _target_tab(ctx: ToolContext, tool_name: str, result: ToolResult) -> int:
-    if tool_name == "browser_open_in_new_tab":
+def _target_tab(ctx: ToolContext, traits: ToolTraits, result: ToolResult) -> int:
+    if traits.opens_tab:
         index = (result.get("data") or {}).get("index")
         if isinstance(index, int) and 0 <= index < len(ctx.session.pages):
             return index
     return ctx.session.active_index
 
 
+def traits_of(tool_name: str) -> ToolTraits:
+    """The catalogue's traits for a tool; an unknown tool triggers nothing here."""
+    found = get_tool(tool_name)
+    return found.traits if found is not None else ToolTraits(side_effect=SideEffect.READ_ONLY)
+
+
 async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
-                       args: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                       args: Mapping[str, Any] | None = None, traits: ToolTraits | None = None) -> dict[str, Any]:
     """Close banners if ``tool_name`` (called with ``args``, returning ``result``) may have shown new ones.
 
     Returns ``{"ran", "reason", "found", "closed", "spent_ms", "relist", "banners"?, "relisted"?}``. When
@@ -100,7 +91,8 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
     settings = ctx.settings
     if not settings.banners_auto_close:
         return _skip("disabled (banners_auto_close = false)")
-    trigger = _trigger(tool_name, args, ctx.signals)
+    traits = traits or traits_of(tool_name)
+    trigger = _trigger(traits, args, ctx.signals)
     if trigger is None:
         return _skip("not a page-changing tool")
     if result.get("status") != "ok":
@@ -109,7 +101,7 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
     if not session.alive:
         return _skip("no browser")
     pages = session.pages
-    index = _target_tab(ctx, tool_name, result)
+    index = _target_tab(ctx, traits, result)
     if not 0 <= index < len(pages):
         return _skip("no open tab")
     page = pages[index]
@@ -172,26 +164,3 @@ async def _relist(ctx: ToolContext, page: object) -> dict[str, Any] | None:
         log.exception("re-listing after closing banners failed")
         return None
     return listing.listing_data(fresh)
-
-
-
-async def finish_call(ctx: ToolContext, name: str, args: Mapping[str, Any] | None, result: ToolResult) -> ToolResult:
-    """What every front door does after a tool call (browser alive): the banner hook, and the notices the session
-    collected meanwhile (a tab the site opened, a dialog), merged into ``data`` as ``banners_auto_closed`` (only
-    when banners were found) and ``notices``. Never raises."""
-    session = ctx.session
-    if not session.alive:
-        return result
-    extra: dict[str, Any] = {}
-    hook = await after_action(ctx, name, result, args)
-    if hook["ran"] and hook["found"]:
-        extra["banners_auto_closed"] = hook
-    taken = session.take_notices()
-    # A restart is reported by whoever restarted the browser; leave that notice for them.
-    session.notices.extend(n for n in taken if n.get("kind") == "browser_restarted")
-    notices = [n for n in taken if n.get("kind") != "browser_restarted"]
-    if notices:
-        extra["notices"] = notices
-    if extra:
-        result = {**result, "data": {**(result.get("data") or {}), **extra}}
-    return result

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from browserops.browser.page.element_info import inspect_element
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 from browserops.tools.element_arg import ElementId
 
@@ -33,6 +33,6 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_inspect,
-        dialog_safe=True,
+        traits=ToolTraits(pure_read=True, dialog_safe=True),
     ),
 ]

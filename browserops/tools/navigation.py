@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from browserops.browser.page import navigation, waiting
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 
@@ -55,6 +55,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_navigate,
+        traits=ToolTraits(new_document=True),
     ),
     ToolDef(
         name="browser_back",
@@ -62,6 +63,7 @@ TOOLS: list[ToolDef[Any]] = [
         description="Go back one entry in the tab's history, like the browser's Back button. Re-list elements after.",
         side_effect=SideEffect.READ_ONLY,
         handler=_back,
+        traits=ToolTraits(new_document=True),
     ),
     ToolDef(
         name="browser_forward",
@@ -69,6 +71,7 @@ TOOLS: list[ToolDef[Any]] = [
         description="Go forward one entry in the tab's history. Re-list elements after.",
         side_effect=SideEffect.READ_ONLY,
         handler=_forward,
+        traits=ToolTraits(new_document=True),
     ),
     ToolDef(
         name="browser_reload",
@@ -76,5 +79,6 @@ TOOLS: list[ToolDef[Any]] = [
         description="Reload the current page. Unsaved form input on the page is lost. Re-list elements after.",
         side_effect=SideEffect.READ_ONLY,
         handler=_reload,
+        traits=ToolTraits(new_document=True),
     ),
 ]

@@ -13,7 +13,7 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering import changes, listing, overlay
 from browserops.browser.page import reading
 from browserops.browser.page.navigation import page_info
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 _counter = itertools.count(1)
@@ -109,6 +109,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_extract,
+        traits=ToolTraits(pure_read=True),
     ),
     ToolDef(
         name="browser_snapshot",
@@ -120,6 +121,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_snapshot,
+        traits=ToolTraits(pure_read=True),
     ),
     ToolDef(
         name="browser_screenshot",
@@ -130,6 +132,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.LOCAL_WRITE,
         handler=_screenshot,
+        traits=ToolTraits(pure_read=True),
     ),
     ToolDef(
         name="browser_observe",
@@ -142,5 +145,6 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.LOCAL_WRITE,
         handler=_observe,
+        traits=ToolTraits(pure_read=True, banners="listing"),
     ),
 ]

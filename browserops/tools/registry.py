@@ -35,7 +35,9 @@ def get_tool(name: str) -> ToolDef[Any] | None:
 
 
 async def call_tool(name: str, ctx: ToolContext, args: Mapping[str, Any] | None = None) -> ToolResult:
-    """Call a tool by name; an unknown name is an error result listing the known ones."""
+    """Call a tool by name, bare: validation, dialog check, timeout and error mapping (:func:`invoke`), but no
+    guards, crash policy or post-action hooks — what the front doors use is :class:`~browserops.tools.runner.
+    ToolRunner`. An unknown name is an error result listing the known ones."""
     tool = CATALOGUE.get(name)
     if tool is None:
         return error(ErrorCode.UNKNOWN_TOOL, f"Unknown tool {name!r}. Known tools: {', '.join(sorted(CATALOGUE))}.")

@@ -6,9 +6,8 @@ from typing import Any
 
 from pydantic import Field
 
-from browserops.browser.numbering.elements import resolve_target
 from browserops.browser.page import tabs
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 from browserops.tools.element_arg import ElementId
 
@@ -27,8 +26,7 @@ class SwitchTabArgs(ToolArgs):
 
 
 async def _open_in_new_tab(ctx: ToolContext, args: OpenInNewTabArgs) -> dict[str, Any]:
-    _, locator = await resolve_target(ctx.session, args.id)
-    data = await tabs.open_in_new_tab(ctx.session, locator, ctx.settings.navigation_timeout_ms, switch=args.switch)
+    data = await tabs.open_in_new_tab(ctx.session, args.id, ctx.settings.navigation_timeout_ms, switch=args.switch)
     ctx.signals["new_tab"] = data["index"]
     if args.switch:
         ctx.signals["navigated"] = True
@@ -53,6 +51,7 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_open_in_new_tab,
+        traits=ToolTraits(new_document=True, opens_tab=True, target_arg="id"),
     ),
     ToolDef(
         name="browser_switch_tab",
@@ -64,6 +63,6 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_switch_tab,
-        dialog_safe=True,
+        traits=ToolTraits(new_document=True, dialog_safe=True),
     ),
 ]

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from browserops.browser.act import uploads
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 from browserops.tools.element_arg import ElementId
 
@@ -42,5 +42,6 @@ TOOLS: list[ToolDef[Any]] = [
         ),
         side_effect=SideEffect.BROWSER_ACT,
         handler=_upload,
+        traits=ToolTraits(target_arg="id", activation="never", plan_verb="upload"),
     ),
 ]

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from browserops.browser.page import waiting
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 State = Literal[
@@ -73,5 +73,6 @@ TOOLS: list[ToolDef[Any]] = [
         side_effect=SideEffect.READ_ONLY,
         handler=_wait,
         timeout_from_args="budget_ms",
+        traits=ToolTraits(pure_read=True, activation="never"),
     ),
 ]

@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from browserops.chat.api import ChatSession, Event, EventSink, PendingAction, TurnOutcome
+from browserops.chat.api import ChatSession, Event, EventSink, TurnOutcome
+from browserops.policy import PendingAction
 from browserops.privacy import mask_args
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool

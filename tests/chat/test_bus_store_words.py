@@ -9,12 +9,13 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from browserops.chat.api import ChatSession, Event, PendingAction
+from browserops.chat.api import ChatSession, Event
 from browserops.chat.events import EventBus
 from browserops.chat.store import ChatStore
 from browserops.chat.words import _CJK_PHRASES, _WORD_PHRASES, is_done_message
+from browserops.policy import PendingAction, TargetInfo
 from browserops.policy import PendingAction as PolicyPending
-from browserops.policy import TargetInfo, classify
+from tests.traits import classify
 
 
 async def test_replay_then_live_in_order_with_increasing_seq() -> None:

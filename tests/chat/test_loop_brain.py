@@ -220,7 +220,7 @@ async def test_make_brain_is_the_loop_over_the_real_anthropic_client(
     workspace: Path, tool_ctx: ToolContext, demo_site: DemoSite
 ) -> None:
     from browserops.agent.llm import LLMClient
-    from browserops.chat.api import make_brain
+    from browserops.chat.brain import make_brain
     from tests.agent.fake_messages_server import FakeMessagesServer
     from tests.agent_loop.helpers import wire_responder
 

@@ -18,7 +18,7 @@ from browserops.agent.toolhost import InProcessToolHost
 from browserops.chat.brain import LoopBrain
 from browserops.chat.engine import ChatEngine
 from browserops.demo_site import DemoSite
-from browserops.server.runner import ChatServer
+from browserops.server.chat_server import ChatServer
 from browserops.tools.base import ToolContext
 from tests.agent_loop.conftest import open_page
 from tests.agent_loop.helpers import act

@@ -13,7 +13,7 @@ from playwright.async_api import Browser, Page, async_playwright
 from browserops.browser.launch.discovery import find_chromium, launch_args
 from browserops.chat.engine import ChatEngine
 from browserops.demo_site import DemoSite
-from browserops.server.runner import ChatServer
+from browserops.server.chat_server import ChatServer
 
 AXE = Path(__file__).resolve().parents[1] / "js" / "node_modules" / "axe-core" / "axe.min.js"
 

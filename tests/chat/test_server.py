@@ -16,7 +16,7 @@ from websockets.exceptions import InvalidStatus
 from browserops.chat.engine import ChatEngine
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
-from browserops.server.runner import ChatServer, bind_socket
+from browserops.server.chat_server import ChatServer, bind_socket
 
 SID = "default"
 

@@ -9,20 +9,20 @@ from typing import Any
 
 import pytest
 
-import browserops.plan.guard as guard
 from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
 from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle
 from browserops.packs import get_pack
+from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.guard import PREPARE_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
-from browserops.plan.run import RunOptions, run_plan
 from browserops.plan.steps import Step
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool, get_tool
+from browserops.tools.runner import ToolRunner
 from tests.plan_e2e.helpers import EXPENSE_INPUT, events
 
 ACTING = ("browser_overlay_act", "browser_act_by_index", "browser_press", "browser_upload", "browser_dialog",
@@ -56,11 +56,14 @@ async def test_prepare_calls_only_read_tools(session: BrowserSession, demo_site:
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     called: list[str] = []
 
-    async def spy(name: str, ctx: ToolContext, args: dict[str, Any] | None = None) -> dict[str, Any]:
-        called.append(name)
-        return await call_tool(name, ctx, args)
+    real_call = ToolRunner.call
 
-    monkeypatch.setattr(guard, "call_tool", spy)
+    async def spy(runner: ToolRunner, name: str, args: dict[str, Any] | None = None, *,
+                  raise_refused: bool = False) -> dict[str, Any]:
+        called.append(name)
+        return await real_call(runner, name, args, raise_refused=raise_refused)
+
+    monkeypatch.setattr(ToolRunner, "call", spy)
     pack = get_pack(workspace, "demo_expense")
     built = pack.build(pack.load_input(EXPENSE_INPUT))
     request = PlanRequest(title=built.title, start_url=demo_site.base_url + "/expense", steps=built.steps,
@@ -119,11 +122,14 @@ async def test_run_lists_each_page_once_per_step(session: BrowserSession, demo_s
     prepared = await prepare_plan(ctx, workspace, request)
     called: list[str] = []
 
-    async def spy(name: str, ctx: ToolContext, args: dict[str, Any] | None = None) -> dict[str, Any]:
-        called.append(name)
-        return await call_tool(name, ctx, args)
+    real_call = ToolRunner.call
 
-    monkeypatch.setattr(guard, "call_tool", spy)
+    async def spy(runner: ToolRunner, name: str, args: dict[str, Any] | None = None, *,
+                  raise_refused: bool = False) -> dict[str, Any]:
+        called.append(name)
+        return await real_call(runner, name, args, raise_refused=raise_refused)
+
+    monkeypatch.setattr(ToolRunner, "call", spy)
     result = await run_plan(ctx, workspace, prepared.plan, prepared.bundle, RunOptions(confirm=prepared.phrase))
     assert result.error is None and [s.status for s in result.steps] == ["ok"] * 5
     assert called.count("browser_list_interactives") == 5  # five steps with a target, two page checks among them

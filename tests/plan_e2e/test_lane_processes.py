@@ -19,11 +19,11 @@ from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle
 from browserops.lane import Lane
 from browserops.plan.model import PlanSource
-from browserops.plan.prepare import PlanRequest, Prepared, prepare_plan
+from browserops.plan.prepare import PlanRequest, PreparedPlan, prepare_plan
 from browserops.plan.steps import Expectation, SemanticTarget, Step
 from browserops.tools.base import ToolContext
 from tests.plan_e2e.helpers import ROOT, browserops_cmd, bundle_info, events, run_subprocess, subprocess_env
-from tests.procs import chromium_processes, wait_gone
+from tests.procs import chromium_processes, descendants, wait_gone
 
 
 def _slow_steps(wait_text: str, timeout_ms: int) -> list[Step]:
@@ -35,7 +35,7 @@ def _slow_steps(wait_text: str, timeout_ms: int) -> list[Step]:
     ]
 
 
-async def _prepare(session: BrowserSession, workspace: Path, base_url: str, steps: list[Step]) -> Prepared:
+async def _prepare(session: BrowserSession, workspace: Path, base_url: str, steps: list[Step]) -> PreparedPlan:
     ctx = ToolContext(session=session, settings=Settings(), workspace=workspace)
     request = PlanRequest(title="Open the slow page", start_url=base_url + "/?nobanner=1", steps=steps,
                           source=PlanSource(kind="steps", name="slow"))
@@ -51,7 +51,7 @@ def _attempt_window(workspace: Path, request_id: str) -> tuple[dt.datetime, dt.d
 async def test_runs_queue_per_workspace_and_overlap_across_workspaces(
         session: BrowserSession, demo_site: DemoSite, tmp_path: Path) -> None:
     shared, other_a, other_b = (tmp_path / name for name in ("shared", "a", "b"))
-    jobs: list[tuple[Path, Prepared]] = []
+    jobs: list[tuple[Path, PreparedPlan]] = []
     for ws, count in ((shared, 3), (other_a, 1), (other_b, 1)):
         ws.mkdir()
         for _ in range(count):
@@ -91,25 +91,9 @@ def _wait_for_step(workspace: Path, request_id: str, attempt: int, step: int, ti
     raise AssertionError(f"the run never finished step {step}")
 
 
-def _descendants(pid: int) -> set[int]:
-    """Every process below ``pid`` (its Playwright driver and Chromium), read from /proc."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
-    found: set[int] = set()
-    frontier = {pid}
-    while frontier:
-        frontier = {child for child, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
 
 
-def _start_run(workspace: Path, prepared: Prepared) -> subprocess.Popen[bytes]:
+def _start_run(workspace: Path, prepared: PreparedPlan) -> subprocess.Popen[bytes]:
     return subprocess.Popen(browserops_cmd(workspace, "run", prepared.plan.request_id, "--confirm", prepared.phrase),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=subprocess_env())
 
@@ -120,7 +104,7 @@ async def test_killed_run_leaves_an_incomplete_bundle_and_a_free_lane(
     proc = _start_run(workspace, prepared)
     try:
         await asyncio.to_thread(_wait_for_step, workspace, prepared.plan.request_id, 2, 1)
-        spawned = _descendants(proc.pid)
+        spawned = descendants(proc.pid)
         assert set(chromium_processes()) & spawned  # its browser is running
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)

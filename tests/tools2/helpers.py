@@ -1,7 +1,7 @@
 """Test-side helpers for the tools2 tests.
 
 ``stamp`` gives an element a ``data-blind-id`` the way the numbering engine does, so id-based tools can be
-exercised through the real ``resolve_target`` contract with a string id, independent of the listing tool.
+exercised through the real ``locate`` contract with a string id, independent of the listing tool.
 """
 
 from __future__ import annotations

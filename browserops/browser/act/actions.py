@@ -1,7 +1,7 @@
 """Acting on one element (click, type) and pressing keys, with errors a person can act on.
 
 Every function takes a target (a number of the latest listing or a blind id), resolves it through
-:func:`browserops.browser.numbering.elements.resolve_element`, and returns what the page shows afterwards: the
+:func:`browserops.browser.numbering.locate.locate`, and returns what the page shows afterwards: the
 element's new state, whether the page navigated, and where it is now. Typed text never reaches a log.
 Choosing options lives in :mod:`browserops.browser.act.selecting`.
 """
@@ -13,19 +13,16 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.act.effects import KEY_GRACE_S, NavWatch, action_error
-from browserops.browser.act.element_ops import (
-    element_op,
-    finish,
-    label_of,
-    prepare,
-    public_desc,
-    resolve_described,
-)
+from browserops.browser.act.element_ops import click_ready, finish, label_of, prepare, public_desc, resolve_described
 from browserops.browser.act.keylisteners import listens_to_keys
+from browserops.browser.js import element as element_js
+from browserops.browser.js import focusnav as focusnav_js
+from browserops.browser.js.element import After
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.frames import frame_ids
-from browserops.browser.scripts import run_page
+from browserops.browser.numbering.locate import element_call
+from browserops.browser.scripts import run
 from browserops.contract import BrowserOpsError, ErrorCode
 
 TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
@@ -33,15 +30,11 @@ TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
 
 async def click(session: BrowserSession, target: int | str, *, timeout_ms: int) -> dict[str, Any]:
     ready = await prepare(session, target, reach=True, timeout_ms=timeout_ms)
-    resolved, desc, label = ready.resolved, ready.desc, ready.label
-    page = session.page
-    async with NavWatch(session, page) as nav:
+    located, desc = ready.located, ready.desc
+    async with NavWatch(session, session.page) as nav:
         nav.expect_tab = bool(desc.get("opens_tab"))
-        try:
-            await resolved.locator.click(timeout=timeout_ms)
-        except PlaywrightError as exc:
-            raise action_error(f"Clicking {label}", exc) from exc
-    return await finish(session, resolved, nav, timeout_ms, {"action": "click", "target": public_desc(desc, resolved)})
+        await click_ready(ready, timeout_ms)
+    return await finish(located, nav, timeout_ms, {"action": "click", "target": public_desc(desc, located)})
 
 
 _NOT_TEXT = {
@@ -75,13 +68,13 @@ async def type_text(
     """
     ready = await prepare(session, target, kinds=TEXT_KINDS, reach=True, focus=True, clear=KEYED_KINDS,
                           timeout_ms=timeout_ms)
-    resolved, desc, label, kind = ready.resolved, ready.desc, ready.label, ready.kind
+    located, desc, label, kind = ready.located, ready.desc, ready.label, ready.kind
     if kind not in TEXT_KINDS:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"Cannot type into {label}: {_NOT_TEXT.get(kind, '')}.")
     page = session.page
-    loc = resolved.locator
-    result: dict[str, Any] = {"action": "type", "target": public_desc(desc, resolved)}
-    after: dict[str, Any] | None = None
+    loc = located.locator
+    result: dict[str, Any] = {"action": "type", "target": public_desc(desc, located)}
+    after: After | None = None
     async with NavWatch(session, page) as nav:
         try:
             if kind == "fill":  # date/time/colour/range inputs take a formatted value, not keystrokes
@@ -95,7 +88,7 @@ async def type_text(
                     await page.keyboard.press("Delete")
                     result["typed_as"] = "clear"
                 elif (len(text) > TYPE_KEYS_MAX or ("\n" in text and desc.get("role") != "textbox")
-                      or (ready.plain and not await listens_to_keys(session, resolved.frame, resolved.blind_id))):
+                      or (ready.plain and not await listens_to_keys(session, located.frame, located.blind_id))):
                     await page.keyboard.insert_text(text)
                     result["typed_as"] = "insert"
                 else:
@@ -104,16 +97,16 @@ async def type_text(
             # What the field holds before any Enter (a chat box may clear itself on submit); without Enter
             # the same call also describes the element for the result.
             if submit:
-                value = await element_op(resolved, "value")
+                value = await element_call(located, element_js.current_value())
             else:
-                after = dict(await element_op(resolved, "after"))
-                value = after["value"]
+                after_action = await element_call(located, element_js.after_action())
+                after, value = after_action, after_action["value"]
             report_value(result, str(value), text, secret=desc.get("type") == "password")
             if submit:
                 await page.keyboard.press("Enter")
         except PlaywrightError as exc:
             raise action_error(f"Typing into {label}", exc) from exc
-    return await finish(session, resolved, nav, timeout_ms, result, grace_s=KEY_GRACE_S if submit else 0.0,
+    return await finish(located, nav, timeout_ms, result, grace_s=KEY_GRACE_S if submit else 0.0,
                         desc=after["desc"] if after else None)
 
 
@@ -135,7 +128,7 @@ async def focused_element(session: BrowserSession) -> dict[str, Any] | None:
             continue
         ids = frame_ids(session, frame)
         try:
-            info = await run_page(frame, "focusnav", {"op": "active", "prefix": ids.prefix, "seq": ids.seq})
+            info = await run(frame, focusnav_js.active(ids.prefix, ids.seq))
         except PlaywrightError:
             continue
         if not info or info.get("frame_focus"):
@@ -161,10 +154,10 @@ async def press(session: BrowserSession, key: str, target: int | str | None = No
     result: dict[str, Any] = {"key": key}
     async with NavWatch(session, page) as nav:
         if target is not None:
-            resolved, desc = await resolve_described(session, target)
-            result["target"] = public_desc(desc, resolved)
+            located, desc = await resolve_described(session, target)
+            result["target"] = public_desc(desc, located)
             try:
-                await resolved.locator.press(key, timeout=timeout_ms)
+                await located.locator.press(key, timeout=timeout_ms)
             except PlaywrightError as exc:
                 raise action_error(f"Pressing {key} on {label_of(target, desc)}", exc) from exc
         else:

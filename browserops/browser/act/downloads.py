@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from playwright.async_api import Download, Locator
+from playwright.async_api import Download
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.act.element_ops import click_ready, prepare
 from browserops.browser.launch.session import BrowserSession
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -198,13 +199,7 @@ async def wait_for_download(session: BrowserSession, timeout_ms: int,
     return download, False
 
 
-async def click(locator: Locator, timeout_ms: int) -> None:
-    """The trigger of browser_click_and_wait_download, with Playwright's failure turned into our code."""
-    try:
-        await locator.click(timeout=timeout_ms)
-    except PlaywrightError as exc:
-        raise BrowserOpsError(
-            ErrorCode.ACTION_FAILED,
-            f"Clicking the element failed: {str(exc).splitlines()[0]}. Close banners or scroll, list the "
-            "elements again, and retry.",
-        ) from exc
+async def click(session: BrowserSession, target: int | str, timeout_ms: int) -> None:
+    """The trigger of browser_click_and_wait_download: found, scrolled into view and refused when covered, as
+    every click is (see :func:`browserops.browser.act.element_ops.prepare`)."""
+    await click_ready(await prepare(session, target, reach=True, timeout_ms=timeout_ms), timeout_ms)

@@ -14,10 +14,11 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame
 
+from browserops.browser.js import focusnav as focusnav_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.frames import frame_ids
-from browserops.browser.scripts import run_page
+from browserops.browser.scripts import run
 from browserops.contract import BrowserOpsError, ErrorCode
 
 _KEY = "elements.cursor"
@@ -85,15 +86,12 @@ async def move_focus(session: BrowserSession, role: str | None, direction: int) 
     total_matches = 0
     for i, frame in enumerate(order):
         ids = frame_ids(session, frame)
-        args: dict[str, Any] = {
-            "op": "move", "prefix": ids.prefix, "seq": ids.seq, "roles": roles, "level": level, "dir": direction,
-            "fromStart": i > 0,
-        }
-        if i == 0 and cursor is not None and cursor.frame is frame:
-            args["cursor"] = cursor.blind_id
-            args["activeAtCursor"] = cursor.active_at_cursor
+        at_cursor = i == 0 and cursor is not None and cursor.frame is frame
+        call = focusnav_js.move(ids.prefix, ids.seq, roles=roles, level=level, direction=direction, from_start=i > 0,
+                                cursor=cursor.blind_id if at_cursor and cursor else None,
+                                active_at_cursor=cursor.active_at_cursor if at_cursor and cursor else None)
         try:
-            result = await run_page(frame, "focusnav", args)
+            result = await run(frame, call)
         except PlaywrightError:
             continue
         ids.seq = max(ids.seq, int(result.get("seq", 0)))

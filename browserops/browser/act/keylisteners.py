@@ -14,31 +14,13 @@ child frame, a browser without the protocol) the answer is "yes": key by key, as
 
 from __future__ import annotations
 
-import json
-
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame
 
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.elements import BLIND_ID_ATTR, check_blind_id
-
-_PROBE = """(() => {
-  const sel = %s;
-  let el = document.querySelector(sel);
-  const stack = [document.documentElement];
-  while (!el && stack.length) {
-    const n = stack.pop();
-    if (n.shadowRoot) { el = n.shadowRoot.querySelector(sel); stack.push(...n.shadowRoot.children); }
-    stack.push(...n.children);
-  }
-  if (!el) { return null; }
-  for (let n = el; n && n.nodeType !== 9; n = n.parentNode || n.host) {
-    const l = getEventListeners(n);
-    if (l.keydown || l.keypress || l.keyup) { return true; }
-  }
-  return false;
-})()"""
+from browserops.browser.numbering.locate import check_blind_id
+from browserops.browser.scripts import PageCall, expression
 
 
 async def listens_to_keys(session: BrowserSession, frame: Frame, blind_id: str) -> bool:
@@ -49,10 +31,10 @@ async def listens_to_keys(session: BrowserSession, frame: Frame, blind_id: str) 
     cdp = await page_cdp(session, frame.page)
     if cdp is None:
         return True
-    selector = f'[{BLIND_ID_ATTR}="{check_blind_id(blind_id)}"]'
+    probe = expression(PageCall("keylisteners", "listensToKeys", {"id": check_blind_id(blind_id)}))
     try:
-        answer = await cdp.send("Runtime.evaluate", {"expression": _PROBE % json.dumps(selector),
-                                                     "includeCommandLineAPI": True, "returnByValue": True})
+        answer = await cdp.send("Runtime.evaluate", {"expression": probe, "includeCommandLineAPI": True,
+                                                     "returnByValue": True})
     except PlaywrightError:
         return True
     return (answer.get("result") or {}).get("value") is not False

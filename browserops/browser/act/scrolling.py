@@ -6,10 +6,11 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.act.element_ops import locate_run
+from browserops.browser.js import scroll as scroll_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import frame_ids
-from browserops.browser.scripts import run_document
+from browserops.browser.numbering.locate import locate
+from browserops.browser.scripts import run
 from browserops.contract import BrowserOpsError, ErrorCode
 
 
@@ -31,15 +32,18 @@ async def scroll(
       frame's own document for an iframe);
     - a target and nothing else: bring the element into view (centred).
     """
-    args: dict[str, Any] = {"to": to, "dx": by_x, "dy": by_y, "behavior": behavior}
     page = session.page
+    result: dict[str, Any]
     try:
         if target is None:
-            result = await run_document(page.main_frame, "scroll", args)
+            position = await run(page.main_frame, scroll_js.scroll_document(to, by_x, by_y, behavior))
+            result = dict(position)
         else:
-            args["intoView"] = to is None and by_x is None and by_y is None
-            resolved, result = await locate_run(session, target, "scroll", args)
-            label = frame_ids(session, resolved.frame).label
+            into_view = to is None and by_x is None and by_y is None
+            located, position = await locate(session, target, scroll_js.scroll_around(to, by_x, by_y, behavior,
+                                                                                       into_view=into_view))
+            result = dict(position)
+            label = frame_ids(session, located.frame).label
             if label != "main":
                 result["frame"] = label
                 if result.get("kind") == "page":
@@ -49,4 +53,4 @@ async def scroll(
             ErrorCode.ACTION_FAILED, f"Scrolling failed: {str(exc).splitlines()[0]}. List the elements and retry."
         ) from exc
     result["hint"] = "Numbers of the last listing still work; list again to number what came into view."
-    return dict(result)
+    return result

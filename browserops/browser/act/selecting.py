@@ -10,34 +10,28 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.act.effects import NavWatch, action_error
-from browserops.browser.act.element_ops import (
-    element_op,
-    finish,
-    focus_element,
-    prepare,
-    public_desc,
-)
+from browserops.browser.act.element_ops import finish, focus_element, prepare, public_desc
+from browserops.browser.js import element as element_js
+from browserops.browser.js.element import Desc, PopupOption
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.elements import ResolvedElement, blind_locator
 from browserops.browser.numbering.frames import frame_ids
+from browserops.browser.numbering.locate import Located, blind_locator, element_call
 from browserops.contract import BrowserOpsError, ErrorCode
 
 POPUP_WAIT_S = 1.5
 OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "clear", "нет", "выкл", "否", "关"}
 
 
-async def pick_popup_option(session: BrowserSession, resolved: ResolvedElement, choice: str, label: str,
-                             desc: dict[str, Any], timeout_ms: int) -> dict[str, Any]:
+async def pick_popup_option(session: BrowserSession, located: Located, choice: str, label: str,
+                            desc: Desc, timeout_ms: int) -> dict[str, Any]:
     """Open a custom combobox/listbox like a person (click, then type to filter) and click the option."""
-    loc = resolved.locator
-    ids = frame_ids(session, resolved.frame)
+    loc = located.locator
+    ids = frame_ids(session, located.frame)
 
     seen_options: list[str] = []
 
-    async def look() -> dict[str, Any]:
-        result = await element_op(resolved, "popup", text=choice, prefix=ids.prefix, seq=ids.seq)
-        if not isinstance(result, dict):
-            return {"open": False}
+    async def look() -> PopupOption:
+        result = await element_call(located, element_js.popup_option(choice, ids.prefix, ids.seq))
         if result.get("seq"):
             ids.seq = max(ids.seq, int(result["seq"]))
         if result.get("options"):
@@ -56,8 +50,8 @@ async def pick_popup_option(session: BrowserSession, resolved: ResolvedElement, 
                 found = await look()
             if not found.get("id") and desc.get("kind") == "combobox-input":
                 # Many comboboxes only offer matching options once text is typed.
-                await focus_element(resolved, label, timeout_ms)
-                await element_op(resolved, "clear")
+                await focus_element(located, label, timeout_ms)
+                await element_call(located, element_js.select_content())
                 await session.page.keyboard.type(choice)
                 deadline = time.monotonic() + POPUP_WAIT_S
                 found = await look()
@@ -72,7 +66,7 @@ async def pick_popup_option(session: BrowserSession, resolved: ResolvedElement, 
         raise BrowserOpsError(ErrorCode.ELEMENT_NOT_FOUND, f"No option matching {choice!r} in {label}.{listed}",
                               details={"options": options})
     # The option was stamped just now in the combobox's own frame (popupOptions looks in its document).
-    option = blind_locator(resolved.frame, str(found["id"]))
+    option = blind_locator(located.frame, str(found["id"]))
     try:
         if not await option.count():
             raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"The option {found.get('label')!r} vanished before it "
@@ -92,14 +86,14 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
     # One round trip finds it, scrolls it into view and hit-tests it (not a native <select>: Playwright's
     # select_option needs neither) and, for a native <select>, picks the matching option.
     ready = await prepare(session, target, reach=REACHED_KINDS, native=choice, timeout_ms=timeout_ms)
-    resolved, desc, label, kind = ready.resolved, ready.desc, ready.label, ready.kind
-    loc = resolved.locator
+    located, desc, label, kind = ready.located, ready.desc, ready.label, ready.kind
+    loc = located.locator
     page = session.page
-    result: dict[str, Any] = {"action": "select", "target": public_desc(desc, resolved)}
+    result: dict[str, Any] = {"action": "select", "target": public_desc(desc, located)}
     async with NavWatch(session, page) as nav:
         if kind == "native-select":
             picked = ready.native or {}
-            if "index" not in picked:
+            if "index" not in picked or "label" not in picked:
                 options = picked.get("options") or []
                 raise BrowserOpsError(
                     ErrorCode.ELEMENT_NOT_FOUND,
@@ -107,12 +101,12 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
                     details={"options": options},
                 )
             try:
-                await loc.select_option(index=int(picked["index"]), timeout=timeout_ms)
+                await loc.select_option(index=picked["index"], timeout=timeout_ms)
             except PlaywrightError as exc:
                 raise action_error(f"Selecting in {label}", exc) from exc
             result["chosen"] = picked["label"]
         elif kind in ("combobox", "combobox-input", "listbox"):
-            result.update(await pick_popup_option(session, resolved, choice, label, desc, timeout_ms))
+            result.update(await pick_popup_option(session, located, choice, label, desc, timeout_ms))
         elif kind == "option":
             try:
                 await loc.click(timeout=timeout_ms)
@@ -132,7 +126,7 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
                 f"Cannot select in {label}: it is not a drop-down, list box or checkbox. Use action='click', "
                 "then list again to see the options it opens.",
             )
-    after = await finish(session, resolved, nav, timeout_ms, result)
+    after = await finish(located, nav, timeout_ms, result)
     state = (after.get("element") or {}).get("state") or {}
     if "value" in state:
         after["value"] = state["value"]

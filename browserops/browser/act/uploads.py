@@ -13,8 +13,11 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from browserops.browser.act.element_ops import element_op, locate_op
+from browserops.browser.act.effects import action_error
+from browserops.browser.act.element_ops import label_of
+from browserops.browser.js import element as element_js
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.locate import element_call, locate
 from browserops.contract import BrowserOpsError, ErrorCode
 
 MAX_FILES = 20
@@ -65,22 +68,25 @@ async def upload_files(session: BrowserSession, target: int | str, paths: list[P
     """Attach ``paths`` to the element (a number or blind id): directly when it is (the label of) a file input,
     visible or hidden; otherwise click it and fill the file chooser it opens."""
     page = session.page
-    resolved, kind = await locate_op(session, target, "fileinfo")
-    locator = resolved.locator
+    try:
+        located, kind = await locate(session, target, element_js.file_info())
+    except PlaywrightError as exc:
+        raise action_error(label_of(target), exc) from exc
+    locator = located.locator
     files = [str(p) for p in paths]
     if kind["kind"] in ("input", "label"):
-        if kind["disabled"]:
+        if kind.get("disabled"):
             raise BrowserOpsError(ErrorCode.UPLOAD_FAILED, "That file input is disabled; the page does not accept "
                                   "a file there right now.")
-        if len(paths) > 1 and not kind["multiple"]:
+        if len(paths) > 1 and not kind.get("multiple"):
             raise _single_file_error(len(paths))
         try:
             await locator.set_input_files(files, timeout=timeout_ms)
-            count = await element_op(resolved, "filecount")
+            count = await element_call(located, element_js.file_count())
         except PlaywrightError as exc:
             raise BrowserOpsError(ErrorCode.UPLOAD_FAILED, f"Attaching the files failed: {_first(exc)}.") from exc
         return {"via": "file input", "attached": _attached(paths), "input_file_count": count,
-                "accept": kind["accept"]}
+                "accept": kind.get("accept", "")}
     try:
         async with page.expect_file_chooser(timeout=timeout_ms) as chooser_info:
             await locator.click(timeout=timeout_ms)

@@ -1,19 +1,20 @@
-// Operations on one element Playwright has already located (our own locator for [data-blind-id]).
-// args: {op, text?, prefix?, seq?} (prefix/seq: the frame's blind-id counter, for anything we stamp)
-//   describe  -> role, name, state, type, and what kind of control it is (for type/select decisions)
-//   focused   -> is it the focused element (through shadow roots)?
-//   clear     -> select its whole content so the next keystrokes replace it
-//   value     -> what it holds now
-//   hit       -> what covers its visible centre (null when nothing does)
-//   native    -> index of the <option> best matching text, or the option labels
-//   popup     -> for a combobox/listbox: stamp and return the visible option best matching text
-//   prepare   -> everything an action needs before acting, in one round trip (see prepareEl)
-//   after     -> what the element holds and how it reads now: {value, desc}
-//   fileinfo  -> a file input itself, a <label> whose control is one (often a hidden input behind a styled
-//                label), or something else that may open a file chooser when clicked
-//   filecount -> how many files the file input (or the label's input) holds
-//   context   -> what the element belongs to: autocomplete, described-by text, the enclosing container's text
-//   inspect   -> describe + context in one call (context text under "context")
+// Operations on one element, each a function called by name from browser/js/element.py (the typed Python
+// side: keep the two in step). Element functions take (el, args); the element is found by its blind id in
+// the same call (see scripts.run_on). Results are plain JSON.
+//   describe       -> role, name, state, type, and what kind of control it is (for type/select decisions)
+//   inspect        -> describe + what the element belongs to (autocomplete, described-by text, container text)
+//   inspectFocused -> (page function) inspect of the focused element, or {focused: false}
+//   isFocused      -> is it the focused element (through shadow roots)?
+//   selectContent  -> select its whole content so the next keystrokes replace it
+//   currentValue   -> what it holds now
+//   prepare        -> everything an action needs before acting, in one round trip
+//   afterAction    -> what the element holds and how it reads now: {value, desc}
+//   fileInfo       -> a file input itself, a <label> whose control is one (often a hidden input behind a styled
+//                     label), or something else that may open a file chooser when clicked
+//   fileCount      -> how many files the file input (or the label's input) holds
+//   popupOption    -> for a combobox/listbox: stamp and return the visible option best matching text
+//   linkAddress    -> the address a link would open (the element or its enclosing <a>/<area>), or null
+//   visibility     -> whether it is visible as Playwright's isVisible() reads it
 function controlKind(el, role) {
   const tag = el.localName;
   if (tag === "select") { return "native-select"; }
@@ -36,7 +37,7 @@ function controlKind(el, role) {
   return "other";
 }
 
-function describeEl(el) {
+function describe(el) {
   let role = roleOf(el);
   if (role === "generic") { role = "clickable"; }
   const out = { role, name: cut(nameOf(el, role), 80), kind: controlKind(el, role) };
@@ -101,7 +102,7 @@ function popupOptions(el) {
   return options;
 }
 
-function clearEl(el) {
+function selectContent(el) {
   if (el.localName === "input" || el.localName === "textarea") {
     try { el.select(); } catch (e) { el.setSelectionRange && el.setSelectionRange(0, el.value.length); }
   } else if (el.isContentEditable) {
@@ -170,8 +171,8 @@ const allows = (which, kind) => which === true || (Array.isArray(which) && which
 //  - focus: focus it (`focused` says whether it took the focus); clear: then select its content
 //    (`flags`: readonly/disabled as they are once focused) and tell whether it is a `plain` field;
 //  - native: for a native <select>, the option best matching this text (`native`).
-function prepareEl(el, args) {
-  const desc = describeEl(el);
+function prepare(el, args) {
+  const desc = describe(el);
   const out = { desc };
   const kind = desc.kind;
   if (args.kinds && !args.kinds.includes(kind)) { return out; }
@@ -189,7 +190,7 @@ function prepareEl(el, args) {
   if (allows(args.focus, kind)) {
     out.focused = focusEl(el);
     if (out.focused && allows(args.clear, kind)) {
-      out.flags = clearEl(el);
+      out.flags = selectContent(el);
       out.plain = plainField(el, desc);
     }
   }
@@ -242,50 +243,58 @@ function contextOf(el, max) {
   return out;
 }
 
-function main(el, args) {
+function inspect(el, args) {
+  const out = describe(el);
+  const ctx = contextOf(el, args.max || 600);
+  for (const k in ctx) { out[k === "text" ? "context" : k] = ctx[k]; }
+  return out;
+}
+
+function inspectFocused(args) {
+  const a = deepActiveElement();
+  if (!a || a === document.body || a === document.documentElement) { return { focused: false }; }
+  return { ...inspect(a, args), focused: true };
+}
+
+function afterAction(el) { return { value: currentValue(el), desc: describe(el) }; }
+
+function fileInfo(el) {
+  const info = (input) => ({ multiple: !!input.multiple, disabled: !!input.disabled, accept: input.accept || "" });
+  if (el instanceof HTMLInputElement && el.type === "file") { return { kind: "input", ...info(el) }; }
+  if (el instanceof HTMLLabelElement && el.control instanceof HTMLInputElement && el.control.type === "file") {
+    return { kind: "label", ...info(el.control) };
+  }
+  return { kind: "other" };
+}
+
+function fileCount(el) {
+  const input = el instanceof HTMLLabelElement ? el.control : el;
+  return input && input.files ? input.files.length : null;
+}
+
+// args: {text, prefix, seq} (prefix/seq: the frame's blind-id counter, for the option we stamp)
+function popupOption(el, args) {
   const st = boState();
   if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
   if (args.seq > st.seq) { st.seq = args.seq; }
-  switch (args.op) {
-    case "describe": return describeEl(el);
-    case "context": return contextOf(el, args.max || 600);
-    case "inspect": {
-      const out = describeEl(el);
-      const ctx = contextOf(el, args.max || 600);
-      for (const k in ctx) { out[k === "text" ? "context" : k] = ctx[k]; }
-      return out;
-    }
-    case "focused": return isFocused(el);
-    case "clear": return clearEl(el);
-    case "value": return currentValue(el);
-    case "prepare": return prepareEl(el, args);
-    case "after": return { value: currentValue(el), desc: describeEl(el) };
-    case "fileinfo": {
-      const info = (input) => ({ multiple: !!input.multiple, disabled: !!input.disabled, accept: input.accept || "" });
-      if (el instanceof HTMLInputElement && el.type === "file") { return { kind: "input", ...info(el) }; }
-      if (el instanceof HTMLLabelElement && el.control instanceof HTMLInputElement && el.control.type === "file") {
-        return { kind: "label", ...info(el.control) };
-      }
-      return { kind: "other" };
-    }
-    case "filecount": {
-      const input = el instanceof HTMLLabelElement ? el.control : el;
-      return input && input.files ? input.files.length : null;
-    }
-    case "hit": {
-      const vw = document.documentElement.clientWidth || window.innerWidth;
-      return coveredBy(el, [0, 0, vw, window.innerHeight]);
-    }
-    case "native": return nativeOption(el, args.text);
-    case "popup": {
-      const opts = popupOptions(el);
-      if (!opts.length) { return { open: false }; }
-      const best = bestOption(opts.filter((o) => o.getAttribute("aria-disabled") !== "true"), args.text,
-        (o) => nameOf(o, "option"), (o) => o.getAttribute("data-value") || o.getAttribute("value") || "",
-        (o) => o.getAttribute("title") || "");
-      if (best) { return { open: true, id: stamp(best), label: cut(nameOf(best, "option"), 80), seq: st.seq }; }
-      return { open: true, options: opts.slice(0, 25).map((o) => cut(nameOf(o, "option"), 40)) };
-    }
-  }
-  return null;
+  const opts = popupOptions(el);
+  if (!opts.length) { return { open: false }; }
+  const best = bestOption(opts.filter((o) => o.getAttribute("aria-disabled") !== "true"), args.text,
+    (o) => nameOf(o, "option"), (o) => o.getAttribute("data-value") || o.getAttribute("value") || "",
+    (o) => o.getAttribute("title") || "");
+  if (best) { return { open: true, id: stamp(best), label: cut(nameOf(best, "option"), 80), seq: st.seq }; }
+  return { open: true, options: opts.slice(0, 25).map((o) => cut(nameOf(o, "option"), 40)) };
+}
+
+function linkAddress(el) {
+  const link = el.closest ? el.closest("a[href], area[href]") : null;
+  return link ? link.href : null;
+}
+
+// As Playwright's isVisible(): rendered (checkVisibility), visibility: visible, and a non-empty box.
+function visibility(el) {
+  if (!el.isConnected || !el.checkVisibility()) { return { visible: false }; }
+  if (getComputedStyle(el).visibility !== "visible") { return { visible: false }; }
+  const r = el.getBoundingClientRect();
+  return { visible: r.width > 0 && r.height > 0 };
 }

@@ -1,6 +1,6 @@
 // A short, structured summary of the document: headings outline, main text snippet, counts, live messages.
-// args: {snippet: max chars of the main text, headings: max headings}
-function main(args) {
+// Called by name from browser/js/text.py. args: {snippet: max chars of the main text, headings: max headings}
+function extract(args) {
   const headings = [];
   const counts = { links: 0, buttons: 0, fields: 0, forms: 0, images: 0, frames: 0, tables: 0 };
   const messages = [];

@@ -1,6 +1,6 @@
 // Screen-reader style quick navigation, and "what has the focus".
-// args: {op: "active" | "move", prefix, seq, roles?: [..], level?, dir?: 1 | -1, cursor?, activeAtCursor?,
-//        fromStart?: bool}
+// Called by name from browser/js/focusnav.py. args: {prefix, seq} (the frame's blind-id counter) and, for move,
+// {roles?: [..], level?, dir: 1 | -1, cursor?, activeAtCursor?, fromStart?: bool}
 //  - active: the deep focused element of this document, or {frame_focus: true} when an iframe holds it;
 //  - move: the next/previous visible element matching roles (any interactive element when roles is empty)
 //    after the reference point: the focused element, or the virtual cursor (a heading we moved to earlier)
@@ -20,18 +20,24 @@ function isFocusable(el) {
   return el.hasAttribute("tabindex") || el.isContentEditable;
 }
 
-function main(args) {
+function adoptIds(args) {
   const st = boState();
   if (args.prefix) { st.prefix = args.prefix; }
   if (args.seq > st.seq) { st.seq = args.seq; }
+  return st;
+}
+
+function active(args) {
+  const st = adoptIds(args);
+  const el = deepActiveElement();
+  if (!document.hasFocus() || !el || el === document.body || el === document.documentElement) { return null; }
+  if (el.localName === "iframe" || el.localName === "frame") { return { frame_focus: true }; }
+  return { element: info(el), seq: st.seq };
+}
+
+function move(args) {
+  const st = adoptIds(args);
   const active = deepActiveElement();
-  if (args.op === "active") {
-    if (!document.hasFocus() || !active || active === document.body || active === document.documentElement) {
-      return null;
-    }
-    if (active.localName === "iframe" || active.localName === "frame") { return { frame_focus: true }; }
-    return { element: info(active), seq: st.seq };
-  }
   const roles = args.roles && args.roles.length ? new Set(args.roles) : null;
   let ref = null;
   if (!args.fromStart) {

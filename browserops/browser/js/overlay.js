@@ -1,7 +1,8 @@
 // Numbered badges over listed elements, drawn in this frame's own document (so iframes clip them).
-// args: {op: "show" | "hide", items: [[blindId, number], ...], scheme}
+// Called by name from browser/js/overlay.py: show({items: [[blindId, number], ...], scheme}), hide(),
+// present() (is a host of ours in this document?).
 // One fixed, click-through host per frame holds an open shadow root, so page CSS cannot restyle the
-// badges; a scroll/resize listener keeps them on their elements. "hide" removes host and listeners.
+// badges; a scroll/resize listener keeps them on their elements. hide() removes host and listeners.
 const SCHEMES = {
   dark: { bg: "#000000", fg: "#ffd400", ring: "#ffd400" },   // yellow on black, 14.7:1
   blue: { bg: "#00227a", fg: "#ffffff", ring: "#ffffff" },   // white on dark blue, 13:1
@@ -43,9 +44,12 @@ function visibleBox(el) {
   return box;
 }
 
-function main(args) {
+function hide(args) { return { removed: removeOverlay(boState()) }; }
+
+function present(args) { return !!document.querySelector(OVERLAY_TAG); }
+
+function show(args) {
   const st = boState();
-  if (args.op === "hide") { return { removed: removeOverlay(st) }; }
   const scheme = SCHEMES[args.scheme] || SCHEMES.dark;
   // Redraw inside the existing host when there is one: replacing the host itself would make the browser
   // lay out the whole page again, while the host's own content is laid out on its own (contain: strict).

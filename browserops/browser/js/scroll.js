@@ -1,5 +1,6 @@
 // Scroll the page, a scrollable container or the document of a frame, and report where it is now.
-// Used both as page script (el = null: this frame's document) and element script.
+// Called by name from browser/js/scroll.py: scrollDocument(args) (this frame's document) and
+// scrollAround(el, args) (the element's scrolling container, or the document when nothing around it scrolls).
 // args: {to?: "top"|"bottom"|"left"|"right", dx?, dy?, behavior, intoView?: bool}
 function isScrollable(el) {
   if (!el || el.nodeType !== 1) { return false; }
@@ -47,7 +48,9 @@ function settle(read) {
   });
 }
 
-async function main(el, args) {
+function scrollDocument(args) { return scrollAround(null, args); }
+
+async function scrollAround(el, args) {
   const behavior = args.behavior === "smooth" ? "smooth" : "instant";
   let box = null;
   let kind = "page";

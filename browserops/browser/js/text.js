@@ -1,5 +1,5 @@
 // Visible text of the document including open shadow roots (innerText alone skips them).
-// args: {op: "has", text} -> bool   |   {op: "text"} -> string
+// Called by name from browser/js/text.py: pageText(args) -> string, hasText({text}) -> bool.
 function shadowText(root, out) {
   const stack = [root];
   while (stack.length) {
@@ -20,7 +20,7 @@ function shadowText(root, out) {
   }
 }
 
-function pageText() {
+function pageText(args) {
   const body = document.body;
   if (!body) { return ""; }
   const out = [body.innerText || ""];
@@ -28,7 +28,4 @@ function pageText() {
   return out.join("\n");
 }
 
-function main(args) {
-  if (args.op === "has") { return fold(pageText()).includes(fold(args.text)); }
-  return pageText();
-}
+function hasText(args) { return fold(pageText(args)).includes(fold(args.text)); }

@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from playwright._impl._errors import TargetClosedError
 from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.errors import browser_errors, crashed_error
 from browserops.browser.launch.discovery import ChromiumLocation, find_chromium, launch_args, running_as_root
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
@@ -120,24 +122,29 @@ class BrowserSession:
         self._pw = await async_playwright().start()
         try:
             self._context = await self._open_context(self._pw)
+            self._dead = False
+            async with browser_errors(self, "starting the browser"):
+                await self._first_page(self._context)
         except BaseException:
             await self._pw.stop()
-            self._pw = None
+            self._pw, self._browser, self._context, self._pages = None, None, None, []
             raise
-        self._dead = False
-        self._context.set_default_timeout(opts.tool_timeout_ms)
-        self._context.set_default_navigation_timeout(opts.navigation_timeout_ms)
-        self._context.on("page", self._on_new_page)
-        self._context.on("close", lambda _ctx: self._mark_dead("context closed"))
-        self._pages = [p for p in self._context.pages if not p.is_closed()]
+        self._active = 0
+        log.info("browser session started: mode=%s chromium=%s", opts.mode,
+                 self.chromium.source if self.chromium else "remote")
+
+    async def _first_page(self, context: BrowserContext) -> None:
+        opts = self.options
+        context.set_default_timeout(opts.tool_timeout_ms)
+        context.set_default_navigation_timeout(opts.navigation_timeout_ms)
+        context.on("page", self._on_new_page)
+        context.on("close", lambda _ctx: self._mark_dead("context closed"))
+        self._pages = [p for p in context.pages if not p.is_closed()]
         for page in self._pages:
             self._watch_page(page)
         if not self._pages:
             # new_page fires the context "page" event, which registers it.
-            await self._context.new_page()
-        self._active = 0
-        log.info("browser session started: mode=%s chromium=%s", opts.mode,
-                 self.chromium.source if self.chromium else "remote")
+            await context.new_page()
 
     async def _open_context(self, pw: Playwright) -> BrowserContext:
         opts = self.options
@@ -174,6 +181,9 @@ class BrowserSession:
             self._browser = await pw.chromium.launch(**launch_kwargs)
             self._browser.on("disconnected", lambda _b: self._mark_dead("browser disconnected"))
             return await self._browser.new_context(**ctx_kwargs)
+        except TargetClosedError as exc:
+            # Launched, then gone before it answered: the browser died under us (killed, out of memory).
+            raise crashed_error("starting the browser") from exc
         except PlaywrightError as exc:
             where = opts.cdp_url or opts.ws_endpoint or (self.chromium.path if self.chromium else "chromium")
             raise BrowserOpsError(
@@ -234,11 +244,9 @@ class BrowserSession:
             return f"the browser at {self.options.cdp_url} (CDP)"
         return "the local Chromium"
 
-    def crashed_error(self) -> BrowserOpsError:
+    def crashed_error(self, doing: str = "driving it", *, restarts: bool = False) -> BrowserOpsError:
         """``BROWSER_CRASHED`` naming the browser that went away (a crash, or a lost remote connection)."""
-        how = "connection to" if self.options.mode in ("remote", "cdp") else "browser process of"
-        return BrowserOpsError(ErrorCode.CRASHED, f"Lost the {how} {self.where}: the browser crashed or was "
-                               "closed; the next call restarts it.", details={"browser": self.where})
+        return crashed_error(doing, restarts=restarts, browser=self.where)
 
     @property
     def alive(self) -> bool:
@@ -297,7 +305,7 @@ class BrowserSession:
     def page(self) -> Page:
         """The active page (tab)."""
         if self._dead or self._context is None:
-            raise self.crashed_error()
+            raise self.crashed_error("using its page", restarts=True)
         if not self._pages:
             raise BrowserOpsError(ErrorCode.TAB_NOT_FOUND, "No open tab. Navigate to a URL to open one.")
         return self._pages[min(self._active, len(self._pages) - 1)]

@@ -9,14 +9,16 @@ is missing), or DOM mutations. It costs one small evaluate per frame instead of 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
+from browserops.browser.js import watch as watch_js
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.scripts import page_script
+from browserops.browser.scripts import PageCall, run
 
 _KEY = "changes.armed"
 
@@ -28,12 +30,12 @@ class _Armed:
     frames: frozenset[int]
 
 
-async def _run(frame: Frame, op: str) -> dict[str, Any] | None:
+async def _run(frame: Frame, call: PageCall[watch_js.Armed] | PageCall[watch_js.Changes]) -> dict[str, Any] | None:
     try:
-        result = await frame.evaluate(page_script("watch"), {"op": op})
+        result: Mapping[str, Any] = await run(frame, call)
     except PlaywrightError:
         return None
-    return result if isinstance(result, dict) else None
+    return dict(result)
 
 
 def _frames(page: Page) -> list[Frame]:
@@ -44,7 +46,7 @@ async def arm(session: BrowserSession) -> None:
     """Start watching the active tab as it is now."""
     page = session.page
     frames = _frames(page)
-    await asyncio.gather(*(_run(f, "arm") for f in frames))
+    await asyncio.gather(*(_run(f, watch_js.arm()) for f in frames))
     session.extras[_KEY] = _Armed(page, page.url, frozenset(id(f) for f in frames))
 
 
@@ -61,7 +63,7 @@ async def check(session: BrowserSession) -> dict[str, Any]:
     frames = _frames(page)
     if frozenset(id(f) for f in frames) != armed.frames:
         return {"changed": True, "why": "frames were added or removed"}
-    results = await asyncio.gather(*(_run(f, "read") for f in frames))
+    results = await asyncio.gather(*(_run(f, watch_js.read()) for f in frames))
     for result in results:
         if result is None or not result.get("armed"):
             return {"changed": True, "why": "a new document was loaded"}

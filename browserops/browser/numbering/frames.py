@@ -17,7 +17,9 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
+from browserops.browser.js import frames as frames_js
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.scripts import run_on_handle
 
 _KEY = "elements.frames"
 MAIN = "main"
@@ -102,13 +104,6 @@ def _empty(r: Rect) -> bool:
     return r[2] - r[0] < 1 or r[3] - r[1] < 1
 
 
-_FRAME_BOX_JS = """(e) => {
-  const cs = getComputedStyle(e);
-  const shown = e.checkVisibility ? e.checkVisibility({visibilityProperty: true}) : true;
-  return [shown, e.clientLeft + parseFloat(cs.paddingLeft || "0"), e.clientTop + parseFloat(cs.paddingTop || "0")];
-}"""
-
-
 async def _child_box(frame: Frame) -> tuple[Rect, tuple[float, float]] | None:
     """The frame's visible box and content origin in top-level viewport coordinates, or None if hidden."""
     try:
@@ -116,7 +111,7 @@ async def _child_box(frame: Frame) -> tuple[Rect, tuple[float, float]] | None:
     except PlaywrightError:
         return None
     try:
-        box, info = await asyncio.gather(handle.bounding_box(), handle.evaluate(_FRAME_BOX_JS))
+        box, info = await asyncio.gather(handle.bounding_box(), run_on_handle(handle, frames_js.frame_box()))
     except PlaywrightError:
         return None
     finally:

@@ -17,10 +17,13 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from browserops.browser.js import listing as listing_js
+from browserops.browser.js.listing import FrameListing
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.elements import ListedElement, Listing, coerce_target, listed, store_listing
+from browserops.browser.numbering.elements import ListedElement, Listing, store_listing
 from browserops.browser.numbering.frames import MAIN, FrameView, visible_frames
-from browserops.browser.scripts import run_page
+from browserops.browser.numbering.locate import coerce_target, identify_target
+from browserops.browser.scripts import run
 from browserops.contract import BrowserOpsError, ErrorCode
 
 MAX_LIMIT = 500
@@ -84,14 +87,15 @@ def _parse_scope(session: BrowserSession, scope: str | int | None) -> _Scope:
         return _Scope()
     target = coerce_target(scope)
     if isinstance(target, int):
-        item = listed(session, target)
-        if item is None:
+        try:
+            _, blind_id = identify_target(session, target)
+        except BrowserOpsError as exc:
             raise BrowserOpsError(
-                ErrorCode.STALE_INDEX,
+                exc.code,
                 f"scope {target} is not a number of the latest listing. Use a container's name (e.g. 'dialog', "
                 "'Contact details'), its element id, 'viewport' or a frame label such as 'f1'.",
-            )
-        return _Scope(raw=str(scope), blind_id=item.blind_id)
+            ) from exc
+        return _Scope(raw=str(scope), blind_id=blind_id)
     text = str(target).strip()
     if text.lower() == "viewport":
         return _Scope(raw=text, viewport=True)
@@ -105,20 +109,20 @@ def _parse_scope(session: BrowserSession, scope: str | int | None) -> _Scope:
 @dataclass
 class _FrameResult:
     view: FrameView
-    data: dict[str, Any]
+    data: FrameListing
 
 
 async def _scan(views: list[FrameView], extra: dict[str, Any]) -> list[_FrameResult]:
     async def one(view: FrameView) -> _FrameResult | None:
         try:
-            data = await run_page(view.frame, "list", {**view.script_args(), **extra})
+            data = await run(view.frame, listing_js.list_frame({**view.script_args(), **extra}))
         except PlaywrightError as exc:
             if view.label != MAIN:
                 return None  # a child frame navigating away mid-listing simply has nothing to list
             # The page itself was navigating: wait for the new document once, then list it.
             try:
                 await view.frame.wait_for_load_state("domcontentloaded", timeout=LOAD_GRACE_MS * 4)
-                data = await run_page(view.frame, "list", {**view.script_args(), **extra})
+                data = await run(view.frame, listing_js.list_frame({**view.script_args(), **extra}))
             except PlaywrightError:
                 raise BrowserOpsError(
                     ErrorCode.ACTION_FAILED,

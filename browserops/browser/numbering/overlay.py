@@ -8,15 +8,17 @@ badges always show the numbers of the latest listing.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
+from browserops.browser.js import overlay as overlay_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import Listing, latest_listing
-from browserops.browser.scripts import run_page
+from browserops.browser.scripts import PageCall, run
 
 Scheme = Literal["dark", "blue", "light"]
 SCHEMES: dict[str, str] = {
@@ -40,15 +42,12 @@ def overlay_state(session: BrowserSession) -> OverlayState | None:
     return state if isinstance(state, OverlayState) else None
 
 
-async def _run(frame: Frame, args: dict[str, Any]) -> dict[str, Any] | None:
+async def _run(frame: Frame, call: PageCall[overlay_js.Shown] | PageCall[overlay_js.Removed]) -> dict[str, Any] | None:
     try:
-        result = await run_page(frame, "overlay", args)
+        result: Mapping[str, Any] = await run(frame, call)
     except PlaywrightError:
         return None  # a frame that navigated away has no badges to draw or remove
-    return result if isinstance(result, dict) else None
-
-
-_PRESENT_JS = "() => !!document.querySelector('browserops-overlay')"
+    return dict(result)
 
 
 async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = "dark") -> dict[str, Any]:
@@ -59,20 +58,20 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
             and state.scheme == scheme and state.result is not None):
         # Already drawn for this listing (a listing redraws an overlay that is on): keep it if still there.
         try:
-            if await page.main_frame.evaluate(_PRESENT_JS) or not any(i.frame == "main" for i in listing.items):
+            if await run(page.main_frame, overlay_js.present()) or not any(i.frame == "main" for i in listing.items):
                 return dict(state.result)
         except PlaywrightError:
             pass
-    by_frame: dict[str, list[list[Any]]] = {}
+    by_frame: dict[str, list[tuple[str, int]]] = {}
     for item in listing.items:
-        by_frame.setdefault(item.frame, []).append([item.blind_id, item.number])
+        by_frame.setdefault(item.frame, []).append((item.blind_id, item.number))
     frames = [f for f in page.frames if not f.is_detached()]
     labelled = {id(f): label for label, f in listing.frames.items()}
     jobs = []
     for frame in frames:
         items = by_frame.get(labelled.get(id(frame), ""), [])
         # Frames without items still run, to remove badges a previous overlay left there.
-        jobs.append(_run(frame, {"op": "show" if items else "hide", "items": items, "scheme": scheme}))
+        jobs.append(_run(frame, overlay_js.show(items, scheme) if items else overlay_js.hide()))
     results = await asyncio.gather(*jobs)
     shown = sum(int(r.get("shown", 0)) for r in results if r)
     missing = sorted(n for r in results if r for n in r.get("missing", []))
@@ -86,7 +85,7 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
 async def hide_overlay(session: BrowserSession) -> dict[str, Any]:
     """Remove every badge and listener we added, in every frame of the active page."""
     page = session.page
-    results = await asyncio.gather(*(_run(f, {"op": "hide"}) for f in page.frames if not f.is_detached()))
+    results = await asyncio.gather(*(_run(f, overlay_js.hide()) for f in page.frames if not f.is_detached()))
     session.extras.pop(_KEY, None)
     return {"removed": sum(int(r.get("removed", 0)) for r in results if r)}
 

@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-import orjson
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
+from browserops.browser.js import banners as banners_js
 from browserops.browser.page import banner_js
+from browserops.browser.scripts import run
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +39,7 @@ _ARGS = {
     "accept": banner_js.ACCEPT_NAMES,
     "avoid": banner_js.AVOID_NAMES,
 }
-# The word lists travel as one JSON string: Playwright's value serialisation of a few hundred strings costs
-# milliseconds on every scan (one after every action), a string next to nothing.
-_ARGS_JSON = orjson.dumps(_ARGS).decode()
-_SCAN = f"(a) => ({banner_js.SCAN_JS.strip()})(JSON.parse(a))"
+_SCAN = banners_js.scan(_ARGS)
 
 
 @dataclass(frozen=True)
@@ -88,7 +86,7 @@ def _frame_label(page: Page, frame: Frame) -> str:
 
 async def _scan(frame: Frame) -> list[dict[str, Any]]:
     try:
-        result = await frame.evaluate(_SCAN, _ARGS_JSON)
+        result = await run(frame, _SCAN)
     except PlaywrightError:  # a frame navigating or detaching mid-scan has nothing to close
         return []
     return list(result) if isinstance(result, list) else []
@@ -98,7 +96,7 @@ async def _still_open(frame: Frame, tokens: list[int]) -> dict[int, bool]:
     if frame.is_detached():
         return dict.fromkeys(tokens, False)  # a consent iframe that removed itself
     try:
-        result = await frame.evaluate(banner_js.CHECK_JS, tokens)
+        result = await run(frame, banners_js.still_open(tokens))
     except PlaywrightError:
         return dict.fromkeys(tokens, not frame.is_detached())
     return {int(k): bool(v) for k, v in dict(result).items()}

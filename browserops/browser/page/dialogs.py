@@ -87,35 +87,54 @@ def check_no_dialog(session: BrowserSession) -> None:
 async def run_watching_dialogs(session: BrowserSession, coro: Awaitable[T],
                                *, grace_s: float = DIALOG_GRACE_S) -> T:
     """Run ``coro``; if a dialog opens on the active tab meanwhile and the call does not finish within
-    ``grace_s``, cancel it (Playwright aborts the pending protocol call) and raise BROWSER_DIALOG_OPEN."""
+    ``grace_s``, cancel it (Playwright aborts the pending protocol call) and raise BROWSER_DIALOG_OPEN. If the
+    browser goes away meanwhile, cancel it at once and raise BROWSER_CRASHED rather than wait on a protocol
+    call that may never answer."""
     loop = asyncio.get_running_loop()
     opened: asyncio.Future[Dialog] = loop.create_future()
+    closed: asyncio.Future[None] = loop.create_future()
 
     def listener(dialog: Dialog) -> None:
         # A dialog in a background tab does not block this call; it is reported by the next observation.
         if not opened.done() and (dialog.page is None or blocking_dialog(session) is dialog):
             opened.set_result(dialog)
 
+    def on_close(_: object) -> None:
+        if not closed.done():
+            closed.set_result(None)
+
+    context = session.context
+    context.on("close", on_close)
     session.dialog_listeners.append(listener)
     task: asyncio.Future[T] = asyncio.ensure_future(coro)
     try:
-        either: set[asyncio.Future[Any]] = {task, opened}
+        either: set[asyncio.Future[Any]] = {task, opened, closed}
         await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        if not task.done() and closed.done():
+            await _cancel(task)
+            raise BrowserOpsError(ErrorCode.CRASHED, "The browser closed during the call.")
         if not task.done():
-            done, _ = await asyncio.wait({task}, timeout=grace_s)
-            if not done:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, PlaywrightError, BrowserOpsError):
-                    await task
+            racing: set[asyncio.Future[Any]] = {task, closed}
+            done, _ = await asyncio.wait(racing, timeout=grace_s, return_when=asyncio.FIRST_COMPLETED)
+            if task not in done:
+                await _cancel(task)
                 raise dialog_open_error(session, opened.result(), opened_now=True)
         return task.result()
     finally:
+        context.remove_listener("close", on_close)
         with contextlib.suppress(ValueError):
             session.dialog_listeners.remove(listener)
         if not task.done():  # we were cancelled ourselves (a timeout above us)
             task.cancel()
-        if not opened.done():
-            opened.cancel()
+        for future in (opened, closed):
+            if not future.done():
+                future.cancel()
+
+
+async def _cancel(task: asyncio.Future[Any]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, PlaywrightError, BrowserOpsError):
+        await task
 
 
 async def answer_dialog(session: BrowserSession, accept: bool, text: str | None = None) -> dict[str, Any]:

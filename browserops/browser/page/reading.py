@@ -12,11 +12,12 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from browserops.browser.js import text as text_js
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import MAIN, frame_ids
 from browserops.browser.page.navigation import page_info
-from browserops.browser.scripts import run_page
+from browserops.browser.scripts import run
 from browserops.contract import BrowserOpsError, ErrorCode
 
 _REF = re.compile(r" \[ref=[a-z0-9]+\]")
@@ -28,8 +29,7 @@ async def summary(session: BrowserSession, *, snippet_chars: int = 600, max_head
     page = session.page
     out = await page_info(page)
     try:
-        data = await run_page(page.main_frame, "extract", {"snippet": snippet_chars,
-                                                                           "headings": max_headings})
+        data = await run(page.main_frame, text_js.extract(snippet_chars, max_headings))
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not read the page: {str(exc).splitlines()[0]}. "
                               "Wait for it to load (browser_wait) and retry.") from exc
@@ -39,7 +39,7 @@ async def summary(session: BrowserSession, *, snippet_chars: int = 600, max_head
         if frame.is_detached():
             continue
         try:
-            sub = await run_page(frame, "extract", {"snippet": 160, "headings": 5})
+            sub = await run(frame, text_js.extract(160, 5))
         except PlaywrightError:
             continue
         entry: dict[str, Any] = {"frame": frame_ids(session, frame).label, "url": frame.url}
@@ -63,7 +63,7 @@ async def page_text(session: BrowserSession, *, offset: int = 0, max_chars: int 
         if frame.is_detached():
             continue
         try:
-            text = await run_page(frame, "text", {"op": "text"})
+            text = await run(frame, text_js.page_text())
         except PlaywrightError:
             continue
         text = re.sub(r"[ \t]+", " ", re.sub(r"\n\s*\n+", "\n", str(text))).strip()

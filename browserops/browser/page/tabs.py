@@ -11,21 +11,15 @@ import re
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator, Page
+from playwright.async_api import Page
 
+from browserops.browser.js import element as element_js
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.locate import locate
 from browserops.browser.page import navigation
 from browserops.contract import BrowserOpsError, ErrorCode
 
 _OURS_KEY = "tabs.opened_by_tool"
-
-# The address a link would open: the element itself or its enclosing <a>/<area>; nothing for buttons.
-_HREF_JS = """
-(el) => {
-  const link = el.closest ? el.closest("a[href], area[href]") : null;
-  return link ? link.href : null;
-}
-"""
 
 
 def _ours(session: BrowserSession) -> list[Page]:
@@ -98,12 +92,13 @@ async def switch_tab(session: BrowserSession, index: int | None = None,
     return {"switched": True, "active": index, "url": page.url, "title": tabs[index]["title"], "tabs": tabs}
 
 
-async def open_in_new_tab(session: BrowserSession, locator: Locator, timeout_ms: int,
+async def open_in_new_tab(session: BrowserSession, target: int | str, timeout_ms: int,
                           *, switch: bool = False) -> dict[str, Any]:
-    """Open the link's address in a new tab (the current tab stays as it is). Refuses non-links: opening a
-    button "in a new tab" would mean clicking it, which is not a read-only step."""
+    """Open the address of the link ``target`` (a number or blind id) in a new tab (the current tab stays as
+    it is). Refuses non-links: opening a button "in a new tab" would mean clicking it, which is not a
+    read-only step."""
     try:
-        href = await locator.evaluate(_HREF_JS)
+        _, href = await locate(session, target, element_js.link_address())
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not read the element: {str(exc).splitlines()[0]}.") \
             from exc

@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
 
+from browserops.browser.js import element as element_js
+from browserops.browser.js import text as text_js
+from browserops.browser.js import watch as watch_js
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.elements import check_blind_id, coerce_target, listed, locate_blind_id
-from browserops.browser.scripts import run_page
+from browserops.browser.numbering.locate import identify_target, locate
+from browserops.browser.scripts import run
 from browserops.contract import BrowserOpsError, ErrorCode
 
 ElementState = Literal["visible", "hidden", "attached", "detached"]
@@ -84,14 +88,13 @@ def track_network(session: BrowserSession, page: Page | None = None) -> NetworkT
 
 async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int) -> dict[str, Any]:
     """Wait until no frame's DOM has changed for ``quiet_ms`` (at most ``timeout_ms``)."""
-    args = {"quiet": quiet_ms, "timeout": max(timeout_ms, 1)}
 
     async def one(frame: Any) -> dict[str, Any] | None:
         try:
-            result = await run_page(frame, "quiet", args)
+            result: Mapping[str, Any] = await run(frame, watch_js.quiet(quiet_ms, max(timeout_ms, 1)))
         except PlaywrightError:
             return None
-        return result if isinstance(result, dict) else None
+        return dict(result)
 
     frames = [f for f in page.frames if not f.is_detached()]
     results = [r for r in await asyncio.gather(*(one(f) for f in frames)) if r]
@@ -121,35 +124,20 @@ async def page_has_text(page: Page, text: str) -> bool:
         if frame.is_detached():
             continue
         try:
-            if await run_page(frame, "text", {"op": "has", "text": text}):
+            if await run(frame, text_js.has_text(text)):
                 return True
         except PlaywrightError:
             continue
     return False
 
 
-def _blind_id_for(session: BrowserSession, target: int | str) -> str:
-    target = coerce_target(target)
-    if isinstance(target, int):
-        item = listed(session, target)
-        if item is None:
-            raise BrowserOpsError(
-                ErrorCode.STALE_INDEX,
-                f"Number {target} is not in the latest listing. Call browser_list_interactives, then wait on "
-                "one of its numbers or ids.",
-            )
-        return item.blind_id
-    return check_blind_id(str(target))
-
-
-async def _element_state(page: Page, blind_id: str) -> tuple[bool, bool]:
-    found = await locate_blind_id(page, blind_id)
-    if found is None:
-        return False, False
+async def _element_state(session: BrowserSession, blind_id: str) -> tuple[bool, bool]:
+    """(attached, visible) of the element, found as every tool finds one; gone or unreadable is neither."""
     try:
-        return True, await found[1].is_visible()
-    except PlaywrightError:
+        _, seen = await locate(session, blind_id, element_js.visibility())
+    except (BrowserOpsError, PlaywrightError):
         return False, False
+    return True, seen["visible"]
 
 
 @dataclass
@@ -206,10 +194,10 @@ async def wait(
             out[state] = False
     if target is not None:
         want = state if state in element_states else "visible"
-        blind_id = _blind_id_for(session, target)
+        _, blind_id = identify_target(session, target)  # a number means the element it has now, while we wait
 
         async def element_ok() -> bool:
-            attached, visible = await _element_state(page, blind_id)
+            attached, visible = await _element_state(session, blind_id)
             return {"visible": visible, "hidden": not visible, "attached": attached, "detached": not attached}[want]
 
         if not await _poll(element_ok, budget):

@@ -29,7 +29,7 @@ from browserops.lane import open_lane
 from browserops.plan.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
 from browserops.plan.model import BrowserPlan, missing_evidence
 from browserops.plan.phrase import normalize_phrase, verify_phrase
-from browserops.plan.runner import Progress, Runner, StepFailed, StepOutcome
+from browserops.plan.step_runner import Progress, Runner, StepFailed, StepOutcome
 from browserops.tools.base import ToolContext
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from browserops.contract import BrowserOpsError, ErrorCode, result_error
-from browserops.evidence import BundleWriter, StepEvent, TargetInfo
+from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.guard import GuardedTools
 from browserops.plan.model import BrowserPlan, PlanAction, stale_fields
 from browserops.plan.pages import (
@@ -265,7 +265,7 @@ class Runner:
                 outcome.status, outcome.note = "skipped", "optional target not on the page"
                 return
             raise
-        event.target = TargetInfo(role=element.role, name=element.name, number=element.number)
+        event.target = StepTarget(role=element.role, name=element.name, number=element.number)
         if a.action is Action.DOWNLOAD:
             await self._download(a, element, event, outcome)
             return
@@ -380,7 +380,8 @@ class Runner:
         self.last_after = None
         session = self.tools.ctx.session
         if not session.alive and exc.code is not ErrorCode.CRASHED:
-            exc = session.crashed_error()  # whatever the step saw (a text that never came), the browser went away
+            # Whatever the step saw (a text that never came), the browser went away.
+            exc = session.crashed_error(f"running step {step}")
         shots = list(outcome.screenshots) if outcome else []
         with contextlib.suppress(BrowserOpsError, OSError):
             if not (phase == "after" and any("_after_" in s for s in shots)):

@@ -1,0 +1,131 @@
+"""What an agent run is and keeps: its state, its records and the primitives every kind of turn uses.
+
+:class:`~browserops.agent.loop.AgentRun` (the iteration) builds on :class:`RunCore`, and the turns that do not
+simply run a tool (:mod:`browserops.agent.loop_turns`: ask, done, hand-off, hold, confirm, plan) take a
+``RunCore`` — so the loop imports the turns and nothing imports the loop back.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from browserops import policy
+from browserops.agent.calls import ParsedCall
+from browserops.agent.context import Transcript
+from browserops.agent.gate import Judgement
+from browserops.agent.model import Model
+from browserops.agent.observe import Observer
+from browserops.agent.records import RunRecorder, Scrubber
+from browserops.agent.run_steps import StepRecorder, report_message
+from browserops.agent.run_types import Budget, Emit, HeldAction, Pause, PauseKind, StepSummary
+from browserops.agent.summary import llm_summary
+from browserops.agent.toolhost import ToolHost
+from browserops.agent.toolspec import anthropic_tools, model_tools, traits_in
+from browserops.config import Settings
+from browserops.contract import ToolResult
+from browserops.evidence.agent_events import PolicyInfo
+from browserops.privacy import mask_pii
+
+# Read-only exploration: turns an acting call into a plan step, returns the result the model sees
+# (``data.final`` ends the exploration).
+Planner = Callable[[ParsedCall, Judgement], Awaitable[ToolResult]]
+
+
+class RunCore:
+    def __init__(
+        self,
+        host: ToolHost,
+        model: Model,
+        settings: Settings,
+        *,
+        goal: str,
+        workspace: Path,
+        read_only: bool = False,
+        recorder: RunRecorder | None = None,
+        record: bool = True,
+        emit: Emit | None = None,
+        confirmer: policy.Confirmer | None = None,
+        max_steps: int | None = None,
+        vision: bool | None = None,
+        planner: Planner | None = None,
+    ) -> None:
+        self.host = host
+        self.model = model
+        self.settings = settings
+        self.goal = goal
+        self.workspace = workspace
+        self.read_only = read_only
+        self.emit = emit
+        self.confirmer = confirmer
+        self.planner = planner
+        self.vision = settings.vision if vision is None else vision
+        self.specs = model_tools(host.tools())
+        self.spec_map = {s.name: s for s in self.specs}
+        self.tools_schema = anthropic_tools(self.specs)
+        self.transcript = Transcript(vision=self.vision)
+        self.observer = Observer(host, vision=self.vision)
+        self.scrub = Scrubber()
+        self.recorder = recorder if recorder is not None else (RunRecorder(workspace) if record else None)
+        self.steps = StepRecorder(self.recorder, self.scrub, lambda name: traits_in(self.spec_map, name))
+        self.budget = Budget(max_steps or settings.max_steps, settings.max_wall_time_s, settings.max_llm_calls)
+        self.system = ""
+        self.held: HeldAction | None = None
+        self.history: list[StepSummary] = []
+        self.timings: list[dict[str, float]] = []
+        self.finished: Pause | None = None
+        self.last_progress = ""
+        self._waiting: Pause | None = None  # an ask/handoff/confirm pause not yet answered
+        self._ask_call: tuple[str | None, str] | None = None
+        self._started = False
+        self._call_errors = 0
+        self._done_rejections = 0
+        self._error_streak = 0
+        self._force_observe = False
+
+    # -- public ---------------------------------------------------------------------------------------------
+    @property
+    def request_id(self) -> str | None:
+        return self.recorder.request_id if self.recorder else None
+
+    def renew_budget(self) -> None:
+        """A new user message in chat: fresh iteration, wall-time and LLM-call budgets."""
+        self.budget.iterations = self.budget.llm_calls = 0
+        self.budget.started = time.monotonic()
+
+    def close(self, reason: str = "The run was abandoned before it finished.") -> None:
+        """Finish the bundle ``incomplete`` unless the run already ended."""
+        if self.finished is None and self.recorder is not None:
+            view = self.observer.view
+            self.recorder.finish("incomplete", message=mask_pii(reason), url=self.scrub(view.url),
+                                 title=self.scrub(view.title))
+
+    def _tell(self, call_id: str | None, tool: str, result: ToolResult, note: str | None = None) -> None:
+        summary = llm_summary(tool, result, budget=self.budget.remaining(time.monotonic()), note=note)
+        self.transcript.add_result(call_id, tool, summary)
+
+    def _policy_info(self, decision: policy.Decision, outcome: str) -> PolicyInfo:
+        return PolicyInfo(verdict=decision.verdict.value, category=decision.category, reason=decision.reason,
+                          matched=list(decision.matched), outcome=outcome)
+
+    def _report(self, ask_to_continue: bool) -> str:
+        return report_message(self.history, self.observer.view, self.last_progress, self.scrub,
+                              ask_to_continue=ask_to_continue)
+
+    async def _end(self, kind: PauseKind, message: str, *, code: str | None = None, verified: bool = False,
+                   signals: dict[str, Any] | None = None) -> Pause:
+        pause = Pause(kind, message, steps=len(self.history), code=code, verified=verified, signals=signals or {})
+        self.finished = pause
+        if self.recorder is not None:
+            view = self.observer.view
+            self.recorder.finish("complete" if kind == "done" else "incomplete", message=self.scrub(message),
+                                 url=self.scrub(view.url), title=self.scrub(view.title))
+        if kind == "error":
+            await self._emit("error", {"code": code, "error": self.scrub(message)[:500], "fatal": True})
+        return pause
+
+    async def _emit(self, kind: str, data: dict[str, Any]) -> None:
+        if self.emit is not None:
+            await self.emit(kind, data)

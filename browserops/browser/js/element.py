@@ -1,0 +1,144 @@
+"""Typed calls of ``js/element.js``: operations on one element, found by its blind id in the same call.
+
+Each function here builds an :class:`~browserops.browser.scripts.ElementCall` (or a
+:class:`~browserops.browser.scripts.PageCall`) naming a function of ``element.js`` and the type of what it
+returns; run it with :func:`browserops.browser.numbering.locate.locate` (find a target and run the call) or
+:func:`browserops.browser.numbering.locate.element_call` (an element already found).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+from browserops.browser.scripts import ElementCall, PageCall
+
+Kinds = bool | list[str]
+ControlKind = Literal["native-select", "checkable", "file", "button", "fill", "combobox-input", "text", "editable",
+                      "combobox", "listbox", "option", "other"]
+
+
+class Desc(TypedDict):
+    """What an element is: role, accessible name and the kind of control (see ``controlKind``)."""
+
+    role: str
+    name: str
+    kind: str
+    state: NotRequired[dict[str, Any]]
+    type: NotRequired[str]  # the input type when it says more than the role
+    opens_tab: NotRequired[bool]  # a link with a target that opens another tab
+
+
+class Inspected(TypedDict, total=False):
+    """:class:`Desc` plus what the element belongs to (for the policy gate)."""
+
+    role: str
+    name: str
+    kind: str
+    state: dict[str, Any]
+    type: str
+    opens_tab: bool
+    autocomplete: str
+    described_by: str
+    context: str
+    focused: bool  # only from inspect_focused
+
+
+class Flags(TypedDict):
+    readonly: bool
+    disabled: bool
+
+
+class NativePick(TypedDict, total=False):
+    index: int  # the matching <option>'s index, with its label
+    label: str
+    options: list[str]  # no match: the first option labels
+
+
+class PrepareResult(TypedDict):
+    desc: Desc
+    native: NotRequired[NativePick]
+    visible: NotRequired[bool]
+    cover: NotRequired[str | None]  # what lies on the element's visible centre
+    focused: NotRequired[bool]
+    flags: NotRequired[Flags]
+    plain: NotRequired[bool]  # a plain <input>/<textarea> without inline key handlers
+
+
+class After(TypedDict):
+    value: str
+    desc: Desc
+
+
+class FileInfo(TypedDict):
+    kind: Literal["input", "label", "other"]
+    multiple: NotRequired[bool]
+    disabled: NotRequired[bool]
+    accept: NotRequired[str]
+
+
+class PopupOption(TypedDict, total=False):
+    open: bool
+    id: str  # the stamped blind id of the best-matching option
+    label: str
+    seq: int
+    options: list[str]  # no match: the visible options
+
+
+class Visibility(TypedDict):
+    visible: bool
+
+
+def describe() -> ElementCall[Desc]:
+    return ElementCall("element", "describe")
+
+
+def inspect(max_chars: int) -> ElementCall[Inspected]:
+    return ElementCall("element", "inspect", {"max": max_chars})
+
+
+def inspect_focused(max_chars: int) -> PageCall[Inspected]:
+    """The focused element of the frame (through shadow roots), or ``{"focused": False}``."""
+    return PageCall("element", "inspectFocused", {"max": max_chars})
+
+
+def is_focused() -> ElementCall[bool]:
+    return ElementCall("element", "isFocused")
+
+
+def select_content() -> ElementCall[Flags]:
+    return ElementCall("element", "selectContent")
+
+
+def current_value() -> ElementCall[str]:
+    return ElementCall("element", "currentValue")
+
+
+def prepare(*, kinds: list[str] | None, reach: Kinds, focus: Kinds, clear: Kinds, native: str | None,
+            scroll: bool) -> ElementCall[PrepareResult]:
+    """Everything an action needs before acting, in one round trip; see ``prepare`` in ``element.js``."""
+    return ElementCall("element", "prepare", {"kinds": kinds, "reach": reach, "focus": focus, "clear": clear,
+                                              "native": native, "scroll": scroll})
+
+
+def after_action() -> ElementCall[After]:
+    return ElementCall("element", "afterAction")
+
+
+def file_info() -> ElementCall[FileInfo]:
+    return ElementCall("element", "fileInfo")
+
+
+def file_count() -> ElementCall[int | None]:
+    return ElementCall("element", "fileCount")
+
+
+def popup_option(text: str, prefix: str, seq: int) -> ElementCall[PopupOption]:
+    return ElementCall("element", "popupOption", {"text": text, "prefix": prefix, "seq": seq})
+
+
+def link_address() -> ElementCall[str | None]:
+    return ElementCall("element", "linkAddress")
+
+
+def visibility() -> ElementCall[Visibility]:
+    return ElementCall("element", "visibility")

@@ -1,0 +1,36 @@
+"""Typed calls of ``js/watch.js``: has the DOM changed since we looked, and waiting for it to go quiet."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from browserops.browser.scripts import PageCall
+
+
+class Armed(TypedDict):
+    armed: bool
+
+
+class Changes(TypedDict, total=False):
+    armed: bool  # False: a new document (nobody armed a watch in it)
+    count: int  # relevant mutations since arm
+    quiet_ms: int | None
+
+
+class Quiet(TypedDict):
+    quiet: bool
+    waited: int
+    mutations: int
+
+
+def arm() -> PageCall[Armed]:
+    return PageCall("watch", "arm")
+
+
+def read() -> PageCall[Changes]:
+    return PageCall("watch", "read")
+
+
+def quiet(quiet_ms: int, timeout_ms: int) -> PageCall[Quiet]:
+    """Resolves once the document has gone ``quiet_ms`` without a relevant mutation, or after ``timeout_ms``."""
+    return PageCall("watch", "waitQuiet", {"quiet": quiet_ms, "timeout": timeout_ms})

@@ -1,0 +1,168 @@
+"""The one way every tool finds an element: by its number in the latest listing, or by its ``data-blind-id``.
+
+:func:`locate` turns a target into the listing item and blind id (without touching the page), then finds the
+element in the frame it was listed in first, then in the other frames (an element moves between frames only
+by being re-created, but an id given by hand may name any frame), running a typed page call on it in the
+same round trip (:func:`browserops.browser.scripts.run_on`). :func:`element_call` runs another call on an
+element already found. An element that is not there raises :class:`ElementGone` (``BROWSER_STALE_INDEX`` for
+a number, ``BROWSER_ELEMENT_NOT_FOUND`` for an id), so "stale number" and "element gone" read the same in
+every tool. Playwright's own actions (click, fill, select_option, set_checked) act through
+:attr:`Located.locator`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TypeVar
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame, Locator
+
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.elements import BLIND_ID_ATTR, BLIND_ID_PATTERN, ListedElement, latest_listing
+from browserops.browser.numbering.frames import frame_by_label
+from browserops.browser.scripts import ElementCall, NotInFrame, run_on
+from browserops.contract import BrowserOpsError, ErrorCode
+
+R = TypeVar("R")
+_FRAME_PREFIX = re.compile(r"^(f\d+)b\d+$")
+
+
+class ElementGone(BrowserOpsError):
+    """The element a number or id names is not on the page (any more)."""
+
+    def __init__(self, target: int | str, item: ListedElement | None, blind_id: str, *, acting: bool = False) -> None:
+        if acting:  # found a moment ago: the page removed or replaced it while we were acting on it
+            code, message = ErrorCode.STALE_INDEX, (f"Element {coerce_target(target)!r} disappeared while acting. "
+                                                    "Call browser_list_interactives again.")
+        else:
+            code = ErrorCode.STALE_INDEX if item is not None else ErrorCode.ELEMENT_NOT_FOUND
+            message = (f"Element {coerce_target(target)!r} is no longer on the page (it changed since the listing). "
+                       "Call browser_list_interactives again; if it is still missing, close banners or scroll.")
+        super().__init__(code, message)
+        self.target = target
+        self.blind_id = blind_id
+
+
+@dataclass
+class Located:
+    """An element found on the page: the listing item (for a number), its blind id and its frame."""
+
+    item: ListedElement | None
+    blind_id: str
+    frame: Frame
+    target: int | str
+
+    @property
+    def locator(self) -> Locator:
+        return blind_locator(self.frame, self.blind_id)
+
+
+def blind_locator(frame: Frame, blind_id: str) -> Locator:
+    return frame.locator(f'[{BLIND_ID_ATTR}="{blind_id}"]').first
+
+
+def coerce_target(target: int | str) -> int | str:
+    """A digit-only string is a number (callers, LLMs especially, quote numbers); blind ids never are."""
+    if isinstance(target, str) and target.strip().isdigit():
+        return int(target.strip())
+    return target
+
+
+def check_blind_id(blind_id: str) -> str:
+    if not BLIND_ID_PATTERN.match(blind_id):
+        raise BrowserOpsError(
+            ErrorCode.INVALID_ARGS,
+            f"{blind_id!r} is not an element id. Use an id from browser_list_interactives (e.g. 'b12').",
+        )
+    return blind_id
+
+
+def identify_target(session: BrowserSession, target: int | str) -> tuple[ListedElement | None, str]:
+    """The listing item (for a number) and the blind id a target names, without touching the page. A number
+    not in the latest listing of the active page raises ``BROWSER_STALE_INDEX`` saying what to do."""
+    if isinstance(target, bool):
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS, "Element must be a number or an id string.")
+    target = coerce_target(target)
+    if not isinstance(target, int):
+        return None, check_blind_id(str(target))
+    page = session.page
+    listing = latest_listing(session)
+    if listing is None or listing.page is not page:
+        raise BrowserOpsError(
+            ErrorCode.STALE_INDEX,
+            f"No current listing for this page, so number {target} means nothing yet. "
+            "Call browser_list_interactives first, then use its numbers.",
+        )
+    item = listing.by_number(target)
+    if item is not None:
+        return item, item.blind_id
+    if listing.url and listing.url != page.url:
+        raise BrowserOpsError(
+            ErrorCode.STALE_INDEX,
+            f"Number {target} belongs to the listing of {listing.url}, but the tab now shows {page.url}. "
+            "Call browser_list_interactives for this page and use its numbers.",
+        )
+    if listing.items:
+        span = f"numbers {listing.items[0].number}..{listing.items[-1].number} of {listing.total}"
+    else:
+        span = f"no items of {listing.total}"
+    raise BrowserOpsError(
+        ErrorCode.STALE_INDEX,
+        f"Number {target} is not in the latest listing ({span}). "
+        "Re-list with browser_list_interactives (same limit/offset) and use the new numbers.",
+    )
+
+
+def _likely_frame(session: BrowserSession, item: ListedElement | None, blind_id: str) -> Frame | None:
+    """The frame the element was listed in (or whose id prefix it carries), if still attached. No round trip."""
+    page = session.page
+    frame: Frame | None = None
+    if item is not None:
+        listing = latest_listing(session)
+        if listing is not None and listing.page is page:
+            frame = listing.frames.get(item.frame)
+    else:
+        m = _FRAME_PREFIX.match(blind_id)
+        frame = frame_by_label(session, page, m.group(1)) if m else page.main_frame
+    return frame if frame is not None and not frame.is_detached() else None
+
+
+def _navigating(exc: PlaywrightError) -> bool:
+    """A frame that navigated (or is navigating) mid-call: the element is simply not there any more."""
+    text = str(exc).lower()
+    return "context was destroyed" in text or "navigat" in text or "detached" in text
+
+
+async def locate(session: BrowserSession, target: int | str, call: ElementCall[R]) -> tuple[Located, R]:
+    """Find ``target`` (a number of the latest listing or a blind id) and run ``call`` on it, in one round
+    trip when it is where it was listed. Raises the stale-number errors of :func:`identify_target`,
+    :class:`ElementGone`, or the Playwright error of the frame it was listed in (not a navigation: the
+    caller says what was being done)."""
+    item, blind_id = identify_target(session, target)
+    first = _likely_frame(session, item, blind_id)
+    frames = ([first] if first is not None else []) + [f for f in session.page.frames if f is not first]
+    failure: PlaywrightError | None = None
+    for frame in frames:
+        if frame.is_detached():
+            continue
+        try:
+            result = await run_on(frame, blind_id, call)
+        except NotInFrame:
+            continue
+        except PlaywrightError as exc:  # a frame navigating away mid-search is just not a match
+            failure = failure or (exc if frame is first else None)
+            continue
+        return Located(item, blind_id, frame, target), result
+    if failure is not None and first is not None and not first.is_detached() and not _navigating(failure):
+        raise failure
+    raise ElementGone(target, item, blind_id)
+
+
+async def element_call(located: Located, call: ElementCall[R]) -> R:
+    """Run ``call`` on an element found before; :class:`ElementGone` when it has gone meanwhile."""
+    try:
+        return await run_on(located.frame, located.blind_id, call)
+    except NotInFrame:
+        raise ElementGone(located.target, located.item, located.blind_id, acting=True) from None

@@ -1,0 +1,58 @@
+"""The evidence records' common base and ``bundle.json`` (:class:`BundleInfo`): plain pydantic models that the
+writer (:mod:`~browserops.evidence.bundle`), the events and the summary all build on.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from browserops.evidence import layout
+
+Phase = Literal["prepare", "run"]
+
+
+class EventModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+
+
+BundleStatus = Literal["open", "prepared", "complete", "incomplete"]
+FinalStatus = Literal["prepared", "complete", "incomplete"]
+
+
+class Attempt(EventModel):
+    """One writer session on the bundle: prepare, then each run."""
+
+    number: int = Field(ge=1)
+    phase: Phase
+    started: dt.datetime
+    ended: dt.datetime | None = None
+    status: FinalStatus | None = Field(None, description="Null while the writer is running (or if it died).")
+    confirmed_with: str | None = Field(None, description="The confirm phrase this run was given (not a secret).")
+    reason: str | None = Field(None, max_length=2000, description="Why it ended incomplete.")
+    pid: int | None = None
+    lane: dict[str, Any] | None = Field(
+        None, description="The workspace lane this run held: backend, fencing token, lease (lane.py).")
+
+
+class BundleInfo(EventModel):
+    """``bundle.json``: the bundle's status marker (hashed in the manifest like every other file)."""
+
+    format_version: Literal[1] = Field(1, alias="format_version")
+    request_id: str = Field(pattern=layout.REQUEST_ID_PATTERN.pattern)
+    workspace: str
+    created: dt.datetime
+    updated: dt.datetime
+    status: BundleStatus
+    attempts: list[Attempt] = Field(default_factory=list)
+
+
+def confirmed_run(info: BundleInfo) -> Attempt | None:
+    """The run attempt that completed with a confirm phrase, if any."""
+    for attempt in info.attempts:
+        if attempt.phase == "run" and attempt.status == "complete" and attempt.confirmed_with is not None:
+            return attempt
+    return None

@@ -1,0 +1,185 @@
+"""``ToolRunner``: the one pipeline every tool call goes through, whichever door it came in by.
+
+The MCP server, the agent's in-process host, the plan engine (prepare/run) and chat all call tools through a
+runner. One call passes these steps, in order::
+
+    lookup → guards → crash policy (before) → invoke → crash policy (after) → post-action hooks
+
+- **lookup**: an unknown name is ``BROWSER_UNKNOWN_TOOL`` listing the known ones;
+- **guards** (:data:`Guard`): each may refuse the call before anything runs by raising a
+  :class:`~browserops.contract.BrowserOpsError` — the plan's side-effect guard (:class:`SideEffectGuard`), the
+  agent's gate and, later, origin rules plug in here;
+- **invoke** (:func:`~browserops.tools.base.invoke`): argument validation, the dialog check, the timeout, and the
+  one boundary where Playwright's errors become codes (:func:`browserops.browser.errors.call_browser`);
+- **crash policy** (:class:`CrashPolicy`): whether a dead browser is restarted before the next call and said so
+  (``data.browser_restarted``), and whether a read-only call hit by a crash is retried once. A call that ran
+  while the browser died always ends ``BROWSER_CRASHED`` naming the tool;
+- **hooks** (:data:`AfterHook`): the banner closer and the session's notices (:func:`banner_hook`,
+  :func:`notices_hook`), each may add to the result; they never fail the call.
+
+:meth:`ToolRunner.call` never raises (the tool contract); with ``raise_refused=True`` it raises the guards'
+refusals (the plan engine wants those as exceptions) and still returns every tool failure as a result.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from browserops.browser.errors import crashed_error
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error_from
+from browserops.tools import registry
+from browserops.tools.base import ToolContext, ToolDef, invoke
+from browserops.tools.hooks import after_action
+
+log = logging.getLogger(__name__)
+
+RESTARTED_NOTE = "The browser had crashed and was restarted; earlier tabs and element numbers are gone."
+
+# A guard sees the tool and the raw arguments before anything runs; it refuses by raising BrowserOpsError.
+Guard = Callable[[ToolDef[Any], Mapping[str, Any]], Awaitable[None]]
+# A post-action hook may add to a result (never fail it); it runs only while the browser is alive.
+AfterHook = Callable[[ToolContext, ToolDef[Any], Mapping[str, Any], ToolResult], Awaitable[ToolResult]]
+
+
+@dataclass(frozen=True)
+class CrashPolicy:
+    """What the runner does about a browser that died."""
+
+    # Restart a dead browser before the next call (a long-lived server or agent); the plan engine does not: a run
+    # whose browser died stops there, its bundle incomplete.
+    restart: bool = False
+    # Put ``data.browser_restarted`` on the call that restarted it (the MCP server's way of saying so).
+    announce: bool = False
+    # Run a read-only (or pure-read) call again once when the browser died under it (reading twice changes
+    # nothing).
+    retry_read_only: bool = False
+
+
+SERVER = CrashPolicy(restart=True, announce=True)
+AGENT = CrashPolicy(restart=True, announce=True, retry_read_only=True)
+PLAN = CrashPolicy()
+
+
+class SideEffectGuard:
+    """Allows only tools of some side-effect classes (prepare: read-only and local-write; run without --confirm:
+    also export). The refusal names who refused and what."""
+
+    def __init__(self, allowed: Iterable[SideEffect], *, who: str) -> None:
+        self.allowed = frozenset(allowed)
+        self.who = who
+
+    def allows(self, tool: ToolDef[Any]) -> bool:
+        return tool.side_effect in self.allowed
+
+    async def __call__(self, tool: ToolDef[Any], args: Mapping[str, Any]) -> None:
+        if not self.allows(tool):
+            allowed = ", ".join(sorted(e.value for e in self.allowed))
+            raise BrowserOpsError(
+                ErrorCode.POLICY_REFUSED,
+                f"{self.who} may only use {allowed} tools; it refused {tool.name} ({tool.side_effect.value}).",
+                details={"tool": tool.name, "side_effect": tool.side_effect.value},
+            )
+
+
+async def banner_hook(ctx: ToolContext, tool: ToolDef[Any], args: Mapping[str, Any], result: ToolResult) -> ToolResult:
+    """Close banners a page-changing tool may have shown (tools/hooks.py); report them as
+    ``data.banners_auto_closed`` when any were found."""
+    hook = await after_action(ctx, tool.name, result, args, tool.traits)
+    if hook["ran"] and hook["found"]:
+        return {**result, "data": {**(result.get("data") or {}), "banners_auto_closed": hook}}
+    return result
+
+
+async def notices_hook(ctx: ToolContext, tool: ToolDef[Any], args: Mapping[str, Any],
+                       result: ToolResult) -> ToolResult:
+    """What the session noticed meanwhile (a tab the site opened, a dialog) as ``data.notices``. A restart is
+    reported by the crash policy, so that notice is left for it."""
+    session = ctx.session
+    taken = session.take_notices()
+    session.notices.extend(n for n in taken if n.get("kind") == "browser_restarted")
+    notices = [n for n in taken if n.get("kind") != "browser_restarted"]
+    if notices:
+        return {**result, "data": {**(result.get("data") or {}), "notices": notices}}
+    return result
+
+
+FRONT_DOOR_HOOKS: tuple[AfterHook, ...] = (banner_hook, notices_hook)
+
+
+class ToolRunner:
+    """Runs catalogue tools on one :class:`ToolContext` through guards, a crash policy and post-action hooks."""
+
+    def __init__(self, ctx: ToolContext, *, tools: Iterable[ToolDef[Any]] | None = None,
+                 guards: Sequence[Guard] = (), hooks: Sequence[AfterHook] = FRONT_DOOR_HOOKS,
+                 crash: CrashPolicy = PLAN) -> None:
+        self.ctx = ctx
+        self.tools = {t.name: t for t in (registry.all_tools() if tools is None else tools)}
+        self.guards = list(guards)
+        self.hooks = list(hooks)
+        self.crash = crash
+        self.restarts = 0
+
+    def get(self, name: str) -> ToolDef[Any] | None:
+        return self.tools.get(name)
+
+    async def call(self, name: str, args: Mapping[str, Any] | None = None, *,
+                   raise_refused: bool = False) -> ToolResult:
+        """The tool contract for one call; never raises (except cancellation). With ``raise_refused`` an unknown
+        tool or a guard's refusal is raised instead (the plan engine wants those as exceptions); tool failures
+        are results either way."""
+        try:
+            tool = self.tools.get(name)
+            if tool is None:
+                raise BrowserOpsError(ErrorCode.UNKNOWN_TOOL,
+                                      f"Unknown tool {name!r}. Known tools: {', '.join(sorted(self.tools))}.")
+            raw = dict(args or {})
+            for guard in self.guards:
+                await guard(tool, raw)
+            restarted = await self._revive()
+        except BrowserOpsError as exc:
+            if raise_refused:
+                raise
+            return error_from(exc)
+        log.debug("tool %s starts", tool.name)
+        result = self._blame_crash(tool, await invoke(tool, self.ctx, raw, restarts=self.crash.restart))
+        rereadable = tool.read_only or tool.traits.pure_read  # a screenshot taken twice changes nothing either
+        if self.crash.retry_read_only and rereadable and result.get("code") == ErrorCode.CRASHED.value:
+            log.warning("browser crashed during %s; restarting and retrying once", tool.name)
+            try:
+                restarted = await self._revive() or restarted
+            except BrowserOpsError as exc:
+                return error_from(exc)
+            result = self._blame_crash(tool, await invoke(tool, self.ctx, raw, restarts=self.crash.restart))
+            result.setdefault("data", {})["retried_after_crash"] = True
+        if self.ctx.session.alive:
+            for hook in self.hooks:
+                result = await hook(self.ctx, tool, raw, result)
+        if restarted and self.crash.announce:
+            result = {**result, "data": {**(result.get("data") or {}), "browser_restarted": RESTARTED_NOTE}}
+        return result
+
+    async def _revive(self) -> bool:
+        """Restart a dead browser when the policy says so; True when it did. Without restarting, a dead browser
+        is left dead and the call fails as crashed."""
+        session = self.ctx.session
+        if not self.crash.restart or session.alive:
+            return False
+        try:
+            restarted = await session.ensure_alive()
+        except BrowserOpsError as exc:
+            raise BrowserOpsError(exc.code, f"The browser could not be restarted: {exc.message}") from exc
+        if restarted:
+            self.restarts += 1
+        return restarted
+
+    def _blame_crash(self, tool: ToolDef[Any], result: ToolResult) -> ToolResult:
+        """Whatever the tool saw (a timeout, a closed target), when the browser is dead afterwards the cause is
+        the dead browser."""
+        if result.get("status") == "error" and result.get("code") != ErrorCode.CRASHED.value \
+                and not self.ctx.session.alive:
+            return error_from(crashed_error(f"running {tool.name}", restarts=self.crash.restart,
+                                            browser=self.ctx.session.where))
+        return result
