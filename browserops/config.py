@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.origins import parse_pattern, split_list
 
 CONFIG_FILE_NAME = "browserops.toml"
 ENV_PREFIX = "BROWSEROPS_"
@@ -102,6 +103,26 @@ class Settings(BaseModel):
         30.0, ge=0.5, le=3600,
         description="Redis lane: lease length in seconds; renewed every third of it while the run lives. A runner "
                     "that cannot renew in time (frozen, cut off) stops before its next acting step.")
+    # Origins (browserops/origins.py): which sites a task may load, in every tab and frame
+    allowed_origins: list[str] = Field(
+        default_factory=list, description="Origins pages may be loaded from (https://example.com, *.example.com, "
+        "localhost:8000); empty = any. Env/--set: comma-separated.",
+    )
+    blocked_origins: list[str] = Field(
+        default_factory=list, description="Origins never loaded, whatever allowed_origins says (same patterns).",
+    )
+
+    @field_validator("allowed_origins", "blocked_origins", mode="before")
+    @classmethod
+    def _origin_list(cls, value: Any) -> Any:
+        return split_list(value) if isinstance(value, str) else value
+
+    @field_validator("allowed_origins", "blocked_origins")
+    @classmethod
+    def _valid_origins(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            parse_pattern(pattern)  # ValueError -> a validation error naming the pattern
+        return value
 
 
 @dataclass
