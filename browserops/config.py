@@ -95,6 +95,14 @@ class Settings(BaseModel):
     banners_max_passes: int = Field(3, ge=1, le=10, description="Passes of the banner closer per trigger.")
     banners_total_budget_ms: int = Field(2500, ge=0, le=30_000, description="Total banner-closing budget.")
     banners_pass_budget_ms: int = Field(800, ge=0, le=30_000, description="Budget of one banner pass.")
+    lane_backend: str = Field(
+        "file", pattern=r"^(file|rediss?://\S+)$",
+        description="Where the workspace lane lives: 'file' (an OS file lock, one machine) or "
+                    "'redis://host:port/db' (a Redis lock with a lease, for runners on several machines).")
+    lane_lease_s: float = Field(
+        30.0, ge=0.5, le=3600,
+        description="Redis lane: lease length in seconds; renewed every third of it while the run lives. A runner "
+                    "that cannot renew in time (frozen, cut off) stops before its next acting step.")
     # Origins (browserops/origins.py): which sites a task may load, in every tab and frame
     allowed_origins: list[str] = Field(
         default_factory=list, description="Origins pages may be loaded from (https://example.com, *.example.com, "

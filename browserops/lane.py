@@ -7,7 +7,12 @@ there is no stale-lock cleanup to get wrong. (On a filesystem without ``flock``,
 filelock falls back to a lock file that a crash *can* leave behind; keep workspaces on a local disk.)
 
 Next to the lock, ``lane.holder.json`` names the current holder (pid, what it runs, since when) so a waiter can
-say whom it waits for. It is informational only: the lock decides, never that file.
+say whom it waits for. It is informational only: the lock decides, never that file. ``lane.fence`` counts the
+holders: each one gets the next number as its fencing token, recorded in the run's ``bundle.json``.
+
+This is the ``file`` lane backend (the default). ``lane_backend = "redis://host:port/db"`` selects
+:class:`browserops.lane_redis.RedisLane`, which holds across machines; :func:`open_lane` picks by the setting.
+Both have the async interface of :class:`WorkspaceLane`.
 
 Usage::
 
@@ -17,28 +22,62 @@ Usage::
         ...
     async with Lane(ws):                      # waits without blocking the event loop
         ...
+    lane = open_lane(ws, settings, holder=...)  # the configured backend
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
 import os
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 from filelock import FileLock, Timeout
 
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.lane_holder import busy_message, holder_record
+
+if TYPE_CHECKING:
+    from browserops.config import Settings
 
 LANE_DIR = ".browserops"
 LOCK_FILE = "lane.lock"
 HOLDER_FILE = "lane.holder.json"
+FENCE_FILE = "lane.fence"
+
+
+class WorkspaceLane(Protocol):
+    """What a run needs from a lane, whichever backend holds it."""
+
+    waited_s: float
+    token: int | None  # the fencing token of the current holding (None until acquired)
+
+    async def acquire_async(self) -> WorkspaceLane: ...
+
+    async def check(self) -> None:
+        """Raise ``BROWSER_LANE_LOST`` when the lane is no longer ours (called before each acting step)."""
+
+    async def release_async(self) -> None: ...
+
+    def record(self) -> dict[str, Any]:
+        """What ``bundle.json`` records about this holding: backend, fencing token, lease."""
+
+
+def open_lane(workspace: Path, settings: Settings, *, no_wait: bool = False, timeout_s: float | None = None,
+              on_wait: Callable[[str], None] | None = None,
+              holder: Mapping[str, Any] | None = None) -> WorkspaceLane:
+    """The lane of ``workspace`` on the backend ``settings.lane_backend`` names."""
+    if settings.lane_backend == "file":
+        return Lane(workspace, no_wait=no_wait, timeout_s=timeout_s, on_wait=on_wait, holder=holder)
+    from browserops.lane_redis import RedisLane  # only a Redis backend pays for importing redis
+
+    return RedisLane(workspace, settings.lane_backend, lease_s=settings.lane_lease_s, no_wait=no_wait,
+                     timeout_s=timeout_s, on_wait=on_wait, holder=holder)
 
 
 class Lane:
@@ -62,6 +101,8 @@ class Lane:
         folder.mkdir(parents=True, exist_ok=True)
         self.lock_path = folder / LOCK_FILE
         self.holder_path = folder / HOLDER_FILE
+        self.fence_path = folder / FENCE_FILE
+        self.token: int | None = None
         # thread_local=False: an asyncio program may release from another thread than it acquired in.
         self._lock = FileLock(self.lock_path, thread_local=False)
         self.waited_s = 0.0
@@ -88,13 +129,7 @@ class Lane:
         return True
 
     def _busy_message(self) -> str:
-        who = self.current_holder() or {}
-        parts = [f"pid {who['pid']}" if "pid" in who else "another process"]
-        if who.get("requestId"):
-            parts.append(f"running {who['requestId']}")
-        if who.get("since"):
-            parts.append(f"since {who['since']}")
-        return f"The browser lane of workspace {self.workspace} is busy ({', '.join(parts)})"
+        return busy_message(self.workspace, self.current_holder() or {})
 
     def _busy_error(self, waited: bool) -> BrowserOpsError:
         if waited:
@@ -105,16 +140,22 @@ class Lane:
                                details={"holder": self.current_holder() or {}})
 
     def _took(self) -> None:
-        record = {"pid": os.getpid(), "since": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), **self.holder}
-        data = orjson.dumps(record)
-        with contextlib.suppress(OSError):  # informational only
-            # Overwrite, then cut to length: opening with O_TRUNC makes ext4 flush on close (~1-2 ms per run).
-            fd = os.open(self.holder_path, os.O_WRONLY | os.O_CREAT, 0o644)
-            try:
-                os.write(fd, data)
-                os.ftruncate(fd, len(data))
-            finally:
-                os.close(fd)
+        try:
+            previous = int(self.fence_path.read_text(encoding="ascii").strip() or 0)
+        except (OSError, ValueError):
+            previous = 0
+        self.token = previous + 1
+        _overwrite(self.fence_path, str(self.token).encode("ascii"))  # under the lock: no other writer
+        _overwrite(self.holder_path, orjson.dumps(holder_record({**self.holder, "token": self.token})))
+
+    def record(self) -> dict[str, Any]:
+        return {"backend": "file", "token": self.token}
+
+    async def check(self) -> None:
+        """A file lock cannot be lost while its process lives: nothing to check."""
+
+    async def release_async(self) -> None:
+        self.release()
 
     # ------------------------------------------------------------------ sync
 
@@ -178,3 +219,15 @@ class Lane:
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         self.release()
+
+
+def _overwrite(path: Path, data: bytes) -> None:
+    """Best effort (the files are informational or a counter under the lock)."""
+    with contextlib.suppress(OSError):
+        # Overwrite, then cut to length: opening with O_TRUNC makes ext4 flush on close (~1-2 ms per run).
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, data)
+            os.ftruncate(fd, len(data))
+        finally:
+            os.close(fd)

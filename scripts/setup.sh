@@ -27,12 +27,24 @@ if ! uv run --frozen browserops doctor --no-launch >/dev/null 2>&1; then
 fi
 uv run --frozen browserops doctor --no-launch >&2
 
-# Test-only JavaScript (axe-core, injected into the chat page by the accessibility tests).
+# redis-server: the Redis lane backend's tests and bench/lanes.py start their own (no persistence, free port).
+if ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing Debian's redis-server (Redis lane tests)" >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  else
+    echo "setup: redis-server not found; the Redis lane tests need it (sudo apt-get install -y redis-server)" >&2
+  fi
+fi
+
+# Test-only JavaScript (axe-core for the chat page's accessibility tests; playwright-core's browser server for
+# the remote-browser tests).
 if command -v npm >/dev/null 2>&1; then
   echo "setup: installing test JavaScript (npm ci in tests/js)" >&2
   npm ci --prefix tests/js --no-audit --no-fund --silent >/dev/null
 else
-  echo "setup: npm not found; the chat page accessibility test needs it (apt-get install -y npm)" >&2
+  echo "setup: npm not found; the chat page accessibility and remote-browser tests need it (apt-get install -y nodejs npm)" >&2
 fi
 
 # A CJK font, so Chinese/Japanese/Korean pages are readable in screenshots (`doctor` warns when none is there).

@@ -39,10 +39,18 @@ class LiveSession(Protocol):
     @property
     def context(self) -> BrowserContext: ...
 
+    @property
+    def where(self) -> str:
+        """Which browser, for messages: a remote or attached one by its endpoint."""
 
-def crashed_error(doing: str, *, restarts: bool = False) -> BrowserOpsError:
+
+def crashed_error(doing: str, *, restarts: bool = False, browser: str | None = None) -> BrowserOpsError:
+    """``BROWSER_CRASHED``; ``browser`` names it (a remote one by its endpoint: the user must know which to check)."""
     nxt = "the next call restarts it" if restarts else "nothing after that point ran"
-    return BrowserOpsError(ErrorCode.CRASHED, f"The browser crashed while {doing}; {nxt}.")
+    if browser is None:
+        return BrowserOpsError(ErrorCode.CRASHED, f"The browser crashed while {doing}; {nxt}.")
+    return BrowserOpsError(ErrorCode.CRASHED, f"The browser crashed while {doing}; {nxt}. It was {browser}: it "
+                           "crashed, was closed, or the connection to it was lost.", details={"browser": browser})
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
@@ -81,16 +89,16 @@ async def browser_errors(session: LiveSession, doing: str, *, restarts: bool = F
         yield
     except BrowserOpsError as exc:
         if exc.code is ErrorCode.CRASHED or await _died(session, exc):
-            raise crashed_error(doing, restarts=restarts) from exc
+            raise crashed_error(doing, restarts=restarts, browser=session.where) from exc
         raise
     except PlaywrightTimeoutError as exc:
         if await browser_gone(session):
-            raise crashed_error(doing, restarts=restarts) from exc
+            raise crashed_error(doing, restarts=restarts, browser=session.where) from exc
         raise BrowserOpsError(ErrorCode.TIMEOUT, f"Timed out while {doing}: {_first_line(exc)}. The page may be "
                               "busy: try browser_wait, then list the elements again.") from exc
     except PlaywrightError as exc:
         if await browser_gone(session):
-            raise crashed_error(doing, restarts=restarts) from exc
+            raise crashed_error(doing, restarts=restarts, browser=session.where) from exc
         what = "the tab was closed" if isinstance(exc, TargetClosedError) else _first_line(exc)
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Failed while {doing}: {what}.") from exc
 

@@ -134,7 +134,8 @@ class BundleWriter:
 
     @classmethod
     def open(
-        cls, workspace: Path, request_id: str, *, phase: Phase = "run", confirmed_with: str | None = None
+        cls, workspace: Path, request_id: str, *, phase: Phase = "run", confirmed_with: str | None = None,
+        lane: Mapping[str, Any] | None = None,
     ) -> BundleWriter:
         """Continue an existing bundle with a new attempt (a run after prepare, or a retry after a crash)."""
         workspace = workspace.resolve()
@@ -163,7 +164,8 @@ class BundleWriter:
         _repair_events(path)
         info.status = "open"
         info.attempts.append(Attempt(number=len(info.attempts) + 1, phase=phase, started=_now(),
-                                     confirmed_with=confirmed_with, pid=os.getpid(), user=_login()))
+                                     confirmed_with=confirmed_with, pid=os.getpid(), user=_login(),
+                                     lane=dict(lane) if lane is not None else None))
         writer = cls(workspace, path, info, signer)
         writer._save_info()
         return writer

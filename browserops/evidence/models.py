@@ -5,7 +5,7 @@ writer (:mod:`~browserops.evidence.bundle`), the events and the summary all buil
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -35,6 +35,8 @@ class Attempt(EventModel):
     reason: str | None = Field(None, max_length=2000, description="Why it ended incomplete.")
     pid: int | None = None
     user: str | None = Field(None, max_length=200, description="The OS login that ran this attempt (who confirmed).")
+    lane: dict[str, Any] | None = Field(
+        None, description="The workspace lane this run held: backend, fencing token, lease (lane.py).")
 
 
 class BundleInfo(EventModel):

@@ -15,6 +15,7 @@ SIGKILL leaves it unfinished, which ``evidence verify`` reports.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from typing import Any
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, VerifyReport, layout, verify_bundle
 from browserops.evidence.manifest import read_manifest
-from browserops.lane import Lane
+from browserops.lane import open_lane
 from browserops.origins import origin_of
 from browserops.plan.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
 from browserops.plan.model import BrowserPlan, missing_evidence
@@ -152,15 +153,17 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
     check_plan_file(bundle)  # first: "this plan was edited" says more than "wrong phrase"
     confirmed = check_confirm(plan, options.confirm)
     secrets = sensitive_values(plan, options.inputs, options.inputs_digest)
-    lane = Lane(workspace, no_wait=options.no_wait, on_wait=options.progress,
-                holder={"requestId": plan.request_id, "command": "run"})
+    lane = open_lane(workspace, ctx.settings, no_wait=options.no_wait, on_wait=options.progress,
+                     holder={"requestId": plan.request_id, "command": "run"})
     await lane.acquire_async()
     try:
         check_plan_file(bundle)
-        writer = BundleWriter.open(workspace, plan.request_id, phase="run",
+        writer = BundleWriter.open(workspace, plan.request_id, phase="run", lane=lane.record(),
                                    confirmed_with=normalize_phrase(options.confirm or "") if confirmed else None)
+        # Before each acting or exporting call the lane must still be this run's (a Redis lease can end).
         tools = GuardedTools(ctx, CONFIRMED_CLASSES if confirmed else UNCONFIRMED_CLASSES,
-                             who="run" if confirmed else "run without --confirm", banners=True)
+                             who="run" if confirmed else "run without --confirm", banners=True,
+                             before_effect=lane.check)
         runner = Runner(tools, writer, plan, confirmed=confirmed, secrets=secrets, progress=options.progress,
                         login_wait_s=options.login_wait_s)
         started = writer.info.attempts[-1].started
@@ -178,7 +181,7 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
         else:
             writer.finish("incomplete", reason=f"{error.code.value}: {error.message}")
     finally:
-        lane.release()
+        await asyncio.shield(lane.release_async())
     info = writer.info
     return RunResult(
         request_id=plan.request_id, bundle=writer.path, status=info.status, confirmed=confirmed,

@@ -8,7 +8,7 @@ also allows ``export``; only a confirmed run allows ``browser-act``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from browserops.contract import SideEffect, ToolResult, result_error
@@ -19,6 +19,7 @@ from browserops.tools.runner import PLAN, SideEffectGuard, ToolRunner
 PREPARE_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE})
 UNCONFIRMED_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE, SideEffect.EXPORT})
 CONFIRMED_CLASSES = frozenset(SideEffect)
+EFFECT_CLASSES = frozenset({SideEffect.BROWSER_ACT, SideEffect.EXPORT})  # what changes the site or leaves it
 
 
 class GuardedTools:
@@ -27,15 +28,22 @@ class GuardedTools:
     browser is not restarted: the run stops, ``BROWSER_CRASHED``) and no automatic hooks (:meth:`after` is asked
     for explicitly, and only where banners may be closed)."""
 
-    def __init__(self, ctx: ToolContext, allowed: Iterable[SideEffect], *, who: str, banners: bool = False) -> None:
+    def __init__(self, ctx: ToolContext, allowed: Iterable[SideEffect], *, who: str, banners: bool = False,
+                 before_effect: Callable[[], Awaitable[None]] | None = None) -> None:
         self.ctx = ctx
         self.guard = SideEffectGuard(allowed, who=who)
         self.allowed = self.guard.allowed
+        # Awaited before every browser-act or export call; raises to stop it (a run's lane lease, lane.py).
+        self.before_effect = before_effect
         self.who = who
         # The post-action banner closer clicks "reject"/"close" on overlays: never in prepare.
         self.banners = banners
         self.calls: list[str] = []
-        self.runner = ToolRunner(ctx, guards=[self.guard, self._record], hooks=(), crash=PLAN)
+        self.runner = ToolRunner(ctx, guards=[self.guard, self._fence, self._record], hooks=(), crash=PLAN)
+
+    async def _fence(self, tool: ToolDef[Any], args: Mapping[str, Any]) -> None:
+        if self.before_effect is not None and tool.side_effect in EFFECT_CLASSES:
+            await self.before_effect()  # e.g. BROWSER_LANE_LOST: raised to the caller, the tool never runs
 
     async def _record(self, tool: ToolDef[Any], args: Mapping[str, Any]) -> None:
         self.calls.append(tool.name)  # after the side-effect guard: only calls that were let through

@@ -157,8 +157,9 @@ class Runner:
         except StepFailed:
             raise
         except BrowserOpsError as exc:
-            await self._fail(event, a.number, a.label(), exc, outcome=outcome,
-                             phase="after" if outcome.screenshots and needs_confirm else "error")
+            # A lost lane stops the act before it starts: its screenshot is an error one, not an "after".
+            acted = bool(outcome.screenshots) and needs_confirm and exc.code is not ErrorCode.LANE_LOST
+            await self._fail(event, a.number, a.label(), exc, outcome=outcome, phase="after" if acted else "error")
         outcome.ms = (time.monotonic() - started) * 1000
         event.end(status="skipped" if outcome.status == "skipped" else "ok", page_url=self.seen.url,
                   page_title=self.seen.title, screenshots=outcome.screenshots, exports=outcome.exports,
@@ -378,6 +379,10 @@ class Runner:
                     outcome: StepOutcome | None = None, phase: str = "error") -> None:
         """Record the failed step with a screenshot and the page's snapshot, then stop the run."""
         self.last_after = None
+        session = self.tools.ctx.session
+        if not session.alive and exc.code is not ErrorCode.CRASHED:
+            # Whatever the step saw (a text that never came), the browser went away.
+            exc = session.crashed_error(f"running step {step}")
         shots = list(outcome.screenshots) if outcome else []
         with contextlib.suppress(BrowserOpsError, OSError):
             if not (phase == "after" and any("_after_" in s for s in shots)):

@@ -227,5 +227,6 @@ class ToolRunner:
         the dead browser."""
         if result.get("status") == "error" and result.get("code") != ErrorCode.CRASHED.value \
                 and not self.ctx.session.alive:
-            return error_from(crashed_error(f"running {tool.name}", restarts=self.crash.restart))
+            return error_from(crashed_error(f"running {tool.name}", restarts=self.crash.restart,
+                                            browser=self.ctx.session.where))
         return result

@@ -62,7 +62,9 @@ async def test_runs_queue_per_workspace_and_overlap_across_workspaces(
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=subprocess_env())
         for ws, p in jobs
     ]
-    outputs = await asyncio.wait_for(asyncio.gather(*(proc.communicate() for proc in procs)), timeout=150)
+    # A bound against hanging, not a speed check: five Chromium start-ups and three queued runs on a loaded
+    # two-core machine took more than 150 s.
+    outputs = await asyncio.wait_for(asyncio.gather(*(proc.communicate() for proc in procs)), timeout=480)
     for proc, (out, err) in zip(procs, outputs, strict=True):
         assert proc.returncode == 0, err.decode()
         assert orjson.loads(out)["runStatus"] == "complete"

@@ -268,6 +268,19 @@ class BrowserSession:
             self._dead = True
 
     @property
+    def where(self) -> str:
+        """Which browser this session drives, for error messages: a remote or attached one by its endpoint."""
+        if self.options.mode == "remote":
+            return f"the Playwright server at {self.options.ws_endpoint}"
+        if self.options.mode == "cdp":
+            return f"the browser at {self.options.cdp_url} (CDP)"
+        return "the local Chromium"
+
+    def crashed_error(self, doing: str = "driving it", *, restarts: bool = False) -> BrowserOpsError:
+        """``BROWSER_CRASHED`` naming the browser that went away (a crash, or a lost remote connection)."""
+        return crashed_error(doing, restarts=restarts, browser=self.where)
+
+    @property
     def alive(self) -> bool:
         return self._context is not None and not self._dead
 
@@ -324,9 +337,7 @@ class BrowserSession:
     def page(self) -> Page:
         """The active page (tab)."""
         if self._dead or self._context is None:
-            raise BrowserOpsError(
-                ErrorCode.CRASHED, "The browser has crashed or was closed; the next call restarts it."
-            )
+            raise self.crashed_error("using its page", restarts=True)
         if not self._pages:
             raise BrowserOpsError(ErrorCode.TAB_NOT_FOUND, "No open tab. Navigate to a URL to open one.")
         return self._pages[min(self._active, len(self._pages) - 1)]
