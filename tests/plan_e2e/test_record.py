@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import functools
 import http.server
+import selectors
 import signal
 import subprocess
 import threading
@@ -144,6 +145,10 @@ def test_ctrl_c_ends_the_command_and_writes_the_files(demo_site: DemoSite, works
                             env=subprocess_env())
     try:
         assert proc.stderr is not None
+        # The first line, without hanging the test if the command never prints it.
+        waiting = selectors.DefaultSelector()
+        waiting.register(proc.stderr, selectors.EVENT_READ)
+        assert waiting.select(timeout=120), "record printed nothing in 120 s"
         ready = proc.stderr.readline()
         assert ready.startswith("Recording:"), ready
         proc.send_signal(signal.SIGINT)
