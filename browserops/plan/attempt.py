@@ -25,6 +25,7 @@ from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, VerifyReport, layout, verify_bundle
 from browserops.evidence.manifest import read_manifest
 from browserops.lane import Lane
+from browserops.origins import origin_of
 from browserops.plan.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
 from browserops.plan.model import BrowserPlan, missing_evidence
 from browserops.plan.phrase import normalize_phrase, verify_phrase
@@ -139,6 +140,12 @@ def check_plan_file(bundle: Path) -> None:
         )
 
 
+def prepared_origins(plan: BrowserPlan) -> list[str]:
+    """The origins ``prepare`` saw: the start page's and every page it snapshotted."""
+    urls = [plan.start_url, *(p.url for p in (plan.fingerprint.pages if plan.fingerprint else []))]
+    return [o for o in dict.fromkeys(origin_of(u) for u in urls) if o]
+
+
 async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle: Path,
                    options: RunOptions) -> RunResult:
     """Run ``plan`` (from ``bundle``) once. Refusals before any step raise; a failed step is in the result."""
@@ -157,7 +164,13 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
         runner = Runner(tools, writer, plan, confirmed=confirmed, secrets=secrets, progress=options.progress,
                         login_wait_s=options.login_wait_s)
         started = writer.info.attempts[-1].started
-        error = await _attempt(writer, runner, plan, confirmed, options)
+        # run goes nowhere prepare did not look: the session's origin rules, narrowed to the plan's origins.
+        rules = ctx.session.origin_rules
+        await ctx.session.set_origin_rules(rules.narrowed(prepared_origins(plan), by="the plan's prepare"))
+        try:
+            error = await _attempt(writer, runner, plan, confirmed, options)
+        finally:
+            await ctx.session.set_origin_rules(rules)
         if options.before_finish is not None:
             await _before_finish(writer, options.before_finish, typed_values(plan, secrets))
         if error is None:

@@ -115,7 +115,9 @@ TOOLS: list[ToolDef[Any]] = [
             "visible only, those in the viewport first (then below, then above). Each item has its number n, a "
             "stable id (data-blind-id, kept across listings), role, accessible name, state (value, checked, "
             "expanded, disabled…), frame, in_viewport=false when off-screen, covered=true when a banner or "
-            "dialog lies on it, and new=true when it was not in the previous listing. Numbers belong to this "
+            "dialog lies on it, name_guessed=true when the page gave it no name (guessed from title, alt, icon "
+            "file or class words), and new=true when it was not in the previous listing; frames_failed names "
+            "frames that could not be listed, with a code. Numbers belong to this "
             "listing and its limit/offset only: list again after navigation or big changes, and page with "
             "offset when 'more' says items remain."
         ),
