@@ -23,6 +23,7 @@ from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.cli.record_cmd import record_session, write_recording
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
+from browserops.demo_site.zoo_site import ZooSite
 from browserops.packs import PackContext, validate_pack_dir
 from browserops.plan.record import Recorder, Recording, save_name, stable_text
 from browserops.tools.base import ToolContext
@@ -359,3 +360,24 @@ async def test_record_a_custom_combobox_a_radio_and_a_textarea_then_replay(
     other = pack.build(pack.parse_input({**pack.example, "payment_method": "Cash"}, PackContext(workspace)))
     chosen, = [s for s in other.steps if s.field == "payment_method"]
     assert chosen.target is not None and chosen.target.names == ["Cash"] and chosen.display == "Cash"
+
+
+async def test_record_native_date_and_time_controls_of_the_widget_zoo(
+        session: BrowserSession, tool_ctx: ToolContext, workspace: Path) -> None:
+    async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        await page.get_by_label("Birthday").fill("1990-05-17")
+        await page.get_by_label("Meeting time").fill("09:30")
+        await page.get_by_label("Billing month").fill("2026-02")
+        await until(lambda: len(recorder.pending_fields) == 3, "three fields seen")
+
+    with ZooSite() as zoo:
+        recording = await record_while(session, tool_ctx, zoo.url("native"), user)
+    assert [(s["field"], s["action"], s["target"]["names"]) for s in recording.steps] == [
+        ("birthday", "type", ["Birthday"]), ("meeting_time", "type", ["Meeting time"]),
+        ("billing_month", "type", ["Billing month"])]
+    assert recording.inputs == {"birthday": "1990-05-17", "meeting_time": "09:30", "billing_month": "2026-02"}
+    out = workspace / "native.yaml"
+    write_recording(recording, out, workspace / "native.input.yaml")
+    code, made = await cli(workspace, "pack", "new", "zoo_native", "--from-steps", str(out))
+    assert code == 0, made
+    assert "birthday: dt.date" in (workspace / "domain_packs" / "zoo_native" / "pack.py").read_text()
