@@ -28,6 +28,8 @@ STEPS = {
          "target": {"role": "checkbox", "names": ["Billable"], "frame": "main>1"}, "valueRef": {"key": "billable"}},
         {"kind": "fill", "field": "when", "target": {"role": "textbox", "names": ["Date"]},
          "valueRef": {"key": "when"}},
+        {"kind": "fill", "field": "payment", "action": "check", "target": {"role": "radio", "names": ["Cash"]},
+         "value": True, "display": "Cash", "options": ["Card", "Cash"]},
         {"kind": "fill", "field": "pin", "target": {"role": "textbox", "names": ["PIN"]},
          "valueRef": {"key": "pin", "sensitive": True}},
         {"kind": "fill", "action": "upload", "field": "receipt", "target": {"role": "button", "names": ["Receipt"]},
@@ -40,7 +42,7 @@ STEPS = {
     ],
 }
 VALUES = {"amount": "12.50", "category": "Meals", "billable": True, "when": "2026-01-05", "pin": None,
-          "receipt": "receipt.png"}
+          "receipt": "receipt.png", "payment": "Card"}
 
 
 def test_the_pack_rebuilds_the_step_file(workspace: Path) -> None:
@@ -54,7 +56,8 @@ def test_the_pack_rebuilds_the_step_file(workspace: Path) -> None:
     folder = workspace / "domain_packs" / "hand_form"
     source = (folder / "pack.py").read_text(encoding="utf-8")
     for line in ("amount: Decimal", "category: Literal['Travel', 'Meals']", "billable: bool", "when: dt.date",
-                 "pin: SecretStr | None", "receipt: Path | None", "START_URL = '/form?lang=en'"):
+                 "pin: SecretStr | None", "receipt: Path | None", "START_URL = '/form?lang=en'",
+                 "payment: Literal['Card', 'Cash']"):
         assert line in source, line
     # The generated module is clean under the project's own lint rules (lines, unused names, syntax).
     lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--select", "E,F,W,B,UP,SIM",
@@ -68,11 +71,17 @@ def test_the_pack_rebuilds_the_step_file(workspace: Path) -> None:
     assert built[0].url == "/form?lang=en" and len(built) == len(original) + 1
     for made, wanted in zip(built[1:], original, strict=True):
         ignore = {"value", "value_ref", "options", "number"}
+        if made.field == "payment":
+            ignore |= {"target", "display"}  # the radio the input chose
         assert made.model_dump(exclude=ignore) == wanted.model_dump(exclude=ignore)
     values = {s.field: s.value for s in built if s.field}
     assert values == {"amount": "12.50", "category": "Meals", "billable": True, "when": "2026-01-05", "pin": None,
-                      "receipt": str(workspace / "receipt.png")}
-    assert built[5].value_ref is not None and built[5].value_ref.key == "pin" and built[5].sensitive
+                      "receipt": str(workspace / "receipt.png"), "payment": True}
+    assert built[6].value_ref is not None and built[6].value_ref.key == "pin" and built[6].sensitive
+    # The radio choice follows the input: "Card" chosen here, "Cash" when recorded.
+    payment = built[5]
+    assert payment.target is not None and payment.target.names == ["Card"] and payment.display == "Card"
+    assert pack.example["payment"] == "Card"
     # Without the file the upload is left out; a file that is not there is an input error.
     example = pack.build(pack.example_input()).steps
     assert "receipt" not in [s.field for s in example] and len(example) == len(built) - 1

@@ -51,10 +51,16 @@ def _field_type(step: Step, value: Any) -> tuple[str, str]:
     return "str", f"inp.{key}"
 
 
-def _target_code(step: Step) -> str:
+def _radio_choice(step: Step) -> bool:
+    """A recorded radio choice: checking one radio of a group whose radios' names are its ``options``."""
+    return (step.action is Action.CHECK and bool(step.options) and step.field is not None
+            and step.target is not None and step.target.role == "radio" and step.value_ref is None)
+
+
+def _target_code(step: Step, choice: str = "") -> str:
     assert step.target is not None
     t = step.target
-    parts = [f"role={t.role!r}", f"names={list(t.names)!r}"]
+    parts = [f"role={t.role!r}", f"names=[inp.{choice}]" if choice else f"names={list(t.names)!r}"]
     if t.labels:
         parts.append(f"labels={list(t.labels)!r}")
     if t.nth:
@@ -64,7 +70,8 @@ def _target_code(step: Step) -> str:
     return f"SemanticTarget({', '.join(parts)})"
 
 
-def _step_code(step: Step, expr: str) -> str:
+def _step_code(step: Step, expr: str, choice: str = "") -> str:
+    """``Step(...)`` for the pack; ``choice``: the Input field whose value names the radio to check."""
     kind = step.kind.value if step.kind else None
     parts = [f"kind={kind!r}"] if kind else []
     if step.action is not None and kind == "fill":
@@ -74,14 +81,16 @@ def _step_code(step: Step, expr: str) -> str:
     if step.url:
         parts.append(f"url={step.url!r}")
     if step.target is not None:
-        parts.append(f"target={_target_code(step)}")
+        parts.append(f"target={_target_code(step, choice)}")
     if step.value_ref is not None and step.value_ref.sensitive:
         parts.append(f"value_ref=ValueRef(key={step.value_ref.key!r}, sensitive=True)")
     elif expr:
         parts.append(f"value={expr}")
     elif step.value is not None:
         parts.append(f"value={step.value!r}")
-    if step.display is not None:
+    if choice:
+        parts.append(f"display=inp.{choice}")
+    elif step.display is not None:
         parts.append(f"display={step.display!r}")
     if step.expect is not None:
         expect = []
@@ -180,11 +189,11 @@ def pack_source(name: str, steps_path: Path, inputs: dict[str, Any]) -> tuple[st
     files: list[str] = []
     keys: set[str] = set()
     count = 1
-    bad = sorted({s.value_ref.key for s in step_file.steps if s.value_ref is not None
-                  and (not s.value_ref.key.isidentifier() or keyword.iskeyword(s.value_ref.key)
-                       or s.value_ref.key.startswith("_"))})
+    wanted = {s.value_ref.key for s in step_file.steps if s.value_ref is not None}
+    wanted |= {str(s.field) for s in step_file.steps if _radio_choice(s)}
+    bad = sorted(k for k in wanted if not k.isidentifier() or keyword.iskeyword(k) or k.startswith("_"))
     if bad:
-        raise BrowserOpsError(ErrorCode.PLAN_INVALID, f"{steps_path.name}: valueRef keys {', '.join(map(repr, bad))} "
+        raise BrowserOpsError(ErrorCode.PLAN_INVALID, f"{steps_path.name}: keys {', '.join(map(repr, bad))} "
                               "cannot be fields of a pack's Input: use letters, digits and '_' (not first, not a "
                               "Python keyword), in the step file and the input file alike.")
     for step in step_file.steps:
@@ -204,9 +213,16 @@ def pack_source(name: str, steps_path: Path, inputs: dict[str, Any]) -> tuple[st
                 elif not annotation.startswith("SecretStr"):
                     # No value recorded for it (a hand-written file, no input file): a stand-in keeps EXAMPLE valid.
                     example[key] = value if value is not None else (False if annotation == "bool" else f"<{key}>")
+        choice = str(step.field) if _radio_choice(step) else ""
+        if choice and choice not in keys:
+            keys.add(choice)
+            options = list(dict.fromkeys(step.options or []))
+            fields += _field_lines(choice, f"Literal[{', '.join(repr(o) for o in options)}]", None)
+            recorded = inputs.get(choice, step.display)
+            example[choice] = recorded if recorded in options else options[0]
         if step.save_as:
             exports.append(step.save_as)
-        code = _step_code(step, expr)
+        code = _step_code(step, expr, choice)
         if optional_key:
             # Only the file's name was recorded: the author gives the file; without one the upload is left out.
             body += ["    ]", f"    if inp.{optional_key} is not None:", *_wrap(f"steps.append({code})", 8, ""),

@@ -151,6 +151,7 @@ class Recorder:
         self._files: dict[str, list[str]] = {}
         self._options: dict[str, list[str]] = {}  # blind id -> the choices a select offered
         self._labels: dict[str, list[str]] = {}  # blind id -> the field's label texts, placeholder, title
+        self._groups: dict[str, tuple[str, list[str]]] = {}  # radio blind id -> (group's label, its radios' ids)
         self._secret: set[str] = set()  # fields whose value the page's listener withheld (autocomplete says so)
         self._keys: set[str] = set()
 
@@ -199,6 +200,8 @@ class Recorder:
                 self._files[blind] = [str(f) for f in event["files"]]
             if isinstance(event.get("labels"), list) and blind:
                 self._labels[blind] = [str(t) for t in event["labels"] if str(t).strip()]
+            if event.get("groupLabel") and isinstance(event.get("group"), list) and blind:
+                self._groups[blind] = (str(event["groupLabel"]), [str(g) for g in event["group"]])
             if isinstance(event.get("filled"), bool) and blind:
                 self._secret.add(blind)
             if isinstance(event.get("options"), list) and blind:
@@ -304,7 +307,10 @@ class Recorder:
                         continue  # the radio that was left; the one chosen records the choice
                     step.update(action="check", value=True, display=name)
                     self._keys.discard(key)
-                    step["field"] = key
+                    choices = self._choices(blind)
+                    if choices:  # a named group: the choice among its radios (a pack makes them an enum)
+                        step.update(field=field_key(self._groups[blind][0], self._keys), options=choices)
+                        self.recording.inputs[step["field"]] = name  # for a pack; the step itself names the radio
                 else:
                     step.update(action="check", valueRef={"key": key})
                     self.recording.inputs[key] = bool(value)
@@ -328,6 +334,12 @@ class Recorder:
             self.say(f"fill: {role} \"{name}\"" + (" (sensitive: no value kept)" if key in self.recording.sensitive
                                                      else ""))
         self._pending = {}
+
+    def _choices(self, blind: str) -> list[str]:
+        """The names of the radios in a chosen radio's named group (empty: no name, or fewer than two)."""
+        _, members = self._groups.get(blind, ("", []))
+        names = [str(i.get("name") or "") for m in members if (i := self._item(m)) is not None]
+        return names if len(names) > 1 and all(names) else []
 
     def finish(self) -> Recording:
         """End of the recording: fields changed since the last click are steps too."""

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import functools
 import http.server
+import selectors
 import signal
 import subprocess
 import threading
@@ -22,6 +23,8 @@ from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.cli.record_cmd import record_session, write_recording
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
+from browserops.demo_site.zoo_site import ZooSite
+from browserops.packs import PackContext, validate_pack_dir
 from browserops.plan.record import Recorder, Recording, save_name, stable_text
 from browserops.tools.base import ToolContext
 from tests.plan_e2e.helpers import ROOT, browserops_cmd, run_subprocess, server_state, subprocess_env
@@ -144,6 +147,10 @@ def test_ctrl_c_ends_the_command_and_writes_the_files(demo_site: DemoSite, works
                             env=subprocess_env())
     try:
         assert proc.stderr is not None
+        # The first line, without hanging the test if the command never prints it.
+        waiting = selectors.DefaultSelector()
+        waiting.register(proc.stderr, selectors.EVENT_READ)
+        assert waiting.select(timeout=120), "record printed nothing in 120 s"
         ready = proc.stderr.readline()
         assert ready.startswith("Recording:"), ready
         proc.send_signal(signal.SIGINT)
@@ -330,9 +337,11 @@ async def test_record_a_custom_combobox_a_radio_and_a_textarea_then_replay(
     recording = await record_while(session, tool_ctx, demo_site.base_url + "/expense", user)
     by_field = {s.get("field"): s for s in recording.steps}
     assert by_field["currency"]["target"]["role"] == "combobox" and recording.inputs["currency"] == "EUR"
-    # The radio chosen is a fixed choice (no input key); the one left is not a step.
-    assert by_field["bank_transfer"]["action"] == "check" and by_field["bank_transfer"]["value"] is True
-    assert "card" not in by_field and "bank_transfer" not in recording.inputs
+    # The radio chosen: one step keyed by its group's legend, with the group's radios as the options.
+    payment = by_field["payment_method"]
+    assert payment["target"] == {"role": "radio", "names": ["Bank transfer"]} and payment["value"] is True
+    assert payment["display"] == "Bank transfer" and payment["options"] == ["Card", "Cash", "Bank transfer"]
+    assert "card" not in by_field and recording.inputs["payment_method"] == "Bank transfer"
     assert recording.inputs["notes"] == "Taxi to the airport, shared with two colleagues."
     out = workspace / "expense.yaml"
     write_recording(recording, out, workspace / "expense.input.yaml")
@@ -344,3 +353,31 @@ async def test_record_a_custom_combobox_a_radio_and_a_textarea_then_replay(
     replayed = server_state(demo_site.base_url)["submissions"][-1]
     assert (replayed["currency"], replayed["payment_method"]) == ("EUR", "bank")
     assert replayed["notes"] == "Taxi to the airport, shared with two colleagues."
+    # As a pack, the choice is an enum of the group's radios, and another choice picks another radio.
+    code, made = await cli(workspace, "pack", "new", "recorded_choice", "--from-steps", str(out))
+    assert code == 0, made
+    pack = validate_pack_dir(workspace / "domain_packs" / "recorded_choice")
+    other = pack.build(pack.parse_input({**pack.example, "payment_method": "Cash"}, PackContext(workspace)))
+    chosen, = [s for s in other.steps if s.field == "payment_method"]
+    assert chosen.target is not None and chosen.target.names == ["Cash"] and chosen.display == "Cash"
+
+
+async def test_record_native_date_and_time_controls_of_the_widget_zoo(
+        session: BrowserSession, tool_ctx: ToolContext, workspace: Path) -> None:
+    async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        await page.get_by_label("Birthday").fill("1990-05-17")
+        await page.get_by_label("Meeting time").fill("09:30")
+        await page.get_by_label("Billing month").fill("2026-02")
+        await until(lambda: len(recorder.pending_fields) == 3, "three fields seen")
+
+    with ZooSite() as zoo:
+        recording = await record_while(session, tool_ctx, zoo.url("native"), user)
+    assert [(s["field"], s["action"], s["target"]["names"]) for s in recording.steps] == [
+        ("birthday", "type", ["Birthday"]), ("meeting_time", "type", ["Meeting time"]),
+        ("billing_month", "type", ["Billing month"])]
+    assert recording.inputs == {"birthday": "1990-05-17", "meeting_time": "09:30", "billing_month": "2026-02"}
+    out = workspace / "native.yaml"
+    write_recording(recording, out, workspace / "native.input.yaml")
+    code, made = await cli(workspace, "pack", "new", "zoo_native", "--from-steps", str(out))
+    assert code == 0, made
+    assert "birthday: dt.date" in (workspace / "domain_packs" / "zoo_native" / "pack.py").read_text()

@@ -61,6 +61,11 @@
       if (group && group.length) {
         info.group = Array.from(group).map((r) => r.getAttribute("data-blind-id")).filter((id) => id);
       }
+      // What the group is called (its fieldset's legend, or a radiogroup's label): the choice's input key.
+      const legend = el.closest("fieldset") && el.closest("fieldset").querySelector("legend");
+      const radiogroup = el.closest("[role=radiogroup]");
+      info.groupLabel = ((legend && legend.textContent) || (radiogroup && radiogroup.getAttribute("aria-label"))
+                         || "").replace(/\s+/g, " ").trim().slice(0, 80);
     }
     else if (typeof el.value === "string") { info.value = el.value; }
     send(info);

@@ -95,7 +95,7 @@ class UserWatch:
             return
         if isinstance(event, dict):
             keys = ("type", "blindId", "tag", "inputType", "submits", "label", "href", "files", "value", "checked",
-                    "filled", "group", "options", "labels")
+                    "filled", "group", "groupLabel", "options", "labels")
             self.events.put_nowait({k: event.get(k) for k in keys})
 
     def new_downloads(self) -> list[str]:
