@@ -25,13 +25,15 @@ class ListArgs(ToolArgs):
     )
     limit: int | None = Field(None, ge=1, le=listing.MAX_LIMIT, description="Items per listing (default 40).")
     offset: int = Field(0, ge=0, description="Skip this many items of the full order (paging).")
+    boxes: bool = Field(False, description="Also give each item's box [x, y, width, height] in viewport CSS "
+                        "pixels, and the viewport's [width, height] (for drawing on a screenshot).")
 
 
 async def _list(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     result = await listing.list_interactives(
         ctx.session, limit=args.limit or ctx.settings.list_limit, offset=args.offset, scope=args.scope
     )
-    data = listing.listing_data(result)
+    data = listing.listing_data(result, boxes=args.boxes)
     redrawn = await overlay.refresh_overlay(ctx.session)
     if redrawn is not None:
         data["overlay"] = "redrawn"

@@ -88,11 +88,21 @@ function visibleText(el) {
   return norm(t === undefined || (t === "" && !el.isConnected) ? el.textContent : t);
 }
 
+// The child nodes a subtree shows in the flattened tree: a <slot> shows what is assigned to it (a web
+// component's label is light-DOM text slotted into its shadow root), else its own fallback content.
+function flatChildren(node) {
+  if (node.localName === "slot" && node.assignedNodes) {
+    const assigned = node.assignedNodes({ flatten: true });
+    if (assigned.length) { return assigned; }
+  }
+  return Array.from(node.childNodes);
+}
+
 // A wrapping label's text without the control inside it (a select's options would otherwise leak in).
 function textExcluding(label, control) {
   let out = "";
   const walk = (node) => {
-    for (let c = node.firstChild; c; c = c.nextSibling) {
+    for (const c of flatChildren(node)) {
       if (c === control) { continue; }
       if (c.nodeType === 3) { out += c.nodeValue + " "; }
       else if (c.nodeType === 1 && !["select", "input", "textarea", "button", "script", "style"].includes(c.localName)) {
@@ -101,6 +111,22 @@ function textExcluding(label, control) {
     }
   };
   walk(label);
+  return norm(out);
+}
+
+// Text of a subtree inside a shadow root, slotted content included (innerText does not follow slots);
+// elements that are not rendered are left out.
+function slottedText(el) {
+  let out = "";
+  const walk = (node) => {
+    for (const c of flatChildren(node)) {
+      if (c.nodeType === 3) { out += c.nodeValue + " "; }
+      else if (c.nodeType === 1 && !SKIP_TAGS.has(c.localName) && (c.localName === "slot" || c.checkVisibility())) {
+        walk(c.shadowRoot || c);
+      }
+    }
+  };
+  walk(el);
   return norm(out);
 }
 
@@ -126,6 +152,7 @@ function labelText(el) {
 
 function contentName(el) {
   let t = visibleText(el);
+  if (!t && el.getRootNode() instanceof ShadowRoot) { t = slottedText(el); }
   if (!t) {
     const inner = el.querySelector("img[alt], [aria-label], svg title");
     if (inner) { t = norm(inner.getAttribute("alt") || inner.getAttribute("aria-label") || inner.textContent); }
@@ -157,6 +184,12 @@ function nameOf(el, role) {
   if (NAME_FROM_CONTENT.has(role)) {
     n = contentName(el);
     if (n) { return n; }
+  }
+  if (role === "combobox" || role === "listbox") {
+    // A custom select built around the page's own <select> (Choices.js, Select2): that select, hidden
+    // inside it, is what the page's <label> names.
+    const own = el.querySelector("select");
+    if (own) { n = labelText(own); if (n) { return n; } }
   }
   return norm(el.getAttribute("title") || el.getAttribute("aria-placeholder") || el.getAttribute("placeholder"));
 }
@@ -499,7 +532,9 @@ function coveredBy(el, clip) {
   const y = (box[1] + box[3]) / 2;
   const hit = deepElementFromPoint(x, y);
   if (!hit || hit === el || composedContains(el, hit) || composedContains(hit, el)) { return null; }
-  if (hit.localName === "label" && (hit.control === el || composedContains(hit, el))) { return null; }
+  // Under its own label's decoration (a styled switch or checkbox draws its look over the real input).
+  const label = hit.closest("label");
+  if (label && (label.control === el || composedContains(label, el))) { return null; }
   if (el.labels && Array.from(el.labels).includes(hit)) { return null; }
   return describeLayer(hit);
 }
@@ -515,4 +550,45 @@ function describeLayer(hit) {
   const role = roleOf(layer);
   const name = nameOf(layer, role);
   return cut((role === "generic" ? layer.localName : role) + (name ? ' "' + cut(name, 40) + '"' : ""), 60);
+}
+
+function visibleEl(el) {
+  if (!el.isConnected || !el.checkVisibility({ visibilityProperty: true })) { return false; }
+  const r = el.getBoundingClientRect();
+  return r.width >= 1 && r.height >= 1;
+}
+
+function deepAll(selector) {
+  const out = Array.from(document.querySelectorAll(selector));
+  for (const r of boState().roots) { if (r.host && r.host.isConnected) { out.push(...r.querySelectorAll(selector)); } }
+  return out;
+}
+
+// A text field that turned the browser's own suggestions off or says it autocompletes: a script suggests.
+function isSuggestingField(el) {
+  if (el.localName !== "input" && el.localName !== "textarea") { return false; }
+  return el.getAttribute("autocomplete") === "off" || el.hasAttribute("aria-autocomplete") ||
+    el.getAttribute("role") === "combobox";
+}
+
+// Suggestions of an autocomplete field that marks up neither the field nor its list with ARIA (jQuery UI's
+// autocomplete renders a bare <ul> of <li>): the items of a visible list that floats (absolute or fixed
+// position, as every suggestion popup does) and is not part of the field's own surroundings.
+function suggestionItems(el) {
+  if (!isSuggestingField(el)) { return []; }
+  const floating = (n) => ["absolute", "fixed"].includes(getComputedStyle(n).position);
+  const f = el.getBoundingClientRect();
+  // Right against the field (below it, or above when there is no room below) and overlapping it sideways.
+  const near = (b) => b.left < f.right && b.right > f.left &&
+    (Math.abs(b.top - f.bottom) <= 40 || Math.abs(f.top - b.bottom) <= 40);
+  const lists = deepAll('ul, ol, [role="menu"]').filter((l) => visibleEl(l) && !composedContains(l, el) &&
+    (floating(l) || (l.parentElement && floating(l.parentElement))) && near(l.getBoundingClientRect()));
+  const items = [];
+  for (const l of lists) {
+    for (const li of Array.from(l.children)) {
+      const item = li.querySelector('[role="menuitem"], [role="option"]') || li;
+      if (visibleEl(item) && norm(item.textContent)) { items.push(item); }
+    }
+  }
+  return items;
 }

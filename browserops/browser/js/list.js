@@ -23,7 +23,7 @@ function main(args) {
   const scopeText = scope && scope.text ? fold(scope.text) : "";
   let scopeFound = !wantScope;
   const containers = [];
-  const cands = [];
+  let cands = [];
   if (args.iconVerdicts) { applyIconVerdicts(st, args.iconVerdicts); }
   const icons = st.icons || (st.icons = new WeakMap());
   const pendingIcons = [];
@@ -69,7 +69,9 @@ function main(args) {
     cands.push({ el, r, clip, vp, g: 0, y, x, kind, cov: null });
     return extra;
   };
-  walkComposed(onElement, wantScope);
+  const { viewport } = walkComposed(onElement, wantScope);
+  cands = withoutWrappers(cands);
+  if (!wantScope) { cands = withSuggestions(cands, viewport, off, args.fclip, !!(scope && scope.viewport)); }
   // Groups: 0 in the viewport and reachable, 1 in the viewport but under a banner/modal, 2 below or right
   // of the viewport (what paging forward reaches next), 3 scrolled past above. Hit-testing only the
   // in-viewport items keeps this cheap on long pages.
@@ -212,4 +214,53 @@ function matchRank(el, item, q) {
   if (db) { sources.push(db); }
   for (const s of sources) { if (s && fold(s).includes(q)) { return 3; } }
   return -1;
+}
+
+// A wrapper that is clickable only by its pointer cursor around one real control of about its size (a web
+// component's host around the <button> in its shadow root, a styled box around a combobox) is that control
+// once, not two items of which the outer one has no name. A card holding several controls stays.
+function withoutWrappers(cands) {
+  const wrappers = new Map();
+  for (const c of cands) { if (c.kind === 2) { wrappers.set(c.el, { c, inner: [] }); } }
+  if (!wrappers.size) { return cands; }
+  for (const c of cands) {
+    if (c.kind !== 1) { continue; }
+    let n = c.el;
+    for (let hops = 0; hops < 6 && n; hops += 1) {
+      n = n.parentElement || (n.parentNode && n.parentNode.host) || null;
+      const w = n ? wrappers.get(n) : null;
+      if (w) { w.inner.push(c); break; }
+    }
+  }
+  const drop = new Set();
+  for (const { c, inner } of wrappers.values()) {
+    if (inner.length !== 1) { continue; }
+    const r = inner[0].r;
+    if (r.width * r.height >= 0.5 * c.r.width * c.r.height || r.width >= 0.85 * c.r.width) { drop.add(c); }
+  }
+  return drop.size ? cands.filter((c) => !drop.has(c)) : cands;
+}
+
+// The suggestions an autocomplete shows beside the focused field as a bare floating list (jQuery UI's: a
+// focusable <ul> of <li>, no ARIA) are its options: each is an item (kind 5, role option, its text as
+// name), in place of one nameless list, so one can be picked by number.
+function withSuggestions(cands, viewport, off, fclip, viewportOnly) {
+  const field = deepActiveElement();
+  const items = field ? suggestionItems(field) : [];
+  if (!items.length) { return cands; }
+  const lists = new Set(items.map((i) => i.closest('ul, ol, [role="menu"]')));
+  const have = new Set(cands.map((c) => c.el));
+  const out = cands.filter((c) => !lists.has(c.el));
+  for (const el of items) {
+    if (have.has(el)) { continue; }
+    const r = el.getBoundingClientRect();
+    const vis = intersect([r.left, r.top, r.right, r.bottom], viewport);
+    let vp = nonEmpty(vis);
+    if (vp && fclip) {
+      vp = nonEmpty(intersect([vis[0] + off[0], vis[1] + off[1], vis[2] + off[0], vis[3] + off[1]], fclip));
+    }
+    if (viewportOnly && !vp) { continue; }
+    out.push({ el, r, clip: viewport, vp, g: 0, y: r.top + off[1], x: r.left + off[0], kind: 5, cov: null });
+  }
+  return out;
 }

@@ -375,9 +375,17 @@ async def find_elements(
     return FindResult(listing, len(found))
 
 
-def listing_data(listing: Listing, *, hint: bool = True) -> dict[str, Any]:
-    """The compact form an LLM receives: short keys, nothing empty."""
+def listing_data(listing: Listing, *, hint: bool = True, boxes: bool = False) -> dict[str, Any]:
+    """The compact form an LLM receives: short keys, nothing empty. ``boxes``: each item's box and the viewport
+    size too (evidence draws the acted-on element on its screenshot)."""
     data: dict[str, Any] = {"items": [item.to_dict() for item in listing.items], "total": listing.total}
+    if boxes:
+        for item, out in zip(listing.items, data["items"], strict=True):
+            if item.bbox is not None:
+                out["box"] = [round(item.bbox[k], 1) for k in ("x", "y", "width", "height")]
+        size = listing.page.viewport_size
+        if size:
+            data["viewport"] = [size["width"], size["height"]]
     shown_to = listing.offset + len(listing.items)
     more = max(0, listing.total - shown_to)
     if listing.kind == "list":
