@@ -85,3 +85,20 @@ async def test_after_a_navigation_the_new_document_gets_a_world_of_its_own(sessi
     listing = await list_interactives(session, limit=40)
     assert [(i.role, i.name) for i in listing.items] == [("link", "Second page")] and listing.failed == {}
     await session.page.unroute("http://*.test/**")
+
+
+async def test_a_child_frame_that_does_not_answer_is_reported_not_waited_for(session: BrowserSession) -> None:
+    # A cross-site frame (its own process) whose script keeps its thread busy for seconds: the page is listed
+    # without it, and the frame is named as not listed (its button would be listed had the listing waited).
+    outer = ("<html><body><button>Outer button</button>"
+             "<iframe src='http://busy.test/' width=400 height=200></iframe></body></html>")
+    busy = "<html><body><button>Busy button</button></body></html>"
+    await _serve(session, {"http://site.test/": outer, "http://busy.test/": busy})
+    await session.page.goto("http://site.test/", wait_until="load")
+    # The frame's thread is busy from its next task on, before the listing's first message reaches it.
+    await session.page.frames[1].evaluate(
+        "setTimeout(() => { const end = Date.now() + 4000; while (Date.now() < end) {} }, 0)")
+    listing = await list_interactives(session, limit=40)
+    assert [i.name for i in listing.items] == ["Outer button"]
+    assert "did not answer within" in listing.failed["f1"]
+    await session.page.unroute("http://*.test/**")

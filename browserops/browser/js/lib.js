@@ -341,7 +341,6 @@ const F_INTER = 1;   // inside an interactive element (its parts are not separat
 const F_POINTER = 2; // inside an element with cursor:pointer
 const F_INERT = 8;   // inside [inert]
 const F_SCOPE = 16;  // inside the requested scope
-const F_POPUP = 64;  // inside an ARIA-less suggestion popup list (its <li> items are options)
 const F_CLEAR = 32;  // inside (or is) an element with opacity 0, html and body excepted (see shownInWalk)
 const FORM_TAGS = new Set(["button", "select", "textarea", "summary", "input"]);
 
@@ -383,11 +382,10 @@ function unseenHost(el, st) {
 }
 
 // One depth-first walk over the composed tree (open shadow roots, closed ones DevTools handed us, and
-// slots included), in document order,
-// skipping display:none subtrees. It calls onElement(el, cs, flags, clip, kind) for every interactive
-// element (kind 1: by markup, 2: cursor:pointer heuristic, 3: icon-like leaf maybe with a click listener,
-// 5: item of a suggestion popup), or for every rendered element when `every`
-// is true (kind 0 for the rest); clip is the local viewport clipped by scrolling/overflow ancestors.
+// slots included), in document order, skipping display:none subtrees. It calls onElement(el, cs, flags,
+// clip, kind) for every interactive element (kind 1: by markup, 2: cursor:pointer heuristic, 3: icon-like
+// leaf maybe with a click listener; list.js adds kind 5, a suggestion), or for every rendered element when
+// `every` is true (kind 0 for the rest); clip is the local viewport clipped by scrolling/overflow ancestors.
 // onElement may return extra flags for the subtree.
 function walkComposed(onElement, every) {
   const st = boState();
@@ -414,16 +412,6 @@ function walkComposed(onElement, every) {
       // An icon-like leaf that may have a click listener attached by script (kind 3: onElement asks DevTools).
       if (!kind && ICON_TAGS.has(tag) && iconLeaf(el)) { kind = 3; }
     }
-    // An item of a suggestion popup (kind 5, listed as an option with its text as name).
-    if ((kind === 0 || kind === 2) && (flags & F_POPUP) && !(flags & F_INTER) && tag === "li") { kind = 5; }
-    let popup = false;
-    if (kind === 1 && (tag === "ul" || tag === "ol") && !(attrs && el.hasAttribute("role")) &&
-        (cs.position === "absolute" || cs.position === "fixed")) {
-      // A focusable list floating over the page without ARIA roles: an autocomplete / typeahead popup (jQuery
-      // UI's, many others). Its items are what a person picks; the list itself is not an item.
-      popup = true;
-      kind = 0;
-    }
     let f = flags;
     if (attrs && el.hasAttribute("inert")) { f |= F_INERT; }
     if (cs.opacity === "0" && el !== docEl && el !== body) { f |= F_CLEAR; }
@@ -432,7 +420,6 @@ function walkComposed(onElement, every) {
       if (extra) { f |= extra; }
     }
     if (kind) { f |= F_INTER; }
-    if (popup) { f |= F_POPUP; }
     if (pointer) { f |= F_POINTER; }
     if (tag === "select" && kind && (el.multiple || el.size > 1)) {
       // A list box (multiple, or several rows shown): its options are on screen, each a control of its own

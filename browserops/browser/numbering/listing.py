@@ -174,7 +174,16 @@ async def _scan(session: BrowserSession, runner: IsolatedRunner, views: list[Fra
     async def one(view: FrameView) -> _FrameResult | None:
         args = {**view.script_args(), **extra}
         try:
-            data = await _run_list(runner, view, args)
+            if view.label == MAIN:
+                data = await _run_list(runner, view, args)
+            else:
+                # A child frame busy loading or running its own scripts would hold the whole listing up: it
+                # gets a bounded time, and is reported when it does not answer in it.
+                data = await asyncio.wait_for(_run_list(runner, view, args), CHILD_FRAME_WAIT_MS / 1000)
+        except TimeoutError:
+            failed[view.label] = (f"{ErrorCode.FRAME_NOT_LISTED.value}: the frame did not answer within "
+                                  f"{CHILD_FRAME_WAIT_MS} ms (still loading or busy); list again later")
+            return None
         except PlaywrightError as exc:  # PageScriptError included
             if view.label != MAIN:
                 # Never silent: the rest of the page is listed and the result names this frame and why.
@@ -207,6 +216,7 @@ def _frame_titles(views: list[FrameView]) -> dict[str, str]:
 
 
 NAVIGATION_GRACE_MS = 6000
+CHILD_FRAME_WAIT_MS = 1000  # a child frame's enumeration takes tens of ms; beyond this it is stuck
 
 
 async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, IsolatedRunner, list[FrameView]]:
