@@ -33,7 +33,7 @@ from browserops.browser.numbering import listing, overlay
 from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.page.banners import BannerBudget, close_banners_quietly
 from browserops.browser.page.dialogs import blocking_dialog
-from browserops.contract import SideEffect, ToolResult, ToolTraits
+from browserops.contract import ErrorCode, SideEffect, ToolResult, ToolTraits
 from browserops.tools.banners import budget_from_settings
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import get_tool
@@ -44,6 +44,7 @@ ACT_ACTIONS = frozenset({"click", "select", "type"})
 
 _DOMAINS_KEY = "banners.domains_seen"
 _SPENT_KEY = "banners.spent"  # document key -> ms spent closing banners on it
+_STOPPED_KEY = "banners.stopped"  # document keys where a click was followed by a navigation: never again
 
 
 def _skip(reason: str) -> dict[str, Any]:
@@ -107,6 +108,10 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
     page = pages[index]
     if blocking_dialog(session) is not None or any(d.page is page for d in session.dialogs):
         return _skip("a dialog is open")
+    doc_key = f"{id(page)}:{page.url.split('#', 1)[0]}"
+    stopped: set[str] = session.extras.setdefault(_STOPPED_KEY, set())
+    if doc_key in stopped:
+        return _skip("the banner closer stopped on this page (a click of it was followed by a navigation)")
     host = urlsplit(page.url).hostname or ""
     seen: set[str] = session.extras.setdefault(_DOMAINS_KEY, set())
     if trigger == "listing":
@@ -118,7 +123,6 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
 
     full = budget_from_settings(settings)
     spent: dict[str, float] = session.extras.setdefault(_SPENT_KEY, {})
-    doc_key = f"{id(page)}:{page.url.split('#', 1)[0]}"
     if trigger == "document":
         spent[doc_key] = 0.0
         budget = full
@@ -129,6 +133,10 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
         budget = BannerBudget(max_passes=1, total_ms=int(min(full.pass_ms, left)), pass_ms=full.pass_ms)
 
     report = await close_banners_quietly(page, budget)
+    if report.navigated is not None:
+        stopped.add(doc_key)
+        stopped.add(f"{id(page)}:{page.url.split('#', 1)[0]}")
+        session.notices.append(navigation_notice(report.navigated))
     if report.found:
         spent[doc_key] = spent.get(doc_key, 0.0) + report.spent_ms
     out: dict[str, Any] = {
@@ -141,12 +149,27 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
     }
     if report.found:
         out["banners"] = report.items
+    if report.navigated is not None:
+        out["navigated"] = report.navigated
     if report.closed:
         relisted = await _relist(ctx, page)
         if relisted is not None:
             out["relisted"] = relisted
             out["relist"] = False
     return out
+
+
+def navigation_notice(evidence: Mapping[str, Any]) -> dict[str, Any]:
+    """The error event for a banner click that was followed by a navigation (it reaches data.notices and so
+    every front door's events)."""
+    return {
+        "kind": "error",
+        "code": ErrorCode.BANNER_NAVIGATED.value,
+        "message": "The banner closer clicked a control and the document then navigated "
+                   f"({evidence.get('how')}); it stopped closing banners on this page. Check where the tab is "
+                   "(browser_list_tabs) and navigate back if needed.",
+        "evidence": dict(evidence),
+    }
 
 
 async def _relist(ctx: ToolContext, page: object) -> dict[str, Any] | None:
