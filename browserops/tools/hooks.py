@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -42,9 +43,16 @@ log = logging.getLogger(__name__)
 
 ACT_ACTIONS = frozenset({"click", "select", "type"})
 
-_DOMAINS_KEY = "banners.domains_seen"
-_SPENT_KEY = "banners.spent"  # document key -> ms spent closing banners on it
-_STOPPED_KEY = "banners.stopped"  # document keys where a click was followed by a navigation: never again
+
+
+@dataclass
+class BannerSpending:
+    """Which domains had their first listing, the ms spent closing banners per document, and the documents where
+    a click of the closer was followed by a navigation (never touched again)."""
+
+    domains_seen: set[str] = field(default_factory=set)
+    spent: dict[str, float] = field(default_factory=dict)  # document key -> ms
+    stopped: set[str] = field(default_factory=set)  # document keys
 
 
 def _skip(reason: str) -> dict[str, Any]:
@@ -109,11 +117,11 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
     if blocking_dialog(session) is not None or any(d.page is page for d in session.dialogs):
         return _skip("a dialog is open")
     doc_key = f"{id(page)}:{page.url.split('#', 1)[0]}"
-    stopped: set[str] = session.extras.setdefault(_STOPPED_KEY, set())
+    stopped = session.state(BannerSpending).stopped
     if doc_key in stopped:
         return _skip("the banner closer stopped on this page (a click of it was followed by a navigation)")
     host = urlsplit(page.url).hostname or ""
-    seen: set[str] = session.extras.setdefault(_DOMAINS_KEY, set())
+    seen = session.state(BannerSpending).domains_seen
     if trigger == "listing":
         if not host or host in seen:
             return _skip("not the first listing on this domain")
@@ -122,7 +130,7 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
         seen.add(host)
 
     full = budget_from_settings(settings)
-    spent: dict[str, float] = session.extras.setdefault(_SPENT_KEY, {})
+    spent = session.state(BannerSpending).spent
     if trigger == "document":
         spent[doc_key] = 0.0
         budget = full

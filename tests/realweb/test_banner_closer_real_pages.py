@@ -59,7 +59,7 @@ class _Opener:
 
     async def open(self, url: str) -> dict[str, Any]:
         """browser_navigate to ``url``; the result's data and the tab's URL afterwards (extra tabs closed)."""
-        self.session.extras.clear()  # every page is a first visit: the full budget, as in real use
+        self.session.forget_state()  # every page is a first visit: the full budget, as in real use
         result = await self.runner.call("browser_navigate", {"url": url})
         data = dict(result.get("data") or {})
         await self.session.ensure_alive()

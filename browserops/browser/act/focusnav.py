@@ -21,8 +21,6 @@ from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.scripts import run
 from browserops.contract import BrowserOpsError, ErrorCode
 
-_KEY = "elements.cursor"
-
 LANDMARKS = ("banner", "navigation", "main", "complementary", "contentinfo", "region", "form", "search")
 NAV_ROLES: dict[str, tuple[str, ...]] = {
     "heading": ("heading",),
@@ -58,6 +56,13 @@ class _Cursor:
     active_at_cursor: str | None
 
 
+@dataclass
+class FocusCursor:
+    """Where the last move by role stopped (a screen reader's virtual cursor)."""
+
+    at: _Cursor | None = None
+
+
 def parse_nav_role(role: str | None) -> tuple[list[str], int | None]:
     """'heading' / 'h2' / 'heading 2' / 'button' / any ARIA role → (roles, heading level)."""
     if not role or not role.strip():
@@ -74,8 +79,8 @@ def parse_nav_role(role: str | None) -> tuple[list[str], int | None]:
 async def move_focus(session: BrowserSession, role: str | None, direction: int) -> dict[str, Any]:
     roles, level = parse_nav_role(role)
     page = session.page
-    cursor = session.extras.get(_KEY)
-    if not isinstance(cursor, _Cursor) or cursor.frame.is_detached() or cursor.frame.page is not page:
+    cursor = session.state(FocusCursor).at
+    if cursor is None or cursor.frame.is_detached() or cursor.frame.page is not page:
         cursor = None
     frames = [f for f in page.frames if not f.is_detached()]
     if not frames:
@@ -99,7 +104,7 @@ async def move_focus(session: BrowserSession, role: str | None, direction: int) 
         if not result.get("found"):
             continue
         element = dict(result["element"])
-        session.extras[_KEY] = _Cursor(frame, str(element["id"]), result.get("active"))
+        session.state(FocusCursor).at = _Cursor(frame, str(element["id"]), result.get("active"))
         if ids.label != "main":
             element["frame"] = ids.label
         listing = latest_listing(session)

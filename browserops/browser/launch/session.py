@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 from playwright._impl._errors import TargetClosedError
 from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, Playwright, async_playwright
@@ -28,6 +28,7 @@ from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
 
 log = logging.getLogger(__name__)
+_State = TypeVar("_State")
 
 Mode = Literal["launch", "persistent", "cdp", "remote"]
 
@@ -98,8 +99,9 @@ class BrowserSession:
         # observation reports and clears them.
         self.notices: list[dict[str, Any]] = []
         self.restarts = 0
-        # Per-session scratch space for higher layers (numbering registry, dialogs, ...), keyed by owner.
-        self.extras: dict[str, Any] = {}
+        # Per-session state of other modules (the latest listing, the frame registry, ...): one instance of each
+        # module's own dataclass, made on first use (see :meth:`state`).
+        self._state: dict[type[Any], Any] = {}
         # JavaScript dialogs (alert/confirm/prompt/beforeunload) wait here until browser_dialog answers them.
         # Having a listener stops Playwright from auto-dismissing them; nothing awaits them, so nothing blocks.
         self.dialogs: list[Dialog] = []
@@ -108,6 +110,18 @@ class BrowserSession:
         # Called on every new dialog/download, e.g. by a tool waiting for one (see browser/dialogs.py).
         self.dialog_listeners: list[Callable[[Dialog], None]] = []
         self.download_listeners: list[Callable[[Download], None]] = []
+
+    def state(self, kind: type[_State]) -> _State:
+        """This session's instance of ``kind`` (a dataclass with defaults), made on first use: how the modules
+        that keep something per session (numbering, overlay, waits, tabs, banners) keep it, typed."""
+        found = self._state.get(kind)
+        if found is None:
+            found = self._state[kind] = kind()
+        return cast(_State, found)
+
+    def forget_state(self) -> None:
+        """Drop every module's per-session state; the next :meth:`state` call starts it afresh."""
+        self._state.clear()
 
     # -- lifecycle -------------------------------------------------------------------------------
     async def __aenter__(self) -> BrowserSession:

@@ -20,14 +20,19 @@ from browserops.browser.js import watch as watch_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.scripts import PageCall, run
 
-_KEY = "changes.armed"
-
 
 @dataclass
 class _Armed:
     page: Page
     url: str
     frames: frozenset[int]
+
+
+@dataclass
+class ArmedWatch:
+    """The page state :func:`check` compares with (set by :func:`arm`)."""
+
+    armed: _Armed | None = None
 
 
 async def _run(frame: Frame, call: PageCall[watch_js.Armed] | PageCall[watch_js.Changes]) -> dict[str, Any] | None:
@@ -47,14 +52,14 @@ async def arm(session: BrowserSession) -> None:
     page = session.page
     frames = _frames(page)
     await asyncio.gather(*(_run(f, watch_js.arm()) for f in frames))
-    session.extras[_KEY] = _Armed(page, page.url, frozenset(id(f) for f in frames))
+    session.state(ArmedWatch).armed = _Armed(page, page.url, frozenset(id(f) for f in frames))
 
 
 async def check(session: BrowserSession) -> dict[str, Any]:
     """``{"changed": bool, "why": str}``: what changed since :func:`arm` (``why`` is empty when nothing did)."""
-    armed = session.extras.get(_KEY)
+    armed = session.state(ArmedWatch).armed
     page = session.page
-    if not isinstance(armed, _Armed):
+    if armed is None:
         return {"changed": True, "why": "not observed yet"}
     if armed.page is not page:
         return {"changed": True, "why": "another tab is active"}
@@ -73,4 +78,4 @@ async def check(session: BrowserSession) -> dict[str, Any]:
 
 
 def forget(session: BrowserSession) -> None:
-    session.extras.pop(_KEY, None)
+    session.state(ArmedWatch).armed = None

@@ -21,7 +21,6 @@ from browserops.browser.js import frames as frames_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.scripts import run_on_handle
 
-_KEY = "elements.frames"
 MAIN = "main"
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in top-level viewport pixels
@@ -35,7 +34,9 @@ class FrameIds:
 
 
 @dataclass
-class _Registry:
+class FrameRegistry:
+    """Each frame's label and blind-id prefix, stable for the session."""
+
     by_frame: dict[Frame, FrameIds] = field(default_factory=dict)
     next_label: int = 1
 
@@ -64,12 +65,8 @@ class FrameView:
         }
 
 
-def _registry(session: BrowserSession) -> _Registry:
-    reg = session.extras.get(_KEY)
-    if not isinstance(reg, _Registry):
-        reg = _Registry()
-        session.extras[_KEY] = reg
-    return reg
+def _registry(session: BrowserSession) -> FrameRegistry:
+    return session.state(FrameRegistry)
 
 
 def frame_ids(session: BrowserSession, frame: Frame) -> FrameIds:

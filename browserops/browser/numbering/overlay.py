@@ -26,7 +26,6 @@ SCHEMES: dict[str, str] = {
     "blue": "white numbers on dark blue",
     "light": "black numbers on white",
 }
-_KEY = "elements.overlay"
 
 
 @dataclass
@@ -37,9 +36,15 @@ class OverlayState:
     result: dict[str, Any] | None = None  # what show_overlay reported when it drew this generation
 
 
+@dataclass
+class DrawnOverlay:
+    """The overlay drawn now, if any."""
+
+    state: OverlayState | None = None
+
+
 def overlay_state(session: BrowserSession) -> OverlayState | None:
-    state = session.extras.get(_KEY)
-    return state if isinstance(state, OverlayState) else None
+    return session.state(DrawnOverlay).state
 
 
 async def _run(frame: Frame, call: PageCall[overlay_js.Shown] | PageCall[overlay_js.Removed]) -> dict[str, Any] | None:
@@ -78,7 +83,7 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
     out: dict[str, Any] = {"shown": shown, "scheme": scheme}
     if missing:
         out["missing"] = missing
-    session.extras[_KEY] = OverlayState(page, scheme, listing.generation, dict(out))
+    session.state(DrawnOverlay).state = OverlayState(page, scheme, listing.generation, dict(out))
     return out
 
 
@@ -86,7 +91,7 @@ async def hide_overlay(session: BrowserSession) -> dict[str, Any]:
     """Remove every badge and listener we added, in every frame of the active page."""
     page = session.page
     results = await asyncio.gather(*(_run(f, overlay_js.hide()) for f in page.frames if not f.is_detached()))
-    session.extras.pop(_KEY, None)
+    session.state(DrawnOverlay).state = None
     return {"removed": sum(int(r.get("removed", 0)) for r in results if r)}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -19,12 +20,16 @@ from browserops.browser.numbering.locate import locate
 from browserops.browser.page import navigation
 from browserops.contract import BrowserOpsError, ErrorCode
 
-_OURS_KEY = "tabs.opened_by_tool"
+
+@dataclass
+class ToolOpenedTabs:
+    """The tabs a tool opened (the others the site opened itself)."""
+
+    pages: list[Page] = field(default_factory=list)
 
 
 def _ours(session: BrowserSession) -> list[Page]:
-    pages: list[Page] = session.extras.setdefault(_OURS_KEY, [])
-    return pages
+    return session.state(ToolOpenedTabs).pages
 
 
 async def _title(page: Page) -> str:

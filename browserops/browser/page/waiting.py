@@ -30,7 +30,6 @@ from browserops.contract import BrowserOpsError, ErrorCode
 ElementState = Literal["visible", "hidden", "attached", "detached"]
 NETWORK_IDLE_MS = 500
 POLL_S = 0.1
-_KEY = "waiting.network"
 _LONG_LIVED = {"eventsource", "websocket"}
 
 
@@ -72,10 +71,17 @@ class NetworkTracker:
             await asyncio.sleep(min(POLL_S, max(0.0, deadline - time.monotonic())))
 
 
+@dataclass
+class NetworkTrackers:
+    """One request counter per page of the session."""
+
+    by_page: dict[Page, NetworkTracker] = field(default_factory=dict)
+
+
 def track_network(session: BrowserSession, page: Page | None = None) -> NetworkTracker:
     """Start (once per page) counting the page's requests; call early, e.g. before navigating."""
     page = page or session.page
-    trackers: dict[Page, NetworkTracker] = session.extras.setdefault(_KEY, {})
+    trackers = session.state(NetworkTrackers).by_page
     for old in [p for p in trackers if p.is_closed()]:
         del trackers[old]
     tracker = trackers.get(page)
