@@ -34,8 +34,8 @@ async def test_typed_text_emails_and_phones_never_reach_events_or_logs(
         act("textbox", "Notes", "type", text=NOTES, progress=f'Adding the note "{NOTES}".'),
         tool_turn("assistant_ask", {"question": f"What amount should I enter for {MERCHANT}?"}, "Need the amount."),
         act("spinbutton", "Amount", "type", text="42.50", progress="Typing 42.50."),
-        tool_turn("assistant_done", {"reason": f"The expense form shows {MERCHANT}, {EMAIL} and {PHONE} filled in; "
-                                               "the New expense form is ready."}, "Done."),
+        tool_turn("assistant_done", {"reason": f"The New expense page shows {MERCHANT}, {EMAIL} and {PHONE} "
+                                               "as entered."}, "Done."),
     ], goal="fill in the expense form (do not submit it)")
     pause = await run.advance()
     assert pause.kind == "ask"

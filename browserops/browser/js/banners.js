@@ -13,7 +13,7 @@
 // clicked earlier are gone, and hands over those recorded navigations. The word lists come from banner_js.py.
 function scanBanners(args) {
   const KEY = Symbol.for("browserops.banners");
-  const state = (window[KEY] = window[KEY] || { next: 1, tried: new Map(), navs: [] });
+  const state = (window[KEY] = window[KEY] || { next: 1, tried: new Map(), navs: [], releases: [] });
   const norm = (s) => (s || "").replace(/\s+/g, " ").trim().toLowerCase();
   const has = (text, words) => words.some((w) => text.includes(w));
   const nameIs = (name, words) => words.some((w) => name === w || name.startsWith(w + " ") || name.startsWith(w + ","));
@@ -119,9 +119,9 @@ function scanBanners(args) {
     const cancel = el.tagName === "A" || (submits && !container.contains(form));
     const guard = (ev) => { if (ev.composedPath().includes(el)) ev.preventDefault(); };
     // Whatever the page's own handler does next (location.href = ..., a form of its own), a navigation this
-    // document starts within a second of the click is cancelled where the browser allows it, and recorded
-    // either way: the driver reports it as an error and stops closing banners on this page. A change of the
-    // fragment alone stays in the document and is let through.
+    // document starts until the driver is done checking (releaseBanners; a second at most) is cancelled where
+    // the browser allows it, and recorded either way: the driver reports it as an error and stops closing
+    // banners on this page. A change of the fragment alone stays in the document and is let through.
     const nav = window.navigation;
     const onNavigate = (ev) => {
       if (ev.hashChange) return;
@@ -131,7 +131,9 @@ function scanBanners(args) {
     };
     if (nav) {
       nav.addEventListener("navigate", onNavigate);
-      setTimeout(() => nav.removeEventListener("navigate", onNavigate), 1000);
+      const stop = () => nav.removeEventListener("navigate", onNavigate);
+      state.releases.push(stop);
+      setTimeout(stop, 1000);
     }
     if (cancel) window.addEventListener("click", guard, true);
     try { el.click(); } catch (e) { /* the page will say */ }
@@ -187,4 +189,13 @@ function stillOpen(args) {
   }
   const navs = state && state.navs ? state.navs.splice(0) : [];
   return { open, navs };
+}
+
+// The driver is done with this frame: stop watching navigations (the caller's own next action may navigate)
+// and hand over what was recorded meanwhile. -> {navs: [...]}
+function releaseBanners(args) {
+  const state = window[Symbol.for("browserops.banners")];
+  if (!state) return { navs: [] };
+  for (const stop of (state.releases || []).splice(0)) stop();
+  return { navs: (state.navs || []).splice(0) };
 }

@@ -20,3 +20,8 @@ def still_open(tokens: list[int]) -> PageCall[dict[str, Any]]:
     """``open``: which of the overlays clicked earlier (by token) are still shown, JSON keys being the tokens as
     text; ``navs``: the navigations the frame started since the clicks (url, type, cancelled), handed over once."""
     return PageCall("banners", "stillOpen", {"tokens": tokens})
+
+
+def release() -> PageCall[dict[str, Any]]:
+    """Stop watching navigations after the closer's clicks in this frame; ``navs``: those recorded meanwhile."""
+    return PageCall("banners", "releaseBanners", {})

@@ -200,6 +200,19 @@ class _Run:
             await asyncio.sleep(POLL_MS / 1000)
             await asyncio.wait_for(self.verify(), timeout=max(0.05, pass_until - time.monotonic()))
 
+    async def release(self) -> None:
+        """The run is over: the frames we clicked in stop cancelling navigations (the caller's next action may
+        well navigate), and what they recorded since the last check is noted."""
+        for frame in self.clicked_frames:
+            if frame.is_detached():
+                continue
+            try:
+                answer = await asyncio.wait_for(run(frame, banners_js.release()), timeout=1.0)
+            except (PlaywrightError, TimeoutError):
+                continue  # a frame that went away, or a page too busy: its watch ends by itself within a second
+            for nav in answer.get("navs") or []:
+                self.note_navigation(frame, str(nav.get("url", "")), "cancelled" if nav.get("cancelled") else "started")
+
     async def verify(self) -> None:
         by_frame: dict[Frame, list[int]] = {}
         for frame, token in self.pending:
@@ -245,6 +258,7 @@ async def close_banners(page: Page, budget: BannerBudget | None = None) -> Banne
     except PlaywrightError as exc:
         log.debug("banner closer stopped early: %s", str(exc).splitlines()[0])
     finally:
+        await run.release()
         page.remove_listener("framenavigated", run.on_frame_navigated)
         page.remove_listener("popup", run.on_popup)
     if (run.last_click is not None and run.report.navigated is None
