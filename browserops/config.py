@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.origins import parse_pattern, split_list
 
 CONFIG_FILE_NAME = "browserops.toml"
 ENV_PREFIX = "BROWSEROPS_"
@@ -94,6 +95,26 @@ class Settings(BaseModel):
     banners_max_passes: int = Field(3, ge=1, le=10, description="Passes of the banner closer per trigger.")
     banners_total_budget_ms: int = Field(2500, ge=0, le=30_000, description="Total banner-closing budget.")
     banners_pass_budget_ms: int = Field(800, ge=0, le=30_000, description="Budget of one banner pass.")
+    # Origins (browserops/origins.py): which sites a task may load, in every tab and frame
+    allowed_origins: list[str] = Field(
+        default_factory=list, description="Origins pages may be loaded from (https://example.com, *.example.com, "
+        "localhost:8000); empty = any. Env/--set: comma-separated.",
+    )
+    blocked_origins: list[str] = Field(
+        default_factory=list, description="Origins never loaded, whatever allowed_origins says (same patterns).",
+    )
+
+    @field_validator("allowed_origins", "blocked_origins", mode="before")
+    @classmethod
+    def _origin_list(cls, value: Any) -> Any:
+        return split_list(value) if isinstance(value, str) else value
+
+    @field_validator("allowed_origins", "blocked_origins")
+    @classmethod
+    def _valid_origins(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            parse_pattern(pattern)  # ValueError -> a validation error naming the pattern
+        return value
 
 
 @dataclass

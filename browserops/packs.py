@@ -21,8 +21,9 @@ the plan vocabulary (``browserops.packs``, ``browserops.plan.steps``/``model``, 
 code you put in your repository or workspace). Whatever a pack returns still goes through the plan's
 validation, the confirm phrase, the lane and the evidence bundle, so it cannot make a submit run unconfirmed.
 
-Packs are found in the repository's ``domain_packs/`` and in ``<workspace>/domain_packs/`` (a workspace pack
-of the same name takes precedence).
+Packs are found in the repository's ``domain_packs/``, in installed Python packages through the
+``browserops.packs`` entry-point group (``installed_packs.py``), and in ``<workspace>/domain_packs/``; of the
+same name, a workspace pack wins over an installed one, which wins over a builtin one.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.installed_packs import InstalledPack, installed_packs
 from browserops.plan.loader import describe_errors, parse_data
 from browserops.plan.model import Requirement, number_steps
 from browserops.plan.steps import Step, StepFile
@@ -58,7 +60,7 @@ FORBIDDEN_MODULES = frozenset({
 })
 FORBIDDEN_CALLS = frozenset({"__import__", "exec", "eval", "compile"})
 
-Origin = Literal["builtin", "workspace", "path"]
+Origin = Literal["builtin", "entry-point", "workspace", "path"]
 
 
 def read_input_file(path: Path) -> tuple[Any, str]:
@@ -110,6 +112,12 @@ class Pack:
     origin: Origin
     _validate: Callable[[Any, PackContext], list[str]]
     _build: Callable[[Any, PackContext], list[Step]]
+    installed: InstalledPack | None = None  # origin "entry-point": the entry point and its distribution
+
+    @property
+    def source(self) -> str:
+        """Where the pack came from, for `pack list` and `pack show`."""
+        return self.installed.source if self.installed else f"{self.origin} folder {self.path}"
 
     @property
     def title(self) -> str:
@@ -286,7 +294,7 @@ def _attr_problems(module: types.ModuleType, folder: Path) -> list[str]:
     return problems
 
 
-def load_pack_dir(folder: Path, origin: Origin = "path") -> Pack:
+def load_pack_dir(folder: Path, origin: Origin = "path", installed: InstalledPack | None = None) -> Pack:
     """Check and import one pack folder; BROWSER_PACK_INVALID lists every problem found."""
     folder = folder.resolve()
     if not (folder / "pack.py").is_file():
@@ -315,6 +323,7 @@ def load_pack_dir(folder: Path, origin: Origin = "path") -> Pack:
         origin=origin,
         _validate=module.validate,
         _build=module.build_steps,
+        installed=installed,
     )
 
 
@@ -339,6 +348,21 @@ class PackEntry:
     path: Path
     pack: Pack | None
     problems: list[str]
+    installed: InstalledPack | None = None
+
+    @property
+    def source(self) -> str:
+        return self.installed.source if self.installed else f"{self.origin} folder {self.path}"
+
+
+def _load_installed(ep: InstalledPack) -> PackEntry:
+    path = ep.folder or Path(ep.module)
+    if ep.problem or ep.folder is None:
+        return PackEntry(ep.name, "entry-point", path, None, [ep.problem or "no pack folder"], ep)
+    try:
+        return PackEntry(ep.name, "entry-point", path, load_pack_dir(ep.folder, "entry-point", ep), [], ep)
+    except BrowserOpsError as exc:
+        return PackEntry(ep.name, "entry-point", path, None, list(exc.details.get("problems", [exc.message])), ep)
 
 
 def pack_dirs(workspace: Path | None) -> list[tuple[Origin, Path]]:
@@ -348,27 +372,43 @@ def pack_dirs(workspace: Path | None) -> list[tuple[Origin, Path]]:
     return dirs
 
 
-def list_packs(workspace: Path | None) -> list[PackEntry]:
-    """Every pack folder found, loaded or with the problems that stop it loading; workspace packs win."""
+def _folder_entries(origin: Origin, root: Path) -> dict[str, PackEntry]:
     found: dict[str, PackEntry] = {}
-    for origin, root in pack_dirs(workspace):
-        if not root.is_dir():
-            continue
-        for folder in sorted(p for p in root.iterdir() if (p / "pack.py").is_file()):
-            try:
-                entry = PackEntry(folder.name, origin, folder, load_pack_dir(folder, origin), [])
-            except BrowserOpsError as exc:
-                entry = PackEntry(folder.name, origin, folder, None, list(exc.details.get("problems", [exc.message])))
-            found[folder.name] = entry
+    if not root.is_dir():
+        return found
+    for folder in sorted(p for p in root.iterdir() if (p / "pack.py").is_file()):
+        try:
+            found[folder.name] = PackEntry(folder.name, origin, folder, load_pack_dir(folder, origin), [])
+        except BrowserOpsError as exc:
+            found[folder.name] = PackEntry(folder.name, origin, folder, None,
+                                           list(exc.details.get("problems", [exc.message])))
+    return found
+
+
+def list_packs(workspace: Path | None) -> list[PackEntry]:
+    """Every pack found, loaded or with the problems that stop it loading: builtin, then installed (entry
+    points), then the workspace's; a later one of the same name wins."""
+    dirs = pack_dirs(workspace)
+    found = _folder_entries(*dirs[0])
+    found.update((ep.name, _load_installed(ep)) for ep in installed_packs())
+    for origin, root in dirs[1:]:
+        found.update(_folder_entries(origin, root))
     return sorted(found.values(), key=lambda e: e.name)
 
 
 def get_pack(workspace: Path | None, name: str) -> Pack:
-    """The pack called ``name`` (workspace first, then the repository's), loaded and checked."""
+    """The pack called ``name`` (workspace first, then installed, then the repository's), loaded and checked."""
     if not NAME_PATTERN.match(name):
         raise BrowserOpsError(ErrorCode.PACK_NOT_FOUND,
                               f"{name[:60]!r} is not a pack name. See `browserops pack list`.")
     for origin, root in reversed(pack_dirs(workspace)):
+        if origin == "builtin":
+            entry = next((ep for ep in installed_packs() if ep.name == name), None)
+            if entry is not None:
+                loaded = _load_installed(entry)
+                if loaded.pack is None:
+                    raise _pack_error(loaded.path, loaded.problems)
+                return loaded.pack
         folder = root / name
         if (folder / "pack.py").is_file():
             return load_pack_dir(folder, origin)

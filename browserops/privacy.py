@@ -36,6 +36,15 @@ def mask_pii(text: str) -> str:
     return _PHONE.sub(lambda m: "[phone]" if sum(c.isdigit() for c in m.group()) >= 7 else m.group(), text)
 
 
+def personal_data(text: str) -> list[tuple[str, str]]:
+    """The e-mail addresses, card numbers and phone numbers in ``text``: ``(kind, value)`` each."""
+    found = [("e-mail", m.group()) for m in _EMAIL.finditer(text)]
+    found += [("card number", m.group()) for m in _CARD.finditer(text) if sum(c.isdigit() for c in m.group()) >= 13]
+    rest = _CARD.sub(" ", _EMAIL.sub(" ", text))
+    found += [("phone number", m.group()) for m in _PHONE.finditer(rest) if sum(c.isdigit() for c in m.group()) >= 7]
+    return found
+
+
 def _described(value: Any) -> bool:
     """Already the output of describe_text (so masking twice changes nothing, e.g. when an event is re-read)."""
     return (

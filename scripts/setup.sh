@@ -35,6 +35,14 @@ else
   echo "setup: npm not found; the chat page accessibility test needs it (apt-get install -y npm)" >&2
 fi
 
+# A CJK font, so Chinese/Japanese/Korean pages are readable in screenshots (`doctor` warns when none is there).
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh family)" ] && [ "$(id -u)" = "0" ] \
+    && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: installing fonts-noto-cjk (no CJK font found)" >&2
+  (apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null) \
+    || echo "setup: could not install fonts-noto-cjk; CJK text will show as boxes in screenshots" >&2
+fi
+
 # Optional: espeak-ng for `browserops chat --speak` (best effort; the feature says so when it is missing).
 if ! command -v espeak-ng >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "setup: installing espeak-ng for --speak" >&2

@@ -22,6 +22,14 @@ for _key in [k for k in os.environ if k.startswith("BROWSEROPS_")]:
     del os.environ[_key]
 
 
+@pytest.fixture(autouse=True)
+def user_config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty config directory per test (no developer's evidence signing key); tests may put a key there."""
+    path = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("BROWSEROPS_CONFIG_DIR", str(path))
+    return path
+
+
 @pytest.fixture(scope="session")
 def demo_site() -> Iterator[DemoSite]:
     with DemoSite() as site:

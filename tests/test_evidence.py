@@ -41,7 +41,8 @@ def fresh_bundle(workspace: Path) -> Path:
     with BundleWriter.open(workspace, REQUEST_ID, confirmed_with=confirm_phrase(plan)) as writer:
         ev = StepEvent.begin(step=2, tool="browser_overlay_act", kind="fill",
                              args={"index": 4, "action": "type", "text": "Northwind Taxi"})
-        shots = [writer.add_screenshot(2, phase, PNG, "merchant") for phase in ("before", "after")]
+        # Typing changed the page: the after image differs from the before one.
+        shots = [writer.add_screenshot(2, phase, PNG + phase.encode(), "merchant") for phase in ("before", "after")]
         writer.log_event(ev.end({"status": "ok"}, page_url="http://127.0.0.1/expense", page_title="New expense",
                                 screenshots=shots))
         export = writer.add_export("statements_2026-01.csv", b"month,total\n2026-01,100.00\n")
@@ -303,3 +304,39 @@ def test_resolve_plan_by_id_or_path_within_the_workspace(tmp_path: Path) -> None
         with pytest.raises(BrowserOpsError) as info:
             resolve_plan(other, ref)
         assert info.value.code is ErrorCode.PLAN_NOT_FOUND
+
+
+def test_identical_consecutive_screenshots_are_stored_once(workspace: Path) -> None:
+    other = PNG + b"\x01"
+    with BundleWriter.create(workspace, REQUEST_ID, phase="run") as writer:
+        writer.write_plan(expense_plan())
+        after2 = writer.add_screenshot(2, "after", PNG, "merchant")
+        before3 = writer.add_screenshot(3, "before", PNG, "amount")  # nothing changed on the page in between
+        after3 = writer.add_screenshot(3, "after", other, "amount")
+        before4 = writer.add_screenshot(4, "before", PNG, "category")  # same bytes as 2, but not consecutive
+        assert writer.stored_as(before3) == after2 and writer.stored_as(before4) == before4
+        assert before3 == "screenshots/003_before_amount.png" and before3 in writer.evidence_names()
+        writer.log_event(StepEvent.begin(step=3).end({"status": "ok"}, screenshots=[before3, after3]))
+        writer.finish("complete")
+    path = writer.path
+    stored = sorted(p.name for p in (path / "screenshots").iterdir())
+    assert stored == ["002_after_merchant.png", "003_after_amount.png", "004_before_category.png"]
+    info = read_info(path)
+    assert info is not None and info.same_as == {before3: after2}
+    assert "003\\_before\\_amount.png: the same image as" in (path / "summary.md").read_text()
+    assert verify_bundle(path).ok
+    # The stored image is what both names show: removing it breaks both, and verify says so.
+    (path / after2).unlink()
+    report = verify_bundle(path)
+    assert not report.ok and report.missing == [after2]
+    (path / after2).write_bytes(PNG)
+    assert verify_bundle(path).ok
+
+
+def test_an_event_naming_a_file_the_bundle_lacks_fails_verify(workspace: Path) -> None:
+    with BundleWriter.create(workspace, REQUEST_ID, phase="run") as writer:
+        writer.log_event(StepEvent.begin(step=1).end({"status": "ok"}, screenshots=["screenshots/001_before_x.png"]))
+        writer.finish("complete")
+    report = verify_bundle(writer.path)
+    assert not report.ok and report.problems == [
+        "events.jsonl names screenshots/001_before_x.png, which is not in the bundle"]

@@ -38,7 +38,7 @@ def test_show(workspace: Path) -> None:
     code, out, _ = run(workspace, "evidence", "show", REQUEST_ID)
     assert code == 0
     assert out.startswith(f"# Evidence bundle {REQUEST_ID}") and "## Attempts" in out
-    assert out.rstrip().endswith("(8 files checked).") and "Verify: OK" in out
+    assert "(8 files checked); unsigned" in out.splitlines()[-1] and "Verify: OK" in out
     code, out, _ = run(workspace, "evidence", "show", REQUEST_ID, "--json")
     data = orjson.loads(out)
     assert code == 0 and set(data) == {"bundle", "info", "plan", "events", "files", "verify"}

@@ -39,12 +39,14 @@ from browserops.agent.model import ModelTurn
 from browserops.agent.observe import chat_observation
 from browserops.agent.prompt import PromptContext, build_system_prompt
 from browserops.agent.run_core import RunCore
+from browserops.agent.run_rules import stricter
 from browserops.agent.run_steps import fallback_note, outcome_line
 from browserops.agent.run_types import Pause, StepSummary
 from browserops.agent.toolspec import ASK, DONE, traits_in
 from browserops.agent.validate import observe_reason, settle
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
 from browserops.evidence.agent_events import AskInfo, LlmInfo, PolicyInfo, TextRef, WaitInfo
+from browserops.origins import origin_of
 from browserops.privacy import describe_text, mask_args
 
 log = logging.getLogger(__name__)
@@ -167,7 +169,7 @@ class AgentRun(RunCore):
                                 read_only=self.read_only, screenshots=self.steps.take_loose())
         self.system = build_system_prompt(self.goal, PromptContext(
             tools=self.specs, url=view.url, title=view.title, vision=self.vision,
-            max_steps=self.budget.max_iterations, read_only=self.read_only))
+            max_steps=self.budget.max_iterations, read_only=self.read_only, fence=self.fence))
         # The observation was added before the task text; put the task first, then the page again.
         self.transcript = Transcript(vision=self.vision)
         self.transcript.add_user(f"Task: {self.goal}")
@@ -176,6 +178,9 @@ class AgentRun(RunCore):
 
     async def _observe(self, *, force: bool, why: str, step: int) -> Any:
         outcome = await self.observer.observe(force=force, why=why)
+        if outcome.refreshed:
+            self.note_page(outcome.view.haystack())
+            self.start_origin = self.start_origin or origin_of(outcome.view.url)
         if outcome.refreshed and outcome.view.observation is not None:
             self.transcript.add_observation(outcome.view.observation)
             await self._emit("observation", chat_observation(outcome.view, self.workspace, self.scrub))
@@ -225,6 +230,8 @@ class AgentRun(RunCore):
         started = time.monotonic()
         traits = traits_in(self.spec_map, call.name)
         judgement = await judge(self.host, call.name, call.args, traits)
+        judgement = stricter(judgement, call.name, call.args, traits, goal=self.goal, start_origin=self.start_origin,
+                             page_seen="\n".join(self.page_seen))
         gate_ms = round((time.monotonic() - started) * 1000, 1)
         decision = judgement.decision
         if judgement.stale is not None:

@@ -10,6 +10,7 @@ from browserops import policy
 from browserops.agent.calls import ParsedCall
 from browserops.agent.gate import Judgement
 from browserops.agent.run_core import RunCore
+from browserops.agent.run_rules import without_instructions
 from browserops.agent.run_types import HeldAction, Pause, StepSummary
 from browserops.agent.toolspec import ASK, DONE
 from browserops.agent.validate import check_done
@@ -50,8 +51,9 @@ async def finish(run: RunCore, call: ParsedCall, llm: LlmInfo) -> Pause | None:
     view = run.observer.view
     extract = await run.host.call("browser_extract", {"mode": "text", "max_chars": 8000})
     text = str((extract.get("data") or {}).get("text") or "") if extract.get("status") == "ok" else ""
-    check = check_done(reason, view.haystack() + " " + text.casefold(), goal=run.goal, url=view.url,
-                       start_url=run.start_url)
+    # What the page says to the assistant is no evidence of anything (agent/run_rules.py).
+    check = check_done(reason, without_instructions(view.haystack() + "\n" + text.casefold()), goal=run.goal,
+                       url=view.url, start_url=run.start_url)
     accept = check.verified or run._done_rejections >= MAX_DONE_REJECTIONS
     info = DoneInfo(accepted=accept, verified=check.verified, matched=check.matched,
                     reason=run.scrub.prose(reason), url=run.scrub(view.url), title=run.scrub(view.title))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_plus
 
+from browserops.agent.fence import PROCESS_FENCE, Fence
 from browserops.agent.summary import Observation, observation_from_result, one_line
 from browserops.agent.toolhost import ToolHost
 
@@ -85,7 +86,7 @@ def _page_text(view: PageView) -> str:
     return "\n".join(lines)
 
 
-def view_from_result(result: Mapping[str, Any], *, vision: bool) -> PageView:
+def view_from_result(result: Mapping[str, Any], *, vision: bool, fence: Fence = PROCESS_FENCE) -> PageView:
     data = result.get("data")
     data = data if isinstance(data, Mapping) else {}
     summary = data.get("summary") if isinstance(data.get("summary"), Mapping) else {}
@@ -109,16 +110,17 @@ def view_from_result(result: Mapping[str, Any], *, vision: bool) -> PageView:
     flat = {"status": result.get("status"), "code": result.get("code"), "error": result.get("error"),
             "data": {"url": view.url, "title": view.title, "items": view.items, "total": view.total,
                      "offset": data.get("offset"), "notices": data.get("notices"), "text": _page_text(view)}}
-    view.observation = observation_from_result(flat, view.png if vision else None)
+    view.observation = observation_from_result(flat, view.png if vision else None, fence=fence)
     return view
 
 
 class Observer:
     """Keeps the latest :class:`PageView` and refreshes it through the host."""
 
-    def __init__(self, host: ToolHost, *, vision: bool = True) -> None:
+    def __init__(self, host: ToolHost, *, vision: bool = True, fence: Fence = PROCESS_FENCE) -> None:
         self.host = host
         self.vision = vision
+        self.fence = fence
         self.view = PageView()
         self.count = 0
 
@@ -142,7 +144,7 @@ class Observer:
             again = await self.observe(force=True, why="banners were closed")
             again.ms += ms
             return again
-        self.view = view_from_result(result, vision=self.vision)
+        self.view = view_from_result(result, vision=self.vision, fence=self.fence)
         return ObserveOutcome(self.view, True, why or "observed", ms)
 
 

@@ -7,6 +7,7 @@ simply run a tool (:mod:`browserops.agent.loop_turns`: ask, done, hand-off, hold
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 from browserops import policy
 from browserops.agent.calls import ParsedCall
 from browserops.agent.context import Transcript
+from browserops.agent.fence import Fence
 from browserops.agent.gate import Judgement
 from browserops.agent.model import Model
 from browserops.agent.observe import Observer
@@ -66,7 +68,13 @@ class RunCore:
         self.spec_map = {s.name: s for s in self.specs}
         self.tools_schema = anthropic_tools(self.specs)
         self.transcript = Transcript(vision=self.vision)
-        self.observer = Observer(host, vision=self.vision)
+        # One random fence per run around everything the page says (agent/fence.py).
+        self.fence = Fence.new()
+        self.observer = Observer(host, vision=self.vision, fence=self.fence)
+        # For the run's own rules (agent/run_rules.py): the origin the task started on, and page content the
+        # model was shown (observations and tool results), newest last.
+        self.start_origin = ""
+        self.page_seen: list[str] = []
         self.scrub = Scrubber()
         self.recorder = recorder if recorder is not None else (RunRecorder(workspace) if record else None)
         self.steps = StepRecorder(self.recorder, self.scrub, lambda name: traits_in(self.spec_map, name))
@@ -103,8 +111,16 @@ class RunCore:
             self.recorder.finish("incomplete", message=mask_pii(reason), url=self.scrub(view.url),
                                  title=self.scrub(view.title))
 
+    def note_page(self, text: str) -> None:
+        """Remember page content the model is shown (bounded: the newest 100 pieces)."""
+        self.page_seen = [*self.page_seen[-99:], text[:50_000]]
+
     def _tell(self, call_id: str | None, tool: str, result: ToolResult, note: str | None = None) -> None:
-        summary = llm_summary(tool, result, budget=self.budget.remaining(time.monotonic()), note=note)
+        data = result.get("data")
+        if data:
+            self.note_page(json.dumps(data, ensure_ascii=False, default=str))
+        summary = llm_summary(tool, result, budget=self.budget.remaining(time.monotonic()), note=note,
+                              fence=self.fence)
         self.transcript.add_result(call_id, tool, summary)
 
     def _policy_info(self, decision: policy.Decision, outcome: str) -> PolicyInfo:

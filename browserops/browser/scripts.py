@@ -16,7 +16,11 @@ listing-sized result, a string next to nothing — and every listing, hit test a
   included), in the same round trip as finding it; :class:`NotInFrame` when the frame has no such element;
 - :func:`run_on_handle` — ``fn(el, args)`` on an element Playwright handed us (an iframe's element);
 - :func:`expression` — ``fn(args)`` as one expression for the DevTools protocol's ``Runtime.evaluate``, for
-  the one script that needs the command-line API (``getEventListeners``), which Playwright does not offer.
+  the one script that needs the command-line API (``getEventListeners``), which Playwright does not offer;
+- :func:`world_expression` / :func:`world_function` + :func:`world_result` — ``fn(args)`` / ``fn(el, args)``
+  (with ``lib.js``, as :func:`run`) for ``Runtime.evaluate`` / ``Runtime.callFunctionOn`` in a DevTools
+  execution context of our own (the listing's isolated world, :mod:`browserops.browser.numbering.isolated`),
+  and its JSON answer decoded.
 """
 
 from __future__ import annotations
@@ -99,6 +103,25 @@ def expression(call: PageCall[Any]) -> str:
     if not _NAME.match(call.function):
         raise ValueError(f"not a function name: {call.function!r}")
     return f"(() => {{\n{source(call.script)}\nreturn {call.function}({_json(call.args)});\n}})()"
+
+
+def world_expression(call: PageCall[Any]) -> str:
+    """``call`` with ``lib.js``, exactly as :func:`run` evaluates it, as one expression whose value is the
+    result's JSON text (decode it with :func:`world_result`)."""
+    return f"({_script(call.script, call.function, 'page')})({orjson.dumps(_json(call.args)).decode()})"
+
+
+def world_function(call: ElementCall[Any]) -> tuple[str, str]:
+    """``call`` (with ``lib.js``, as :func:`run_on_handle` evaluates it) as a function declaration and its
+    JSON arguments, for ``Runtime.callFunctionOn`` with arguments ``[the object, the JSON text]`` on an object
+    DevTools resolved into our world; its value is the result's JSON text (decode with :func:`world_result`)."""
+    return _script(call.script, call.function, "element"), _json(call.args)
+
+
+def world_result(call: PageCall[R] | ElementCall[R], raw: object) -> R:
+    """The decoded answer of :func:`world_expression` ``(call)``; :class:`PageScriptError` if it is not ours."""
+    del call  # only carries the result type
+    return cast(R, _decode(raw))
 
 
 def _decode(raw: object) -> Any:

@@ -44,9 +44,14 @@ class BrowserOpsGroup(click.Group):
               default=None, help="Logging level (overrides config).")
 @click.option("--set", "set_items", multiple=True, metavar="KEY=VALUE",
               help="Override any setting for this call, e.g. --set max_steps=30 (repeatable).")
+@click.option("--allowed-origins", default=None, metavar="PATTERNS",
+              help="Only load pages from these origins, comma-separated (https://example.com, *.example.com, "
+              "localhost:8000); default: any. Checked for navigations, redirects, new tabs and frames.")
+@click.option("--blocked-origins", default=None, metavar="PATTERNS",
+              help="Never load pages from these origins (same patterns; wins over --allowed-origins).")
 @click.pass_context
 def cli(ctx: click.Context, workspace: Path | None, json_output: bool, log_level: str | None,
-        set_items: tuple[str, ...]) -> None:
+        set_items: tuple[str, ...], allowed_origins: str | None, blocked_origins: str | None) -> None:
     """browserops: auditable browser automation through numbered elements.
 
     \b
@@ -75,6 +80,9 @@ def cli(ctx: click.Context, workspace: Path | None, json_output: bool, log_level
         ctx.exit(1)
     if log_level:
         overrides["log_level"] = log_level.upper()
+    for key, value in (("allowed_origins", allowed_origins), ("blocked_origins", blocked_origins)):
+        if value is not None:
+            overrides[key] = value
     ctx.obj = CliState(workspace=workspace.resolve(), json_output=json_output, overrides=overrides,
                        owns_logging=ctx.obj is PROCESS_ENTRY)
 
@@ -92,6 +100,7 @@ _COMMAND_MODULES = (
     "mcp_cmd",
     "agent_cmd",
     "plan_cmd",
+    "record_cmd",
 )
 
 

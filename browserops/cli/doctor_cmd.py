@@ -6,6 +6,7 @@ import asyncio
 
 import click
 
+from browserops.browser.launch.fonts import cjk_warning
 from browserops.browser.launch.probe import locate_chromium, probe
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import BrowserMode, browser_mode_options
@@ -30,10 +31,14 @@ def doctor(state: CliState, url: str | None, no_launch: bool, browser: BrowserMo
       BROWSEROPS_CHROMIUM=/opt/chrome/chrome browserops doctor --json
     """
     settings = state.loaded().settings
+    fonts = cjk_warning()
+    warnings = {"warnings": [fonts]} if fonts else {}
+    if fonts and not state.json_output:
+        click.echo(f"warning: {fonts}", err=True)
     if no_launch:
         found = asyncio.run(locate_chromium(settings.chromium))
         if state.json_output:
-            state.emit_json({"status": "ok", **found})
+            state.emit_json({"status": "ok", **found, **warnings})
         else:
             click.echo(f"chromium: {found['chromium']} [found via {found['chromium_source']}]")
         return
@@ -46,7 +51,7 @@ def doctor(state: CliState, url: str | None, no_launch: bool, browser: BrowserMo
     else:
         report = asyncio.run(probe(options, url))
     if state.json_output:
-        state.emit_json({"status": "ok", **report})
+        state.emit_json({"status": "ok", **report, **warnings})
         return
     click.echo(f"browser:  {report['browser_version']} ({report['mode']} mode)")
     if report["chromium"]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -16,11 +17,14 @@ from browserops.evidence import (
     read_events,
     read_info,
     read_plan,
+    signing,
     verify_bundle,
 )
 from browserops.evidence.manifest import bundle_files
+from browserops.evidence.report import write_report
 from browserops.evidence.store import summarize
 from browserops.evidence.summary import render_summary
+from browserops.lane import Lane
 
 
 @click.group("evidence")
@@ -32,6 +36,7 @@ def evidence_group() -> None:
       browserops evidence list
       browserops evidence show req-20260105-101500-ab12
       browserops evidence verify req-20260105-101500-ab12 --json
+      browserops evidence keygen
     """
 
 
@@ -69,13 +74,23 @@ def evidence_list(state: CliState) -> None:
         click.echo(f"{b.request_id:<26} {status:<12} {steps:>5}  {created:<19}  {b.title or ''}")
 
 
+def _signature_words(report: VerifyReport) -> str:
+    return {
+        "unsigned": "unsigned (no signing key when it was written; see `browserops evidence keygen`)",
+        "valid": f"signed by {report.signed_by}",
+        "invalid": "its signature does NOT match",
+        "untrusted": f"signed by {report.signed_by}, a key you do not trust",
+    }[report.signature]
+
+
 def _report_line(report: VerifyReport) -> str:
     if report.ok:
-        return f"OK: {report.request_id} is intact and {report.status} ({report.files_checked} files checked)."
+        return (f"OK: {report.request_id} is intact and {report.status} ({report.files_checked} files checked); "
+                f"{_signature_words(report)}.")
     status = report.status + (" (interrupted)" if report.interrupted else "")
     return f"FAILED: {report.request_id or report.path}: status {status}, " + (
-        "files match the manifest." if report.intact else "files do not match the manifest."
-    )
+        "files match the manifest" if report.intact else "files do not match the manifest"
+    ) + ("" if report.interrupted else f"; {_signature_words(report)}") + "."
 
 
 def _mismatch(report: VerifyReport) -> BrowserOpsError:
@@ -86,6 +101,10 @@ def _mismatch(report: VerifyReport) -> BrowserOpsError:
         what.append(f"{len(report.missing)} missing")
     if report.extra:
         what.append(f"{len(report.extra)} extra")
+    if report.signature in ("invalid", "untrusted"):
+        what.append(f"signature {report.signature}")
+    elif report.signature == "unsigned" and report.intact and report.complete:
+        what.append("unsigned, and --require-signed")
     if report.interrupted:
         what.append("run interrupted")
     elif not report.complete:
@@ -141,18 +160,28 @@ def evidence_show(state: CliState, request_id: str) -> None:
 
 @evidence_group.command("verify")
 @click.argument("request_id")
+@click.option("--trust-key", "trust_keys", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
+              help="Also trust this public key (a colleague's evidence-ed25519.pub). Repeatable.")
+@click.option("--require-signed", is_flag=True, help="Fail on an unsigned bundle too.")
 @json_flag
 @pass_state
-def evidence_verify(state: CliState, request_id: str) -> None:
-    """Re-hash a bundle against manifest-sha256.txt; exit 1 on any edited, missing or extra file, or if the
-    run is incomplete or was interrupted.
+def evidence_verify(state: CliState, request_id: str, trust_keys: tuple[Path, ...], require_signed: bool) -> None:
+    """Re-hash a bundle against manifest-sha256.txt and check the manifest's signature; exit 1 on any edited,
+    missing or extra file, a signature that does not match or comes from a key you do not trust, or if the run
+    is incomplete or was interrupted. An unsigned bundle passes (and says so) unless --require-signed.
 
     \b
     Examples:
       browserops evidence verify req-20260105-101500-ab12
       browserops evidence verify req-20260105-101500-ab12 --json
+      browserops evidence verify req-20260105-101500-ab12 --trust-key alice.pub --require-signed
     """
-    report = verify_bundle(find_bundle(state.workspace, request_id))
+    trusted = signing.trusted_keys()
+    for path in trust_keys:
+        key = signing.read_public_key(path)
+        trusted[signing.fingerprint(key)] = key
+    report = verify_bundle(find_bundle(state.workspace, request_id), trusted=trusted,
+                           require_signed=require_signed)
     if report.ok:
         if state.json_output:
             state.emit_json({"status": "ok", "report": _dump(report)})
@@ -164,6 +193,73 @@ def evidence_verify(state: CliState, request_id: str) -> None:
         for line in report.lines():
             click.echo(f"  {line}")
     raise _mismatch(report)
+
+
+@evidence_group.command("keygen")
+@click.option("--force", is_flag=True, help="Replace an existing key pair (its public key stays trusted).")
+@json_flag
+@pass_state
+def evidence_keygen(state: CliState, force: bool) -> None:
+    """Make an Ed25519 key pair that signs every evidence bundle written from now on.
+
+    \b
+    The pair lives in your config directory ($BROWSEROPS_CONFIG_DIR, else $XDG_CONFIG_HOME/browserops, else
+    ~/.config/browserops) under keys/: the private key readable by you only (0600), the public key beside it.
+    Give the public key (keys/evidence-ed25519.pub) to reviewers: `evidence verify --trust-key FILE`.
+
+    \b
+    Examples:
+      browserops evidence keygen
+      browserops evidence keygen --force --json
+    """
+    signer = signing.generate(force=force)
+    public = signer.path.with_name(signing.PUBLIC_FILE)
+    if state.json_output:
+        state.emit_json({"status": "ok", "privateKey": str(signer.path), "publicKey": str(public),
+                         "fingerprint": signer.fingerprint})
+        return
+    click.echo(f"Made an Ed25519 key pair: {signer.fingerprint}")
+    click.echo(f"  private: {signer.path} (mode 600; never share it)")
+    click.echo(f"  public:  {public} (give it to reviewers: evidence verify --trust-key FILE)")
+    click.echo("Bundles finished from now on are signed; `evidence verify` checks the signature.")
+
+
+@evidence_group.command("report")
+@click.argument("request_id")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the report here instead (the bundle is then not touched).")
+@click.option("--open", "open_it", is_flag=True, help="Open the report in the default browser afterwards.")
+@json_flag
+@pass_state
+def evidence_report(state: CliState, request_id: str, out: Path | None, open_it: bool) -> None:
+    """Write one self-contained, offline HTML report of a bundle: the plan and its diff, who confirmed with which
+    phrase, each step's before/after screenshots with the acted-on element outlined and numbered, outcomes,
+    timings, and the result of `evidence verify`.
+
+    \b
+    A bundle whose files match its manifest gets report.html inside it, sealed into the manifest (and re-signed
+    when it was signed by your key). Any other bundle (interrupted, edited, signed by someone else) is never
+    re-sealed: its report goes to <workspace>/artifacts/browser/reports/<id>.html, or to --out.
+
+    \b
+    Examples:
+      browserops evidence report req-20260105-101500-ab12
+      browserops evidence report req-20260105-101500-ab12 --open
+      browserops evidence report req-20260105-101500-ab12 --out /tmp/review.html --json
+    """
+    path = find_bundle(state.workspace, request_id)
+    # The lane keeps a run from re-opening the bundle while its manifest is rewritten.
+    with Lane(state.workspace, no_wait=True, holder={"requestId": request_id, "command": "evidence report"}):
+        written = write_report(path, out=out)
+    if state.json_output:
+        state.emit_json({"status": "ok", "report": str(written.path), "sealed": written.sealed,
+                         "whyOutside": written.why_outside, "verify": _dump(written.verify)})
+    else:
+        where = "sealed into the bundle's manifest" if written.sealed else f"not in the bundle: {written.why_outside}"
+        click.echo(f"Report: {written.path} ({where}).")
+        click.echo(f"Verify: {_report_line(written.verify)}")
+    if open_it:
+        click.launch(written.path.as_uri())
 
 
 COMMANDS = [evidence_group]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +11,10 @@ import yaml
 
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import json_flag
+from browserops.cli.pack_from_steps import scaffold_from_steps, values_file
 from browserops.cli.pack_scaffold import scaffold_pack
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.installed_packs import InstalledPack
 from browserops.packs import NAME_PATTERN, PACKS_DIR, Pack, get_pack, list_packs, validate_pack_dir
 from browserops.plan.diff import quote
 from browserops.plan.steps import Step
@@ -54,9 +57,17 @@ def _step_line(n: int, step: Step) -> str:
     return f"  {n:>2}. {kind:<8} {head}{what}{value}  [{effect}]"
 
 
+def _installed_json(installed: InstalledPack | None) -> dict[str, Any]:
+    if installed is None:
+        return {}
+    return {"entryPoint": f"{installed.name} = {installed.module}",
+            "distribution": {"name": installed.distribution, "version": installed.version}}
+
+
 def _pack_json(pack: Pack) -> dict[str, Any]:
     return {
-        "name": pack.name, "origin": pack.origin, "path": str(pack.path), "description": pack.description,
+        "name": pack.name, "origin": pack.origin, "path": str(pack.path), "source": pack.source,
+        **_installed_json(pack.installed), "description": pack.description,
         "startUrl": pack.start_url, "exports": pack.exports,
         "requirements": [r.model_dump(mode="json", by_alias=True) for r in pack.requirements],
     }
@@ -66,10 +77,12 @@ def _pack_json(pack: Pack) -> dict[str, Any]:
 @json_flag
 @pass_state
 def pack_list(state: CliState) -> None:
-    """List the packs of the repository (builtin) and of <workspace>/domain_packs.
+    """List the packs: the repository's (builtin), installed Python packages' (entry-point group browserops.packs)
+    and <workspace>/domain_packs'; of the same name the workspace's wins, then the installed one.
 
     \b
-    A pack that does not load is listed with its problems rather than hidden.
+    Each line says where the pack came from: its folder, or the entry point and the distribution that
+    installed it. A pack that does not load is listed with its problems rather than hidden.
 
     \b
     Examples:
@@ -79,7 +92,8 @@ def pack_list(state: CliState) -> None:
     entries = list_packs(state.workspace)
     if state.json_output:
         state.emit_json({"packs": [
-            {"name": e.name, "origin": e.origin, "path": str(e.path), "valid": e.pack is not None,
+            {"name": e.name, "origin": e.origin, "path": str(e.path), "source": e.source,
+             **_installed_json(e.installed), "valid": e.pack is not None,
              "description": e.pack.title if e.pack else None, "problems": e.problems}
             for e in entries
         ]})
@@ -90,7 +104,8 @@ def pack_list(state: CliState) -> None:
     width = max(len(e.name) for e in entries)
     for e in entries:
         about = e.pack.title if e.pack else "INVALID: " + "; ".join(e.problems)
-        click.echo(f"{e.name:<{width}}  {e.origin:<9}  {about}")
+        click.echo(f"{e.name:<{width}}  {e.origin:<11}  {about}")
+        click.echo(f"{'':<{width}}  from {e.source}")
 
 
 def _schema_rows(pack: Pack) -> list[str]:
@@ -145,7 +160,7 @@ def pack_show(state: CliState, name: str) -> None:
             "steps": [s.model_dump(mode="json", by_alias=True, exclude_none=True) for s in steps],
         })
         return
-    click.echo(f"{pack.name}  ({pack.origin}: {pack.path})")
+    click.echo(f"{pack.name}  (from {pack.source})")
     click.echo("")
     click.echo(pack.description)
     click.echo("")
@@ -218,25 +233,48 @@ def pack_validate(state: CliState, target: str, input_file: Path | None) -> None
 @click.argument("name")
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Parent folder for the pack. Default: <workspace>/domain_packs.")
+@click.option("--from-steps", "from_steps", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              default=None, help="Write the pack from this step file (e.g. one `browserops record` wrote).")
+@click.option("--input", "input_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+              help="With --from-steps: the recorded values (default: <steps>.input.yaml beside it).")
 @json_flag
 @pass_state
-def pack_new(state: CliState, name: str, folder: Path | None) -> None:
-    """Create a pack skeleton (pack.py, a test, an example input) that validates as it is.
+def pack_new(state: CliState, name: str, folder: Path | None, from_steps: Path | None,
+             input_file: Path | None) -> None:
+    """Create a pack (pack.py, a test, an example input) that validates as it is.
 
     \b
-    The skeleton searches the demo site's catalogue; replace its Input and build_steps with your form.
+    Without --from-steps: a skeleton that searches the demo site's catalogue; replace its Input and
+    build_steps with your form.
+    With --from-steps FILE (a step file, e.g. from `browserops record`): the pack reproduces that file.
+    Its Input has one field per recorded value, typed from what was recorded: bool (checkbox), date
+    (YYYY-MM-DD), Decimal (a number), an enum (a select's options), a file (upload), SecretStr (a password
+    or code: never in the pack, give it in the input file at prepare/run time), else str.
 
     \b
     Examples:
       browserops pack new my_form
       browserops pack new my_form --dir ./domain_packs
+      # from a recording to a confirmed run:
+      browserops record --url http://127.0.0.1:8765/expense --out expense.yaml
+      browserops pack new my_expense --from-steps expense.yaml      # reads expense.input.yaml beside it
+      browserops pack validate my_expense
+      browserops prepare --pack my_expense --input expense.input.yaml --base-url http://127.0.0.1:8765
+      browserops run REQUEST_ID --confirm "PHRASE"                  # both printed by prepare
     """
     if not NAME_PATTERN.match(name):
         raise BrowserOpsError(ErrorCode.INVALID_ARGS,
                               f"{name!r} is not a pack name: use lowercase letters, digits and '_' (2-40 chars).")
     parent = folder if folder is not None else state.workspace / PACKS_DIR
-    created = scaffold_pack(parent, name)
-    pack = validate_pack_dir(parent / name)
+    if from_steps is not None:
+        created = scaffold_from_steps(parent, name, from_steps, input_file)
+    else:
+        created = scaffold_pack(parent, name)
+    try:
+        pack = validate_pack_dir(parent / name)
+    except BrowserOpsError:
+        shutil.rmtree(parent / name, ignore_errors=True)  # written just now: no half-made pack is left behind
+        raise
     if state.json_output:
         state.emit_json({"status": "ok", "name": pack.name, "path": str(pack.path),
                          "files": [str(p) for p in created]})
@@ -244,6 +282,12 @@ def pack_new(state: CliState, name: str, folder: Path | None) -> None:
     click.echo(f"Created pack {name} in {pack.path}:")
     for path in created:
         click.echo(f"  {path.name}")
+    if from_steps is not None:
+        values = input_file or values_file(from_steps)
+        click.echo("Next: review the targets' names in pack.py (add other languages), then")
+        click.echo(f"  browserops prepare --pack {name} --input {values if values.is_file() else 'FILE'} "
+                   "--base-url URL")
+        return
     click.echo("Next: edit pack.py, then")
     click.echo(f"  browserops pack validate {pack.path}")
     click.echo(f"  uv run pytest {pack.path}")

@@ -23,6 +23,7 @@ from browserops.cli.plan_support import (
 )
 from browserops.cli.plan_support import _shell as shell
 from browserops.cli.prepare_goal import GoalSource
+from browserops.cli.run_trace import traced
 from browserops.plan.attempt import RunOptions, RunResult, run_plan
 from browserops.plan.diff import render_diff, summary_line
 from browserops.plan.loader import resolve_plan
@@ -171,11 +172,13 @@ def _print_prepared(prepared: PreparedPlan, command: str) -> None:
               help="Input data with the plan's sensitive values (default: a pack plan's own input file).")
 @click.option("--no-wait", is_flag=True, help="Fail with BROWSER_LANE_BUSY instead of queueing behind another "
               "run on this workspace.")
+@click.option("--trace", "trace", is_flag=True, help="Also record a Playwright trace into the bundle (trace.zip, "
+              "typed values masked; open it with `playwright show-trace`).")
 @browser_flags
 @json_flag
 @pass_state
 def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | None, no_wait: bool,
-        browser: BrowserMode, login_wait: int | None) -> None:
+        trace: bool, browser: BrowserMode, login_wait: int | None) -> None:
     """Execute a prepared plan, one run at a time per workspace, leaving its evidence bundle.
 
     \b
@@ -193,6 +196,7 @@ def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | 
       browserops run req-20260105-101500-ab12
       browserops run req-20260105-101500-ab12 --confirm "ember-thistle-dial-7bf3"
       browserops run artifacts/browser/2026-01-05/req-20260105-101500-ab12/plan.json --json --no-wait
+      browserops run req-20260105-101500-ab12 --confirm "ember-thistle-dial-7bf3" --trace
     """
     flags = BrowserFlags(browser, login_wait)
     plan, bundle = resolve_plan(state.workspace, plan_ref)
@@ -209,6 +213,8 @@ def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | 
         async with tool_context(state, flags, start=False) as (ctx, start):
             options = RunOptions(confirm=confirm, inputs=inputs, inputs_digest=digest, no_wait=no_wait,
                                  login_wait_s=flags.login_wait_s(state), progress=progress, start_browser=start)
+            if trace:
+                options.start_browser, options.before_finish = traced(ctx, start, plan.request_id)
             return await run_plan(ctx, state.workspace, plan, bundle, options)
 
     try:

@@ -8,7 +8,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from browserops.demo_site import files, forms, pages, testhooks
+from browserops.demo_site import attacks, files, forms, pages, testhooks
 from browserops.demo_site.state import DemoState
 from browserops.demo_site.web import STATIC_DIR, render
 
@@ -28,6 +28,7 @@ def create_app(state: DemoState, *, alt_port: int, alt_host: str | None = None) 
         *forms.ROUTES,
         *files.ROUTES,
         *testhooks.ROUTES,
+        *attacks.ROUTES,
         Mount("/static", app=StaticFiles(directory=str(STATIC_DIR)), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: _not_found})

@@ -31,6 +31,9 @@ class DemoState:
     uploads: list[dict[str, Any]] = field(default_factory=list)
     multilang: list[dict[str, str]] = field(default_factory=list)
     cross_clicks: int = 0
+    # Every request that reached /collect (the "attacker's" endpoint of the origin and injection pages):
+    # {"host", "path", "query", "via"}. Empty = nothing was sent, navigated to or typed there.
+    collected: list[dict[str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # Not a dataclass field, so dataclasses.asdict()/replace() keep working.
@@ -50,6 +53,7 @@ class DemoState:
                 self.logins,
                 self.uploads,
                 self.multilang,
+                self.collected,
             ):
                 lst.clear()
             self.variants.clear()
@@ -72,6 +76,7 @@ class DemoState:
                     "uploads": self.uploads,
                     "multilang": self.multilang,
                     "cross_clicks": self.cross_clicks,
+                    "collected": self.collected,
                 }
             )
 
@@ -121,6 +126,10 @@ class DemoState:
     def record_multilang(self, entry: dict[str, str]) -> None:
         with self._lock:
             self.multilang.append(dict(entry))
+
+    def record_collected(self, entry: dict[str, str]) -> None:
+        with self._lock:
+            self.collected.append(entry)
 
     def record_cross_click(self) -> int:
         with self._lock:

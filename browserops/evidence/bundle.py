@@ -20,6 +20,7 @@ appended one whole line at a time with fsync, and every other file is written at
 from __future__ import annotations
 
 import datetime as dt
+import getpass
 import logging
 import os
 import time
@@ -34,8 +35,9 @@ from pydantic import BaseModel
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import layout
 from browserops.evidence.events import StepEvent
-from browserops.evidence.manifest import write_manifest
+from browserops.evidence.manifest import render_manifest, write_manifest
 from browserops.evidence.models import Attempt, BundleInfo, FinalStatus, Phase, confirmed_run
+from browserops.evidence.signing import SIGNATURE_FILE, Signer, load_signer
 from browserops.evidence.summary import render_summary
 from browserops.privacy import mask_pii
 
@@ -83,6 +85,13 @@ def read_plan(bundle: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def _login() -> str | None:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no passwd entry and no LOGNAME/USER: a container's anonymous uid
+        return None
+
+
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -90,13 +99,15 @@ def _now() -> dt.datetime:
 class BundleWriter:
     """Writes one attempt (prepare or run) into a bundle. Get one from :meth:`create` or :meth:`open`."""
 
-    def __init__(self, workspace: Path, path: Path, info: BundleInfo) -> None:
+    def __init__(self, workspace: Path, path: Path, info: BundleInfo, signer: Signer | None = None) -> None:
         self.workspace = workspace
+        self.signer = signer
         self.path = path
         self._info = info
         self._t0 = time.monotonic()
         self._events_fd: int | None = None
         self._finished = False
+        self._last_shot: tuple[str, bytes] | None = None  # the latest stored screenshot: (path, PNG bytes)
 
     # ------------------------------------------------------------------ opening
 
@@ -105,6 +116,7 @@ class BundleWriter:
         """A new bundle for ``request_id`` in this workspace (an existing one is an error: use :meth:`open`)."""
         workspace = workspace.resolve()
         path = layout.bundle_dir(workspace, request_id)
+        signer = load_signer()  # a broken key is refused before anything is written
         if path.exists():
             raise BrowserOpsError(
                 ErrorCode.INVALID_ARGS, f"An evidence bundle for {request_id} already exists at {path}."
@@ -114,8 +126,8 @@ class BundleWriter:
             (path / sub).mkdir()
         now = _now()
         info = BundleInfo(request_id=request_id, workspace=str(workspace), created=now, updated=now, status="open",
-                          attempts=[Attempt(number=1, phase=phase, started=now, pid=os.getpid())])
-        writer = cls(workspace, path, info)
+                          attempts=[Attempt(number=1, phase=phase, started=now, pid=os.getpid(), user=_login())])
+        writer = cls(workspace, path, info, signer)
         writer._save_info()
         layout.fsync_dir(path.parent)
         return writer
@@ -127,6 +139,7 @@ class BundleWriter:
         """Continue an existing bundle with a new attempt (a run after prepare, or a retry after a crash)."""
         workspace = workspace.resolve()
         path = layout.bundle_dir(workspace, request_id)
+        signer = load_signer()
         info = read_info(path) if path.is_dir() else None
         if info is None or info.request_id != request_id:
             raise BrowserOpsError(
@@ -143,13 +156,15 @@ class BundleWriter:
             )
         # Order matters for crash safety: the manifest goes first, so from here on the bundle reads as unfinished.
         (path / layout.MANIFEST_FILE).unlink(missing_ok=True)
+        (path / SIGNATURE_FILE).unlink(missing_ok=True)
+        (path / layout.REPORT_FILE).unlink(missing_ok=True)  # derived from the bundle; it would describe the past
         layout.fsync_dir(path)
         _remove_partial_files(path)
         _repair_events(path)
         info.status = "open"
         info.attempts.append(Attempt(number=len(info.attempts) + 1, phase=phase, started=_now(),
-                                     confirmed_with=confirmed_with, pid=os.getpid()))
-        writer = cls(workspace, path, info)
+                                     confirmed_with=confirmed_with, pid=os.getpid(), user=_login()))
+        writer = cls(workspace, path, info, signer)
         writer._save_info()
         return writer
 
@@ -216,10 +231,34 @@ class BundleWriter:
         return self._write_new(layout.snapshot_relpath(n, page_name), text.encode("utf-8"))
 
     def add_screenshot(self, step: int, phase: ScreenshotPhase, png: bytes, label: str = "") -> str:
-        """``screenshots/NNN_<phase>_<label>.png``; returns the bundle-relative path actually written."""
+        """``screenshots/NNN_<phase>_<label>.png``; returns its bundle-relative name.
+
+        A screenshot byte-identical to the previous one (a step's "before" is usually the last step's "after") is
+        not stored again: its name goes into ``bundle.json`` ``sameAs`` pointing at the stored file, so events and
+        the plan's evidence list keep their names and ``verify`` checks that every such name leads to a file."""
+        self._check_open()
         if not png.startswith(PNG_SIGNATURE):
             raise BrowserOpsError(ErrorCode.INVALID_ARGS, "add_screenshot expects PNG bytes.")
-        return self._write_new(layout.screenshot_relpath(step, phase, label or f"step{step}"), png)
+        wanted = layout.screenshot_relpath(step, phase, label or f"step{step}")
+        last = self._last_shot
+        if last is not None and last[1] == png and (self.path / last[0]).is_file():
+            rel = layout.unique_relpath(self.path, wanted, taken=self._info.same_as)
+            self._info.same_as[rel] = last[0]
+            self._save_info()
+            return rel
+        rel = layout.unique_relpath(self.path, wanted, taken=self._info.same_as)
+        layout.atomic_write(self.path / rel, png)
+        self._last_shot = (rel, png)
+        return rel
+
+    def stored_as(self, relpath: str) -> str:
+        """The file that holds ``relpath`` (itself, or the identical screenshot it was not stored apart from)."""
+        return self._info.same_as.get(relpath, relpath)
+
+    def evidence_names(self) -> list[str]:
+        """Every name in the bundle: its files and the screenshots stored once under another name."""
+        files = [p.relative_to(self.path).as_posix() for p in self.path.rglob("*") if p.is_file()]
+        return sorted([*files, *self._info.same_as])
 
     def add_export(self, name: str, source: Path | bytes) -> str:
         """Copy a downloaded file (or bytes) to ``exports/<name>``; returns the bundle-relative path."""
@@ -232,6 +271,10 @@ class BundleWriter:
         else:
             data = source
         return self._write_new(layout.export_relpath(name), data)
+
+    def add_trace(self, data: bytes) -> str:
+        """``trace.zip``: a Playwright trace of this attempt, typed values already masked (evidence/trace.py)."""
+        return self._write_new("trace.zip", data)
 
     def log_event(self, event: StepEvent) -> StepEvent:
         """Append one event as one line (flushed and fsynced); fills requestId, attempt, phase, elapsedMs."""
@@ -255,7 +298,8 @@ class BundleWriter:
     # ------------------------------------------------------------------ finishing
 
     def finish(self, status: FinalStatus, *, reason: str | None = None) -> Path:
-        """Close the attempt: summary.md, bundle.json, then manifest-sha256.txt. Returns the manifest path."""
+        """Close the attempt: summary.md, bundle.json, then manifest-sha256.txt (and its signature when the user
+        has a key). Returns the manifest path."""
         self._check_open()
         if self._events_fd is not None:
             os.close(self._events_fd)
@@ -265,12 +309,17 @@ class BundleWriter:
         attempt.status = status
         attempt.reason = mask_pii(reason)[:2000] if reason else None
         self._info.status = status
+        self._info.signed_by = self.signer.fingerprint if self.signer else None
         events, problems = read_events(self.path)
         files = sorted(p.relative_to(self.path).as_posix() for p in self.path.rglob("*") if p.is_file())
         summary = render_summary(self._info, read_plan(self.path), events, files, problems)
         layout.atomic_write(self.path / layout.SUMMARY_FILE, summary.encode("utf-8"))
         self._save_info()
-        manifest = write_manifest(self.path)
+        data = render_manifest(self.path)
+        if self.signer is not None:
+            # Signature before manifest: a crash in between leaves no manifest, which reads as interrupted.
+            layout.atomic_write(self.path / SIGNATURE_FILE, self.signer.sign(data))
+        manifest = write_manifest(self.path, data)
         self._finished = True
         return manifest
 

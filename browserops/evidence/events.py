@@ -47,6 +47,9 @@ class StepTarget(EventModel):
     name: str | None = None
     number: int | None = Field(None, description="Element number in the listing the step acted on.")
     matched: bool = True
+    box: list[float] | None = Field(None, min_length=4, max_length=4, description="[x, y, width, height] in "
+                                    "viewport CSS pixels when the step resolved it (what the before screenshot shows).")
+    viewport: list[int] | None = Field(None, min_length=2, max_length=2, description="[width, height] of the viewport.")
 
     @field_validator("name")
     @classmethod

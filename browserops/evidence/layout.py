@@ -14,6 +14,7 @@ import hashlib
 import os
 import re
 import secrets
+from collections.abc import Container
 from pathlib import Path
 
 from browserops.contract import BrowserOpsError, ErrorCode
@@ -23,7 +24,9 @@ PLAN_FILE = "plan.json"
 INFO_FILE = "bundle.json"
 EVENTS_FILE = "events.jsonl"
 SUMMARY_FILE = "summary.md"
+REPORT_FILE = "report.html"  # `evidence report`: derived from the other files, sealed into the manifest
 MANIFEST_FILE = "manifest-sha256.txt"
+SIGNATURE_FILE = MANIFEST_FILE + ".sig"  # detached Ed25519 signature of the manifest (evidence/signing.py)
 SNAPSHOTS_DIR = "snapshots"
 SCREENSHOTS_DIR = "screenshots"
 EXPORTS_DIR = "exports"
@@ -86,16 +89,17 @@ def export_relpath(name: str) -> str:
     return f"{EXPORTS_DIR}/{base or 'export'}"
 
 
-def unique_relpath(root: Path, relpath: str) -> str:
-    """Evidence is never overwritten: a second file of the same name gets ``-2``, ``-3``… before its suffix."""
-    if not (root / relpath).exists():
+def unique_relpath(root: Path, relpath: str, taken: Container[str] = ()) -> str:
+    """Evidence is never overwritten: a second file of the same name gets ``-2``, ``-3``… before its suffix.
+    ``taken``: names in use without a file of their own (screenshots stored once under another name)."""
+    if not (root / relpath).exists() and relpath not in taken:
         return relpath
     folder, _, name = relpath.rpartition("/")
     stem, dot, suffix = name.partition(".")
     n = 2
     while True:
         candidate = f"{folder}/{stem}-{n}{dot}{suffix}" if folder else f"{stem}-{n}{dot}{suffix}"
-        if not (root / candidate).exists():
+        if not (root / candidate).exists() and candidate not in taken:
             return candidate
         n += 1
 

@@ -2,8 +2,9 @@
 
 The manifest covers every file of the bundle except itself, ``bundle.json`` (the status) included, so changing a
 byte anywhere, deleting a file, adding one, or flipping the status from ``incomplete`` to ``complete`` is
-detected. It makes tampering *evident* against edits and accidents; it is not a signature — someone who can
-rewrite the whole folder can rewrite the manifest too.
+detected. It makes tampering *evident* against edits and accidents; on its own it is not a signature — someone who
+can rewrite the whole folder can rewrite the manifest too. When the user has a key, the manifest is also signed
+(``evidence/signing.py``) and :func:`verify_bundle` checks that signature.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from browserops.evidence import layout
+from browserops.evidence.signing import PublicKeys, SignatureState, check_signature, trusted_keys
 
 _LINE = re.compile(r"^([0-9a-f]{64})[ \t]+(\S.*)$")
 
@@ -45,7 +47,7 @@ def bundle_files(bundle: Path) -> tuple[list[str], list[str]]:
         for name in names:
             full = base / name
             rel = full.relative_to(bundle).as_posix()
-            if rel == layout.MANIFEST_FILE:
+            if rel in (layout.MANIFEST_FILE, layout.SIGNATURE_FILE):
                 continue
             if full.is_symlink() or not full.is_file():
                 odd.append(rel)
@@ -54,12 +56,16 @@ def bundle_files(bundle: Path) -> tuple[list[str], list[str]]:
     return sorted(files), sorted(odd)
 
 
-def write_manifest(bundle: Path) -> Path:
-    """Hash every file and write the manifest atomically. Called last, by BundleWriter.finish."""
+def render_manifest(bundle: Path) -> bytes:
+    """The manifest's bytes: every file hashed (what a signature signs)."""
     files, _ = bundle_files(bundle)
-    text = "".join(f"{layout.sha256_file(bundle / rel)}  {_encode(rel)}\n" for rel in files)
+    return "".join(f"{layout.sha256_file(bundle / rel)}  {_encode(rel)}\n" for rel in files).encode("utf-8")
+
+
+def write_manifest(bundle: Path, data: bytes | None = None) -> Path:
+    """Write the manifest atomically (``data`` from :func:`render_manifest`). Called last, by BundleWriter.finish."""
     path = bundle / layout.MANIFEST_FILE
-    layout.atomic_write(path, text.encode("utf-8"))
+    layout.atomic_write(path, render_manifest(bundle) if data is None else data)
     return path
 
 
@@ -104,6 +110,9 @@ class VerifyReport(BaseModel):
     extra: list[str] = Field(default_factory=list)
     problems: list[str] = Field(default_factory=list)
     files_checked: int = 0
+    signature: SignatureState = Field(
+        "unsigned", description="unsigned (no key made it), valid (by a trusted key), invalid, or untrusted.")
+    signed_by: str | None = Field(None, description="Fingerprint of the key that signed the manifest.")
 
     def lines(self) -> list[str]:
         """Human-readable findings, one per line."""
@@ -114,8 +123,40 @@ class VerifyReport(BaseModel):
         return out
 
 
-def verify_bundle(bundle: Path) -> VerifyReport:
-    """Re-hash a bundle against its manifest and read its status marker."""
+def _name_problems(bundle: Path, info_raw: dict[str, object] | None, entries: dict[str, str]) -> list[str]:
+    """Every screenshot stored once under another name (``sameAs``) leads to a file of the manifest, and every
+    file an event names exists (as a file or such a name)."""
+    problems: list[str] = []
+    same_as = info_raw.get("sameAs") if info_raw else None
+    aliases: dict[str, str] = {}
+    if isinstance(same_as, dict):
+        aliases = {str(k): str(v) for k, v in same_as.items()}
+    for name, stored in sorted(aliases.items()):
+        if stored not in entries:
+            problems.append(f"{name} is recorded as the same image as {stored}, which the manifest does not list")
+        if name in entries:
+            problems.append(f"{name} is both a file and recorded as the same image as {stored}")
+    try:
+        lines = (bundle / layout.EVENTS_FILE).read_bytes().splitlines()
+    except OSError:
+        return problems
+    named: set[str] = set()
+    for line in lines:
+        try:
+            event = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue  # torn or foreign lines are reported by read_events
+        if isinstance(event, dict):
+            for key in ("screenshots", "exports"):
+                named.update(str(p) for p in event.get(key) or [] if isinstance(p, str))
+    for name in sorted(named - set(entries) - set(aliases)):
+        problems.append(f"{layout.EVENTS_FILE} names {name}, which is not in the bundle")
+    return problems
+
+
+def verify_bundle(bundle: Path, *, trusted: PublicKeys | None = None, require_signed: bool = False) -> VerifyReport:
+    """Re-hash a bundle against its manifest, check the manifest's signature (against ``trusted``, by default the
+    keys of this user) and read its status marker. ``require_signed``: an unsigned bundle fails too."""
     info_raw: dict[str, object] | None = None
     try:
         loaded = orjson.loads((bundle / layout.INFO_FILE).read_bytes())
@@ -123,6 +164,7 @@ def verify_bundle(bundle: Path) -> VerifyReport:
     except (OSError, orjson.JSONDecodeError):
         info_raw = None
     request_id = str(info_raw.get("requestId")) if info_raw and info_raw.get("requestId") else None
+    claimed = str(info_raw["signedBy"]) if info_raw and info_raw.get("signedBy") else None
     marker = str(info_raw.get("status")) if info_raw else None
     problems: list[str] = []
     if info_raw is None:
@@ -144,7 +186,14 @@ def verify_bundle(bundle: Path) -> VerifyReport:
         elif layout.sha256_file(bundle / rel) != expected:
             edited.append(rel)
     extra = sorted((present - set(entries)) | set(odd))
+    problems += _name_problems(bundle, info_raw, entries)
     intact = not (edited or missing or extra or problems)
+    sig = check_signature(bundle, claimed, trusted_keys() if trusted is None else trusted)
+    if sig.problem:
+        problems.append(sig.problem)
+    elif sig.state == "unsigned" and require_signed:
+        problems.append("the bundle is unsigned (no signing key existed when it was written)")
+    signed_ok = sig.state == "valid" or (sig.state == "unsigned" and not require_signed)
     complete = marker in ("prepared", "complete")
     status = marker if complete else "incomplete"
     interrupted = marker == "open"
@@ -153,7 +202,7 @@ def verify_bundle(bundle: Path) -> VerifyReport:
     elif not complete:
         problems.append(f"the run did not complete (status: {marker})")
     return VerifyReport(
-        request_id=request_id, path=str(bundle), ok=intact and complete, intact=intact, complete=complete,
-        status=str(status), interrupted=interrupted, edited=edited, missing=missing, extra=extra, problems=problems,
-        files_checked=len(entries),
+        request_id=request_id, path=str(bundle), ok=intact and complete and signed_ok, intact=intact,
+        complete=complete, status=str(status), interrupted=interrupted, edited=edited, missing=missing, extra=extra,
+        problems=problems, files_checked=len(entries), signature=sig.state, signed_by=sig.signed_by,
     )

@@ -34,6 +34,7 @@ class Attempt(EventModel):
     confirmed_with: str | None = Field(None, description="The confirm phrase this run was given (not a secret).")
     reason: str | None = Field(None, max_length=2000, description="Why it ended incomplete.")
     pid: int | None = None
+    user: str | None = Field(None, max_length=200, description="The OS login that ran this attempt (who confirmed).")
 
 
 class BundleInfo(EventModel):
@@ -46,6 +47,12 @@ class BundleInfo(EventModel):
     updated: dt.datetime
     status: BundleStatus
     attempts: list[Attempt] = Field(default_factory=list)
+    same_as: dict[str, str] = Field(
+        default_factory=dict,
+        description="Screenshots not stored because they were byte-identical to the one taken just before: "
+        "name -> the stored file (e.g. a step's before = the previous step's after).")
+    signed_by: str | None = Field(
+        None, description="Fingerprint of the Ed25519 key that signed the manifest (see evidence/signing.py).")
 
 
 def confirmed_run(info: BundleInfo) -> Attempt | None:

@@ -25,10 +25,12 @@ from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, VerifyReport, layout, verify_bundle
 from browserops.evidence.manifest import read_manifest
 from browserops.lane import Lane
+from browserops.origins import origin_of
 from browserops.plan.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
 from browserops.plan.model import BrowserPlan, missing_evidence
 from browserops.plan.phrase import normalize_phrase, verify_phrase
 from browserops.plan.step_runner import Progress, Runner, StepFailed, StepOutcome
+from browserops.plan.steps import Action
 from browserops.tools.base import ToolContext
 
 
@@ -41,6 +43,9 @@ class RunOptions:
     login_wait_s: float = 0.0
     progress: Progress | None = None
     start_browser: Callable[[], Awaitable[None]] | None = None  # called in the lane, once the attempt is open
+    # Called before the attempt is finished (not after an interruption) with the writer and the values the run
+    # typed, e.g. to put a trace with those values masked into the bundle.
+    before_finish: Callable[[BundleWriter, list[str]], Awaitable[None]] | None = None
 
 
 @dataclass
@@ -135,6 +140,12 @@ def check_plan_file(bundle: Path) -> None:
         )
 
 
+def prepared_origins(plan: BrowserPlan) -> list[str]:
+    """The origins ``prepare`` saw: the start page's and every page it snapshotted."""
+    urls = [plan.start_url, *(p.url for p in (plan.fingerprint.pages if plan.fingerprint else []))]
+    return [o for o in dict.fromkeys(origin_of(u) for u in urls) if o]
+
+
 async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle: Path,
                    options: RunOptions) -> RunResult:
     """Run ``plan`` (from ``bundle``) once. Refusals before any step raise; a failed step is in the result."""
@@ -153,7 +164,15 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
         runner = Runner(tools, writer, plan, confirmed=confirmed, secrets=secrets, progress=options.progress,
                         login_wait_s=options.login_wait_s)
         started = writer.info.attempts[-1].started
-        error = await _attempt(writer, runner, plan, confirmed, options)
+        # run goes nowhere prepare did not look: the session's origin rules, narrowed to the plan's origins.
+        rules = ctx.session.origin_rules
+        await ctx.session.set_origin_rules(rules.narrowed(prepared_origins(plan), by="the plan's prepare"))
+        try:
+            error = await _attempt(writer, runner, plan, confirmed, options)
+        finally:
+            await ctx.session.set_origin_rules(rules)
+        if options.before_finish is not None:
+            await _before_finish(writer, options.before_finish, typed_values(plan, secrets))
         if error is None:
             writer.finish("complete")
         else:
@@ -167,6 +186,22 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
         steps=runner.outcomes, reference=runner.reference, confirmation=runner.confirmation,
         exports=runner.exports, verify=verify_bundle(writer.path), error=error, waited_s=lane.waited_s,
     )
+
+
+def typed_values(plan: BrowserPlan, secrets: Mapping[int, str]) -> list[str]:
+    """What the run types into fields: the plan's text values and the sensitive ones from the input."""
+    values = [a.value for a in plan.actions if a.action is Action.TYPE and isinstance(a.value, str)]
+    return [*values, *secrets.values()]
+
+
+async def _before_finish(writer: BundleWriter, hook: Callable[[BundleWriter, list[str]], Awaitable[None]],
+                         values: list[str]) -> None:
+    """A failing hook (the trace could not be saved) is recorded as an event; the run's outcome stays."""
+    event = StepEvent.begin(step=0, kind="before-finish")
+    try:
+        await hook(writer, values)
+    except BrowserOpsError as exc:
+        writer.log_event(event.end(status="error", code=exc.code.value, error=exc.message))
 
 
 async def _attempt(writer: BundleWriter, runner: Runner, plan: BrowserPlan, confirmed: bool,
@@ -188,7 +223,7 @@ async def _attempt(writer: BundleWriter, runner: Runner, plan: BrowserPlan, conf
         writer.abandon(f"{why} after step {at}")
         raise
     if confirmed:
-        files = [p.relative_to(writer.path).as_posix() for p in writer.path.rglob("*") if p.is_file()]
+        files = writer.evidence_names()  # a "before" identical to the last "after" is stored once, named twice
         skipped = {o.number for o in runner.outcomes if o.status == "skipped"}
         lacking = [item.path for item in missing_evidence(plan, files) if item.path and item.step not in skipped]
         if lacking:

@@ -59,6 +59,8 @@ class Resolved:
     how: Tier
     kind: str | None = None  # input type when the listing gives one (date, file, password…)
     listing: dict[str, int] = field(default_factory=dict)  # limit/offset the number belongs to
+    box: list[float] | None = None  # [x, y, width, height] in viewport CSS pixels when listed (evidence draws it)
+    viewport: list[int] | None = None  # [width, height] of the viewport that box is in
 
     def act_args(self) -> dict[str, Any]:
         """Arguments that let browser_overlay_act re-list with the same window if another listing came since."""
@@ -134,11 +136,13 @@ async def list_all(tools: GuardedTools) -> tuple[list[dict[str, Any]], dict[str,
     windows: dict[int, dict[str, int]] = {}
     offset = 0
     while True:
-        data = await tools.need("browser_list_interactives", {"limit": LIST_LIMIT, "offset": offset})
+        data = await tools.need("browser_list_interactives", {"limit": LIST_LIMIT, "offset": offset, "boxes": True})
         page = list(data.get("items") or [])
         frames.update(data.get("frames") or {})
         for item in page:
             windows[int(item["n"])] = {"limit": LIST_LIMIT, "offset": offset}
+            if data.get("viewport"):
+                item["viewport"] = data["viewport"]
         items += page
         offset += LIST_LIMIT
         if not data.get("more") or not page or offset >= MAX_ITEMS:
@@ -168,7 +172,8 @@ async def resolve_once(tools: GuardedTools, target: SemanticTarget) -> Resolved:
     if target.labels:
         found = await _by_label(tools, target)
         if found is not None:
-            return _resolved(found[0], found[1], "label", {})
+            listed = next((i for i in items if i.get("n") == found[0].get("n")), {})
+            return _resolved({**listed, **found[0]}, found[1], "label", {})
     roles = roles_for(target.role)
     raise _not_found(target, [i for i in items if i.get("role") in roles] or items)
 
@@ -177,7 +182,7 @@ def _resolved(item: dict[str, Any], candidate: str, tier: Tier, listing: dict[st
     return Resolved(number=int(item["n"]), blind_id=str(item["id"]), role=str(item.get("role", "")),
                     name=str(item.get("name", "")), frame=str(item.get("frame", "main")),
                     state=dict(item.get("state") or {}), matched=candidate, how=tier, kind=item.get("type"),
-                    listing=listing)
+                    listing=listing, box=item.get("box"), viewport=item.get("viewport"))
 
 
 async def resolve_target(tools: GuardedTools, target: SemanticTarget, *, timeout_ms: int = 5000,

@@ -264,7 +264,8 @@ class Runner:
                 outcome.status, outcome.note = "skipped", "optional target not on the page"
                 return
             raise
-        event.target = StepTarget(role=element.role, name=element.name, number=element.number)
+        event.target = StepTarget(role=element.role, name=element.name, number=element.number, box=element.box,
+                                  viewport=element.viewport)
         if a.action is Action.DOWNLOAD:
             await self._download(a, element, event, outcome)
             return

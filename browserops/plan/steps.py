@@ -220,6 +220,11 @@ class Step(PlanModel):
     display: str | None = Field(
         None, max_length=200, description="How the value reads in the diff, e.g. a radio's option label or a file name."
     )
+    options: list[Name] | None = Field(
+        None, max_length=200,
+        description="For select: the choices the field offered when recorded; `pack new --from-steps` makes "
+        "them the input's enum. Not checked at run time (the page is).",
+    )
     expect: Expectation | None = None
     save_as: str | None = Field(None, description="For downloads: file name under exports/.")
     side_effect: SideEffect | None = Field(None, description="May raise the action's class, never lower it.")
@@ -267,6 +272,8 @@ class Step(PlanModel):
             raise ValueError(f"'url' belongs to navigate steps, not to a {where}")
         if self.action is Action.WAIT_TEXT and self.expect is None:
             raise ValueError("wait_text step needs 'expect' (text or urlContains)")
+        if self.options is not None and self.action is not Action.SELECT:
+            raise ValueError(f"'options' belong to select steps, not to a {where}")
         if self.save_as is not None and self.action is not Action.DOWNLOAD:
             raise ValueError(f"'saveAs' belongs to download steps, not to a {where}")
         self._check_value(spec, where)

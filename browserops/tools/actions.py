@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
@@ -23,9 +23,19 @@ def action_timeout(ctx: ToolContext) -> int:
     return max(1000, min(10_000, ctx.settings.tool_timeout_ms - 3000))
 
 
-def _act(ctx: ToolContext, target: Target, action: str, text: str | None, submit: bool) -> Awaitable[dict[str, Any]]:
+OPTIONS_DESCRIPTION = ("With select on a multi-select (a list box, <select multiple>, a tag picker): every option "
+                       "to choose, by its text, instead of text. The result says which are selected.")
+
+
+def _act(ctx: ToolContext, target: Target, action: str, text: str | None, submit: bool,
+         options: list[str] | None = None) -> Awaitable[dict[str, Any]]:
     """The browser call for one action, not yet awaited: the handler awaits it itself, so this check adds no
     frame between a tool call and Playwright."""
+    if options is not None:
+        if action != "select" or text is not None or not options:
+            raise BrowserOpsError(ErrorCode.INVALID_ARGS, "options applies only to action='select', instead of "
+                                  "text, and names at least one option.", details={"fields": ["options"]})
+        return selecting.select_many(ctx.session, target, options, timeout_ms=action_timeout(ctx))
     if action in ("type", "select") and text is None:
         what = "the text to type" if action == "type" else "the option's text (or on/off for a checkbox)"
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"text is required when action='{action}': give {what}.",
@@ -53,6 +63,8 @@ class OverlayActArgs(ToolArgs):
                            "option of a drop-down/list by its text; on/off for a checkbox).")
     text: str | None = Field(None, max_length=10_000, description="Text to type, or the option to select.")
     submit: bool = Field(False, description="With type: press Enter afterwards (search boxes, chat inputs).")
+    options: list[Annotated[str, Field(max_length=1000)]] | None = Field(None, max_length=100,
+                                                                        description=OPTIONS_DESCRIPTION)
     limit: int | None = Field(None, ge=1, le=listing.MAX_LIMIT, description="The limit of the listing the "
                               "number comes from; if it differs from the latest listing's, the page is re-listed "
                               "with it first.")
@@ -75,7 +87,7 @@ async def _overlay_act(ctx: ToolContext, args: OverlayActArgs) -> dict[str, Any]
             await listing.list_interactives(session, limit=limit, offset=offset, scope=scope)
             await overlay.refresh_overlay(session)
             relisted = {"limit": limit, "offset": offset}
-    data = await _act(ctx, args.index, args.action, args.text, args.submit)
+    data = await _act(ctx, args.index, args.action, args.text, args.submit, args.options)
     _signal(ctx, data)
     if relisted:
         data["relisted"] = relisted
@@ -87,6 +99,8 @@ class ActByIdArgs(ToolArgs):
     action: Action = Field("click", description="click, type or select, as in browser_overlay_act.")
     text: str | None = Field(None, max_length=10_000, description="Text to type, or the option to select.")
     submit: bool = Field(False, description="With type: press Enter afterwards.")
+    options: list[Annotated[str, Field(max_length=1000)]] | None = Field(None, max_length=100,
+                                                                        description=OPTIONS_DESCRIPTION)
 
     @field_validator("id")
     @classmethod
@@ -97,7 +111,7 @@ class ActByIdArgs(ToolArgs):
 
 
 async def _act_by_id(ctx: ToolContext, args: ActByIdArgs) -> dict[str, Any]:
-    data = await _act(ctx, args.id, args.action, args.text, args.submit)
+    data = await _act(ctx, args.id, args.action, args.text, args.submit, args.options)
     _signal(ctx, data)
     return data
 
@@ -142,10 +156,13 @@ TOOLS: list[ToolDef[Any]] = [
         description=(
             "Act on an element by its number from the latest browser_list_interactives (or browser_find): "
             "click it, type into it (it is focused first; the text replaces what is there; the result says what "
-            "the field now holds), or select an option by its text in a drop-down, ARIA combobox or list box. "
+            "the field now holds; a date/time field takes dates as people write them, 11/21/2016 or 1:23 PM, "
+            "and refuses ambiguous ones), or select an option by its text in a drop-down, ARIA combobox, list box or "
+            "autocomplete field (typed, then the suggestion picked); several at once with options. "
             "Pass the listing's limit/offset if you paged. A number from an older listing is refused with "
-            "BROWSER_STALE_INDEX: list again and use the new number. Elements under a banner are refused too: "
-            "close the banner first."
+            "BROWSER_STALE_INDEX: list again and use the new number. Elements under a banner or dialog are refused "
+            "too: close it first. One under another page element is activated as a screen reader does (focus + "
+            "default action; the result says activated_under_cover)."
         ),
         side_effect=SideEffect.BROWSER_ACT,
         handler=_overlay_act,

@@ -25,13 +25,15 @@ class ListArgs(ToolArgs):
     )
     limit: int | None = Field(None, ge=1, le=listing.MAX_LIMIT, description="Items per listing (default 40).")
     offset: int = Field(0, ge=0, description="Skip this many items of the full order (paging).")
+    boxes: bool = Field(False, description="Also give each item's box [x, y, width, height] in viewport CSS "
+                        "pixels, and the viewport's [width, height] (for drawing on a screenshot).")
 
 
 async def _list(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     result = await listing.list_interactives(
         ctx.session, limit=args.limit or ctx.settings.list_limit, offset=args.offset, scope=args.scope
     )
-    data = listing.listing_data(result)
+    data = listing.listing_data(result, boxes=args.boxes)
     redrawn = await overlay.refresh_overlay(ctx.session)
     if redrawn is not None:
         data["overlay"] = "redrawn"
@@ -113,7 +115,9 @@ TOOLS: list[ToolDef[Any]] = [
             "visible only, those in the viewport first (then below, then above). Each item has its number n, a "
             "stable id (data-blind-id, kept across listings), role, accessible name, state (value, checked, "
             "expanded, disabled…), frame, in_viewport=false when off-screen, covered=true when a banner or "
-            "dialog lies on it, and new=true when it was not in the previous listing. Numbers belong to this "
+            "dialog lies on it, name_guessed=true when the page gave it no name (guessed from title, alt, icon "
+            "file or class words), and new=true when it was not in the previous listing; frames_failed names "
+            "frames that could not be listed, with a code. Numbers belong to this "
             "listing and its limit/offset only: list again after navigation or big changes, and page with "
             "offset when 'more' says items remain."
         ),

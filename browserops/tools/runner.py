@@ -8,7 +8,13 @@ runner. One call passes these steps, in order::
 - **lookup**: an unknown name is ``BROWSER_UNKNOWN_TOOL`` listing the known ones;
 - **guards** (:data:`Guard`): each may refuse the call before anything runs by raising a
   :class:`~browserops.contract.BrowserOpsError` — the plan's side-effect guard (:class:`SideEffectGuard`), the
-  agent's gate and, later, origin rules plug in here;
+  agent's gate;
+- **origins** (:func:`check_origin`, built in, so no front door can leave it out): a navigating call's ``url``
+  on an origin the session's rules refuse is ``BROWSER_ORIGIN_BLOCKED`` before it runs. The browser itself
+  aborts every other refused document request (a click's navigation, a redirect, a popup, a frame; see
+  ``browser/launch/origin_guard.py``); a call that failed because of such a refusal ends
+  ``BROWSER_ORIGIN_BLOCKED`` naming the URL and the rule, and a tab a redirect chain took to a refused origin is
+  emptied;
 - **invoke** (:func:`~browserops.tools.base.invoke`): argument validation, the dialog check, the timeout, and the
   one boundary where Playwright's errors become codes (:func:`browserops.browser.errors.call_browser`);
 - **crash policy** (:class:`CrashPolicy`): whether a dead browser is restarted before the next call and said so
@@ -29,7 +35,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from browserops.browser.errors import crashed_error
+from browserops.browser.launch.origin_guard import recover, stop_refused
+from browserops.browser.page.navigation import normalise_url
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error_from
+from browserops.origins import blocked_error
 from browserops.tools import registry
 from browserops.tools.base import ToolContext, ToolDef, invoke
 from browserops.tools.hooks import after_action
@@ -107,6 +116,41 @@ async def notices_hook(ctx: ToolContext, tool: ToolDef[Any], args: Mapping[str, 
 
 
 FRONT_DOOR_HOOKS: tuple[AfterHook, ...] = (banner_hook, notices_hook)
+# Codes a navigation ends with when the browser aborted it (Chromium's ERR_BLOCKED_BY_CLIENT).
+_ABORTED = frozenset({ErrorCode.NAVIGATION_FAILED.value, ErrorCode.TIMEOUT.value, ErrorCode.ACTION_FAILED.value})
+
+
+def check_origin(ctx: ToolContext, tool: ToolDef[Any], args: Mapping[str, Any]) -> None:
+    """Refuse a call that would open a URL on a refused origin, before anything runs."""
+    url = args.get("url")
+    if not (tool.traits.new_document or tool.traits.opens_tab) or not isinstance(url, str) or not url.strip():
+        return
+    rules = ctx.session.origin_rules
+    if not rules.active:
+        return
+    try:
+        target = normalise_url(url)
+    except BrowserOpsError:
+        return  # the tool's own validation says what is wrong with it
+    rules.check(target)
+
+
+async def origin_outcome(ctx: ToolContext, blocks_before: int, result: ToolResult) -> ToolResult:
+    """A call whose navigation the browser refused fails as ``BROWSER_ORIGIN_BLOCKED``; a tab a redirect chain
+    took to a refused origin is emptied and said so."""
+    session = ctx.session
+    if not session.origin_rules.active:
+        return result
+    blocks = session.origin_blocks[blocks_before:]
+    if blocks and session.alive:
+        await recover(session, blocks)
+    stopped = await stop_refused(session) if session.alive else []
+    session.origin_blocks.extend(stopped)
+    page_blocks = [b for b in [*blocks, *stopped] if b.get("frame") == "page"]
+    if page_blocks and ((result.get("status") == "error" and result.get("code") in _ABORTED) or stopped):
+        block = page_blocks[-1]
+        return error_from(blocked_error(str(block["url"]), str(block["rule"])))
+    return result
 
 
 class ToolRunner:
@@ -136,6 +180,7 @@ class ToolRunner:
                 raise BrowserOpsError(ErrorCode.UNKNOWN_TOOL,
                                       f"Unknown tool {name!r}. Known tools: {', '.join(sorted(self.tools))}.")
             raw = dict(args or {})
+            check_origin(self.ctx, tool, raw)
             for guard in self.guards:
                 await guard(tool, raw)
             restarted = await self._revive()
@@ -144,6 +189,7 @@ class ToolRunner:
                 raise
             return error_from(exc)
         log.debug("tool %s starts", tool.name)
+        blocks_before = len(self.ctx.session.origin_blocks)
         result = self._blame_crash(tool, await invoke(tool, self.ctx, raw, restarts=self.crash.restart))
         rereadable = tool.read_only or tool.traits.pure_read  # a screenshot taken twice changes nothing either
         if self.crash.retry_read_only and rereadable and result.get("code") == ErrorCode.CRASHED.value:
@@ -154,6 +200,7 @@ class ToolRunner:
                 return error_from(exc)
             result = self._blame_crash(tool, await invoke(tool, self.ctx, raw, restarts=self.crash.restart))
             result.setdefault("data", {})["retried_after_crash"] = True
+        result = await origin_outcome(self.ctx, blocks_before, result)
         if self.ctx.session.alive:
             for hook in self.hooks:
                 result = await hook(self.ctx, tool, raw, result)

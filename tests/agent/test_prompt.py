@@ -17,7 +17,9 @@ def test_prompt_sections_and_rules() -> None:
     for section in ("goal", "page", "tools", "format", "strategy", "completion", "ask", "safety"):
         assert f"<{section}>" in prompt and f"</{section}>" in prompt
     assert "<goal>\nFind a red stapler\n</goal>" in prompt
-    assert "Start page: 'Home' http://demo.test/." in prompt and "at most 7 steps" in prompt
+    fence = ctx.fence
+    assert f"Start page: {fence.open}'Home' http://demo.test/{fence.close}." in prompt and "at most 7 steps" in prompt
+    assert f"between the markers {fence.open} and {fence.close}" in prompt
     assert "browser_navigate" in prompt and "assistant_done(reason)" in prompt
     assert "function_call: name=<tool_name> args=" in prompt and "mode: act" in prompt
     assert "EXACTLY ONE tool call" in prompt

@@ -121,13 +121,19 @@ def test_right_phrase_submits_and_keeps_the_reference(site: DemoSite, workspace:
     assert "EXP-0001" in confirmation and data["confirmation"]["messages"] == ["Reference: EXP-0001"]
     assert "reference EXP-0001" in (bundle / "summary.md").read_text()
     shots = sorted(p.name for p in (bundle / "screenshots").iterdir())
+    info = bundle_info(workspace, prepared["requestId"])
+    names = set(shots) | {n.removeprefix("screenshots/") for n in info["sameAs"]}
     for n, label in [(2, "merchant"), (6, "currency"), (10, "receipt"), (11, "submit")]:
-        assert f"{n:03d}_before_{label}.png" in shots and f"{n:03d}_after_{label}.png" in shots
-    assert len(shots) == 20 and data["verify"]["ok"]
+        assert f"{n:03d}_before_{label}.png" in names and f"{n:03d}_after_{label}.png" in names
+    # Ten act steps owe 20 images; each "before" is the previous step's "after" byte for byte, stored once.
+    assert len(names) == 20 and len(shots) == 11 and data["verify"]["ok"]
+    assert info["sameAs"]["screenshots/003_before_amount.png"] == "screenshots/002_after_merchant.png"
     run_events = [e for e in events(workspace, prepared["requestId"]) if e["phase"] == "run"]
     typed = next(e for e in run_events if e["step"] == 2)
     assert typed["args"]["text"] == {"textLength": 14, "textDigest": text_digest("Northwind Taxi")}
+    box, viewport = typed["target"].pop("box"), typed["target"].pop("viewport")
     assert typed["target"] == {"role": "textbox", "name": "Merchant", "number": 2, "matched": True}
+    assert viewport == [1280, 800] and len(box) == 4 and box[2] > 0 and box[3] > 0  # drawn by `evidence report`
     assert "Northwind" not in (bundle / "events.jsonl").read_text()
     assert "[2/11] fill merchant: ok (typed into textbox \"Merchant\" (#2))" in err
     # A confirmed plan runs once.

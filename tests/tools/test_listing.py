@@ -193,3 +193,20 @@ async def test_an_empty_page_gives_empty_answers(tool_ctx: ToolContext) -> None:
     assert (await ok(tool_ctx, "browser_find", text="anything"))["count"] == 0
     assert (await ok(tool_ctx, "browser_focus_next"))["found"] is False
     await fails(tool_ctx, "browser_overlay_act", "BROWSER_STALE_INDEX", index=1)
+
+
+async def test_boxes_on_request_are_where_the_elements_are(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/frames")
+    plain = await ok(tool_ctx, "browser_list_interactives")
+    assert all("box" not in i for i in plain["items"]) and "viewport" not in plain  # the agent's listing stays short
+    data = await ok(tool_ctx, "browser_list_interactives", boxes=True)
+    assert data["viewport"] == [1280, 800]
+    page = tool_ctx.session.page
+    outer = by_name(data["items"], "Outer button")
+    real = await page.get_by_role("button", name="Outer button").bounding_box()
+    assert real is not None and outer["box"] == [round(real[k], 1) for k in ("x", "y", "width", "height")]
+    # An element inside a frame: its box is in the top page's viewport, as a screenshot shows it.
+    inner = by_name(data["items"], "Inner name")
+    frame_box = await page.frame_locator("iframe").first.get_by_role("textbox", name="Inner name").bounding_box()
+    assert frame_box is not None
+    assert all(abs(a - frame_box[k]) <= 1 for a, k in zip(inner["box"], ("x", "y", "width", "height"), strict=True))

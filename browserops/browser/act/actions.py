@@ -12,8 +12,17 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.act.datetimes import DATE_TYPES, input_value
 from browserops.browser.act.effects import KEY_GRACE_S, NavWatch, action_error
-from browserops.browser.act.element_ops import click_ready, finish, label_of, prepare, public_desc, resolve_described
+from browserops.browser.act.element_ops import (
+    activate,
+    click_ready,
+    finish,
+    label_of,
+    prepare,
+    public_desc,
+    resolve_described,
+)
 from browserops.browser.act.keylisteners import listens_to_keys
 from browserops.browser.js import element as element_js
 from browserops.browser.js import focusnav as focusnav_js
@@ -29,12 +38,18 @@ TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
 
 
 async def click(session: BrowserSession, target: int | str, *, timeout_ms: int) -> dict[str, Any]:
-    ready = await prepare(session, target, reach=True, timeout_ms=timeout_ms)
+    """Click the element; one that an ordinary page element lies on top of (not a dialog or banner) is
+    activated the way a screen reader does instead (focus + its default action), and the result says so."""
+    ready = await prepare(session, target, reach=True, under_cover=True, timeout_ms=timeout_ms)
     located, desc = ready.located, ready.desc
+    result: dict[str, Any] = {"action": "click", "target": public_desc(desc, located)}
     async with NavWatch(session, session.page) as nav:
         nav.expect_tab = bool(desc.get("opens_tab"))
-        await click_ready(ready, timeout_ms)
-    return await finish(located, nav, timeout_ms, {"action": "click", "target": public_desc(desc, located)})
+        if ready.covered_by:
+            result.update(await activate(ready))
+        else:
+            await click_ready(ready, timeout_ms)
+    return await finish(located, nav, timeout_ms, result)
 
 
 _NOT_TEXT = {
@@ -74,6 +89,12 @@ async def type_text(
     page = session.page
     loc = located.locator
     result: dict[str, Any] = {"action": "type", "target": public_desc(desc, located)}
+    if kind == "fill" and desc.get("type") in DATE_TYPES:
+        # A date/time input holds only its ISO-like value: convert what a person wrote (or refuse it).
+        wanted = input_value(desc.get("type", ""), text)
+        if wanted != text:
+            result["interpreted_as"] = wanted
+        text = wanted
     after: After | None = None
     async with NavWatch(session, page) as nav:
         try:

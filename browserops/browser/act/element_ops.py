@@ -64,6 +64,8 @@ class Ready:
     focused: bool | None = None  # None: focus was not asked for (or the kind does not take it)
     flags: Flags | dict[str, bool] = field(default_factory=dict)  # readonly/disabled once focused
     plain: bool = False  # a plain <input>/<textarea> without inline key handlers
+    covered_by: str | None = None  # an ordinary page element lying on top (see ``under_cover`` of prepare)
+    label_on_top: bool = False  # its own label's decoration lies on top: clicking there is clicking it
 
     @property
     def kind(self) -> str:
@@ -76,7 +78,7 @@ def _applies(which: Kinds, kind: str) -> bool:
 
 async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int, kinds: list[str] | None = None,
                   reach: Kinds = False, focus: Kinds = False, clear: Kinds = False,
-                  native: str | None = None) -> Ready:
+                  native: str | None = None, under_cover: Kinds = False) -> Ready:
     """Find ``target`` and get it ready in (usually) one round trip; see ``prepare`` in ``js/element.js``.
 
     - ``kinds``: go on only for these control kinds (otherwise only the description comes back, nothing on
@@ -85,7 +87,11 @@ async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int
       giving an animation :data:`COVER_RETRY_S` to move it away;
     - ``focus``: focus it (clicking it when focusing alone does not take), failing when it will not;
     - ``clear``: select its content so the text typed next replaces it;
-    - ``native``: pick the native ``<select>`` option matching this text.
+    - ``native``: pick the native ``<select>`` option matching this text;
+    - ``under_cover``: when what covers it is an ordinary page element (not a dialog, its backdrop or a fixed
+      banner, see ``coverLayer`` in ``js/element.js``), return it with ``covered_by`` set instead of failing,
+      so the caller activates it as a screen reader does (:func:`activate`). A dialog or banner on top is
+      always refused: the person has to deal with it first.
 
     A hidden element, or one in a child frame, is scrolled by Playwright (which waits for it to show and
     scrolls the parent frames too), as every action did before this fast path.
@@ -112,6 +118,8 @@ async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int
         deadline = time.monotonic() + COVER_RETRY_S
         while cover := out.get("cover"):
             if time.monotonic() >= deadline:
+                if out.get("cover_layer") == "element" and _applies(under_cover, kind):
+                    return Ready(located, desc, label, covered_by=str(cover))
                 raise BrowserOpsError(
                     ErrorCode.ACTION_FAILED,
                     f"{label} is covered by {cover}. Close or answer that first (browser_close_banners, or act on "
@@ -121,16 +129,19 @@ async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int
             await asyncio.sleep(0.15)  # an animation may still be moving it away
             out = await _again(located, label, again)
     ready = Ready(located, desc, label, native=out.get("native"), focused=out.get("focused"),
-                  flags=out.get("flags") or {}, plain=bool(out.get("plain")))
+                  flags=out.get("flags") or {}, plain=bool(out.get("plain")),
+                  label_on_top=bool(out.get("label_on_top")))
     if _applies(focus, kind) and not ready.focused:
         await _focus_by_click(ready, timeout_ms, clear=_applies(clear, kind))
     return ready
 
 
 async def click_ready(ready: Ready, timeout_ms: int) -> None:
-    """Click an element :func:`prepare` found and reached (scrolled into view, not covered)."""
+    """Click an element :func:`prepare` found and reached (scrolled into view, not covered). Under its own
+    label's decoration the click goes to that decoration, as a person's does (Playwright would refuse it as
+    intercepted)."""
     try:
-        await ready.located.locator.click(timeout=timeout_ms)
+        await ready.located.locator.click(timeout=timeout_ms, force=ready.label_on_top)
     except PlaywrightError as exc:
         raise action_error(f"Clicking {ready.label}", exc) from exc
 
@@ -191,3 +202,14 @@ async def focus_element(located: Located, label: str, timeout_ms: int) -> None:
             ErrorCode.ACTION_FAILED,
             f"{label} did not take the focus. Try browser_press(key='Tab') to reach it, then type again.",
         )
+
+
+async def activate(ready: Ready) -> dict[str, Any]:
+    """Activate a covered element as a screen reader does: focus it and run its default action on the element
+    itself (``el.click()``), so the element on top does not get the click. Says so in the result."""
+    try:
+        out = await element_call(ready.located, element_js.activate())
+    except PlaywrightError as exc:
+        raise action_error(f"Activating {ready.label}", exc) from exc
+    return {"activated_under_cover": {"covered_by": ready.covered_by, "how": "focus + default action",
+                                      "focused": bool(out.get("focused"))}}

@@ -24,7 +24,8 @@ OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "cle
 
 async def pick_popup_option(session: BrowserSession, located: Located, choice: str, label: str,
                             desc: Desc, timeout_ms: int) -> dict[str, Any]:
-    """Open a custom combobox/listbox like a person (click, then type to filter) and click the option."""
+    """Open a custom combobox/listbox like a person (click, then type to filter) and click the option; in a
+    suggesting text field (autocomplete), type the text and click the suggestion that appears."""
     loc = located.locator
     ids = frame_ids(session, located.frame)
 
@@ -41,14 +42,17 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
     found = await look()
     if not found.get("id") and desc.get("kind") != "listbox":
         try:
-            if not found.get("open"):
+            typing_only = desc.get("kind") == "text"  # a text field opens nothing on click: it suggests
+            # An open list without the option may be the combobox's own display of what is selected
+            # (Choices.js shows it as a listbox): a click opens the real one.
+            if not typing_only and (not found.get("open") or desc.get("kind") == "combobox"):
                 await loc.click(timeout=timeout_ms)
             deadline = time.monotonic() + POPUP_WAIT_S
             found = await look()
-            while not found.get("open") and time.monotonic() < deadline:
+            while not found.get("open") and not typing_only and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
                 found = await look()
-            if not found.get("id") and desc.get("kind") == "combobox-input":
+            if not found.get("id") and desc.get("kind") in ("combobox-input", "text"):
                 # Many comboboxes only offer matching options once text is typed.
                 await focus_element(located, label, timeout_ms)
                 await element_call(located, element_js.select_content())
@@ -77,7 +81,8 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
     return {"chosen": found.get("label")}
 
 
-REACHED_KINDS = ["combobox", "combobox-input", "listbox", "option", "checkable"]
+REACHED_KINDS = ["combobox", "combobox-input", "listbox", "option", "checkable", "text"]
+POPUP_KINDS = ("combobox", "combobox-input", "listbox")
 
 
 async def select(session: BrowserSession, target: int | str, choice: str, *, timeout_ms: int) -> dict[str, Any]:
@@ -105,7 +110,8 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
             except PlaywrightError as exc:
                 raise action_error(f"Selecting in {label}", exc) from exc
             result["chosen"] = picked["label"]
-        elif kind in ("combobox", "combobox-input", "listbox"):
+        elif kind in POPUP_KINDS or kind == "text":
+            # A text field here is a suggesting one (autocomplete/typeahead): type the text, pick the suggestion.
             result.update(await pick_popup_option(session, located, choice, label, desc, timeout_ms))
         elif kind == "option":
             try:
@@ -116,7 +122,7 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
         elif kind == "checkable":
             want = choice.strip().casefold() not in OFF_WORDS
             try:
-                await loc.set_checked(want, timeout=timeout_ms)
+                await loc.set_checked(want, timeout=timeout_ms, force=ready.label_on_top)
             except PlaywrightError as exc:
                 raise action_error(f"Setting {label}", exc) from exc
             result["checked"] = want
@@ -131,3 +137,42 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
     if "value" in state:
         after["value"] = state["value"]
     return after
+
+
+async def select_many(session: BrowserSession, target: int | str, choices: list[str], *,
+                      timeout_ms: int) -> dict[str, Any]:
+    """Choose several options of a multi-select: a native ``<select multiple>`` gets exactly these options
+    selected (the others cleared, as a person's Ctrl+clicks would leave it); a multi-select widget (a
+    combobox or list box that keeps what was picked, e.g. Tom Select, Choices.js) gets each one picked in turn.
+    ``selected`` in the result says what the native list holds afterwards; ``chosen`` what was picked."""
+    ready = await prepare(session, target, reach=list(POPUP_KINDS), timeout_ms=timeout_ms)
+    located, desc, label, kind = ready.located, ready.desc, ready.label, ready.kind
+    result: dict[str, Any] = {"action": "select", "target": public_desc(desc, located)}
+    async with NavWatch(session, session.page) as nav:
+        if kind == "native-select":
+            if not await element_call(located, element_js.is_multiple()):
+                raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"{label} takes one option only: pass it as text.",
+                                      details={"fields": ["options"]})
+            indexes: list[int] = []
+            for choice in choices:
+                picked = await element_call(located, element_js.native_pick(choice))
+                if "index" not in picked:
+                    options = picked.get("options") or []
+                    raise BrowserOpsError(ErrorCode.ELEMENT_NOT_FOUND, f"No option matching {choice!r} in {label}. "
+                                          f"Options: {', '.join(options)}.", details={"options": options})
+                indexes.append(picked["index"])
+            try:
+                await located.locator.select_option(index=indexes, timeout=timeout_ms)
+            except PlaywrightError as exc:
+                raise action_error(f"Selecting in {label}", exc) from exc
+            result["selected"] = await element_call(located, element_js.selected_labels())
+        elif kind in POPUP_KINDS:
+            chosen = []
+            for choice in choices:
+                popup = await pick_popup_option(session, located, choice, label, desc, timeout_ms)
+                chosen.append(popup["chosen"])
+            result["chosen"] = chosen
+        else:
+            raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"Cannot select several options in {label}: it is not a "
+                                  "multi-select list or drop-down.", details={"fields": ["options"]})
+    return await finish(located, nav, timeout_ms, result)

@@ -15,6 +15,10 @@
 //   popupOption    -> for a combobox/listbox: stamp and return the visible option best matching text
 //   linkAddress    -> the address a link would open (the element or its enclosing <a>/<area>), or null
 //   visibility     -> whether it is visible as Playwright's isVisible() reads it
+//   activate       -> focus it and run its default action (el.click()), as a screen reader activates it
+//   nativePick     -> the native <select>'s <option> best matching args.text: {index, label} or {options}
+//   isMultiple     -> is it a <select multiple>?
+//   selectedLabels -> a native <select>'s selected options (labels), or null for anything else
 function controlKind(el, role) {
   const tag = el.localName;
   if (tag === "select") { return "native-select"; }
@@ -70,18 +74,6 @@ function bestOption(options, wanted, labelOf, valueOf, titleOf) {
   return null;
 }
 
-function visibleEl(el) {
-  if (!el.isConnected || !el.checkVisibility({ visibilityProperty: true })) { return false; }
-  const r = el.getBoundingClientRect();
-  return r.width >= 1 && r.height >= 1;
-}
-
-function deepAll(selector) {
-  const out = Array.from(document.querySelectorAll(selector));
-  for (const r of boState().roots) { if (r.host && r.host.isConnected) { out.push(...r.querySelectorAll(selector)); } }
-  return out;
-}
-
 function popupOptions(el) {
   // The listbox a combobox controls (aria-controls / aria-owns), the element itself, or any open listbox.
   const lists = [];
@@ -97,7 +89,16 @@ function popupOptions(el) {
   const options = [];
   for (const l of lists) {
     const own = l.getAttribute("role") === "option" ? [l] : Array.from(l.querySelectorAll('[role="option"]'));
+    // A listbox in a shadow root whose options are slotted in from the light DOM (Shoelace's sl-select).
+    for (const slot of l.querySelectorAll("slot")) {
+      for (const a of slot.assignedElements({ flatten: true })) {
+        own.push(...(a.getAttribute("role") === "option" ? [a] : a.querySelectorAll('[role="option"]')));
+      }
+    }
     for (const o of own) { if (visibleEl(o) && !options.includes(o)) { options.push(o); } }
+  }
+  if (!options.length && (el.localName === "input" || el.localName === "textarea")) {
+    options.push(...suggestionItems(el));
   }
   return options;
 }
@@ -185,7 +186,8 @@ function prepare(el, args) {
     }
     const vw = document.documentElement.clientWidth || window.innerWidth;
     out.cover = coveredBy(el, [0, 0, vw, window.innerHeight]);
-    if (out.cover) { return out; }
+    if (out.cover) { out.cover_layer = coverLayer(el); return out; }
+    if (labelOnTop(el)) { out.label_on_top = true; }
   }
   if (allows(args.focus, kind)) {
     out.focused = focusEl(el);
@@ -195,6 +197,44 @@ function prepare(el, args) {
     }
   }
   return out;
+}
+
+// Whether the element's centre shows its own label's decoration (a styled switch or checkbox drawn over an
+// invisible input): a click there is a person's click on it, though Playwright sees another element on top.
+function labelOnTop(el) {
+  const r = el.getBoundingClientRect();
+  const hit = deepElementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  if (!hit || hit === el || composedContains(el, hit)) { return false; }
+  const label = hit.closest("label");
+  return !!label && (label.control === el || composedContains(label, el));
+}
+
+// What lies on top of el: "dialog" (a dialog, or a backdrop holding one or spread over the page), "banner"
+// (fixed or sticky: a cookie bar, a toast, a header) or "element" (an ordinary part of the page that overlaps
+// it, e.g. a badge or a transparent layer). Only the last is activated under the cover (see activate).
+function coverLayer(el) {
+  const r = el.getBoundingClientRect();
+  const hit = deepElementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  if (!hit) { return "element"; }
+  const vw = document.documentElement.clientWidth || window.innerWidth;
+  for (let n = hit; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+    if (n.localName === "dialog" || ["dialog", "alertdialog"].includes(n.getAttribute("role")) ||
+      n.getAttribute("aria-modal") === "true") { return "dialog"; }
+    const cs = getComputedStyle(n);
+    if (cs.position === "fixed" || cs.position === "sticky") {
+      const b = n.getBoundingClientRect();
+      return b.width >= vw * 0.9 && b.height >= window.innerHeight * 0.9 ? "dialog" : "banner";
+    }
+  }
+  return "element";
+}
+
+// A screen reader's "activate": focus the element, then run its default action (a click event dispatched
+// on the element itself, not at a point of the screen, so whatever lies on top is not what gets it).
+function activate(el) {
+  if (el.focus) { el.focus({ preventScroll: true }); }
+  el.click();
+  return { focused: isFocused(el) };
 }
 
 function nativeOption(el, text) {
@@ -297,4 +337,12 @@ function visibility(el) {
   if (getComputedStyle(el).visibility !== "visible") { return { visible: false }; }
   const r = el.getBoundingClientRect();
   return { visible: r.width > 0 && r.height > 0 };
+}
+
+function nativePick(el, args) { return nativeOption(el, args.text); }
+
+function isMultiple(el) { return !!el.multiple; }
+
+function selectedLabels(el) {
+  return el.localName === "select" ? Array.from(el.selectedOptions).map((o) => norm(o.label || o.textContent)) : null;
 }

@@ -59,6 +59,8 @@ class PrepareResult(TypedDict):
     native: NotRequired[NativePick]
     visible: NotRequired[bool]
     cover: NotRequired[str | None]  # what lies on the element's visible centre
+    cover_layer: NotRequired[Literal["dialog", "banner", "element"]]  # what kind of thing that is
+    label_on_top: NotRequired[bool]  # its own label's decoration is drawn over it (a styled switch)
     focused: NotRequired[bool]
     flags: NotRequired[Flags]
     plain: NotRequired[bool]  # a plain <input>/<textarea> without inline key handlers
@@ -82,6 +84,10 @@ class PopupOption(TypedDict, total=False):
     label: str
     seq: int
     options: list[str]  # no match: the visible options
+
+
+class Activated(TypedDict):
+    focused: bool
 
 
 class Visibility(TypedDict):
@@ -142,3 +148,22 @@ def link_address() -> ElementCall[str | None]:
 
 def visibility() -> ElementCall[Visibility]:
     return ElementCall("element", "visibility")
+
+
+def activate() -> ElementCall[Activated]:
+    """Focus the element and run its default action, as a screen reader activates it (not a click at a point)."""
+    return ElementCall("element", "activate")
+
+
+def is_multiple() -> ElementCall[bool]:
+    return ElementCall("element", "isMultiple")
+
+
+def selected_labels() -> ElementCall[list[str] | None]:
+    """A native ``<select>``'s selected options (labels); ``None`` for anything else."""
+    return ElementCall("element", "selectedLabels")
+
+
+def native_pick(text: str) -> ElementCall[NativePick]:
+    """The ``<option>`` of a native ``<select>`` best matching ``text`` (index + label), or the option labels."""
+    return ElementCall("element", "nativePick", {"text": text})

@@ -17,3 +17,16 @@ function listensToKeys(args) {
   }
   return false;
 }
+
+// args: {ids} (blind ids of icon-like elements, in the top document). -> the ids among them whose element has a
+// click-like listener (click, mouse/pointer down/up, touchstart): an icon-only control wired up by script.
+function clickListeners(args) {
+  const out = [];
+  for (const id of args.ids) {
+    const el = document.querySelector("[data-blind-id=\"" + CSS.escape(id) + "\"]");
+    if (!el) { continue; }
+    const l = getEventListeners(el);
+    if (l.click || l.mousedown || l.mouseup || l.pointerdown || l.pointerup || l.touchstart) { out.push(id); }
+  }
+  return out;
+}

@@ -88,11 +88,21 @@ function visibleText(el) {
   return norm(t === undefined || (t === "" && !el.isConnected) ? el.textContent : t);
 }
 
+// The child nodes a subtree shows in the flattened tree: a <slot> shows what is assigned to it (a web
+// component's label is light-DOM text slotted into its shadow root), else its own fallback content.
+function flatChildren(node) {
+  if (node.localName === "slot" && node.assignedNodes) {
+    const assigned = node.assignedNodes({ flatten: true });
+    if (assigned.length) { return assigned; }
+  }
+  return Array.from(node.childNodes);
+}
+
 // A wrapping label's text without the control inside it (a select's options would otherwise leak in).
 function textExcluding(label, control) {
   let out = "";
   const walk = (node) => {
-    for (let c = node.firstChild; c; c = c.nextSibling) {
+    for (const c of flatChildren(node)) {
       if (c === control) { continue; }
       if (c.nodeType === 3) { out += c.nodeValue + " "; }
       else if (c.nodeType === 1 && !["select", "input", "textarea", "button", "script", "style"].includes(c.localName)) {
@@ -101,6 +111,22 @@ function textExcluding(label, control) {
     }
   };
   walk(label);
+  return norm(out);
+}
+
+// Text of a subtree inside a shadow root, slotted content included (innerText does not follow slots);
+// elements that are not rendered are left out.
+function slottedText(el) {
+  let out = "";
+  const walk = (node) => {
+    for (const c of flatChildren(node)) {
+      if (c.nodeType === 3) { out += c.nodeValue + " "; }
+      else if (c.nodeType === 1 && !SKIP_TAGS.has(c.localName) && (c.localName === "slot" || c.checkVisibility())) {
+        walk(c.shadowRoot || c);
+      }
+    }
+  };
+  walk(el);
   return norm(out);
 }
 
@@ -126,6 +152,7 @@ function labelText(el) {
 
 function contentName(el) {
   let t = visibleText(el);
+  if (!t && el.getRootNode() instanceof ShadowRoot) { t = slottedText(el); }
   if (!t) {
     const inner = el.querySelector("img[alt], [aria-label], svg title");
     if (inner) { t = norm(inner.getAttribute("alt") || inner.getAttribute("aria-label") || inner.textContent); }
@@ -158,6 +185,12 @@ function nameOf(el, role) {
     n = contentName(el);
     if (n) { return n; }
   }
+  if (role === "combobox" || role === "listbox") {
+    // A custom select built around the page's own <select> (Choices.js, Select2): that select, hidden
+    // inside it, is what the page's <label> names.
+    const own = el.querySelector("select");
+    if (own) { n = labelText(own); if (n) { return n; } }
+  }
   return norm(el.getAttribute("title") || el.getAttribute("aria-placeholder") || el.getAttribute("placeholder"));
 }
 
@@ -187,7 +220,7 @@ function stateOf(el, role) {
     if (c !== undefined) { st.checked = c; }
     else if (role === "checkbox" || role === "switch" || role === "radio" || role === "menuitemcheckbox") { st.checked = false; }
   }
-  if (ariaBool(el, "aria-selected") === true) { st.selected = true; }
+  if (ariaBool(el, "aria-selected") === true || (tag === "option" && el.selected)) { st.selected = true; }
   const ex = ariaBool(el, "aria-expanded");
   if (ex !== undefined) { st.expanded = ex; }
   else if (tag === "summary" && el.parentElement && el.parentElement.localName === "details") { st.expanded = el.parentElement.open; }
@@ -244,11 +277,72 @@ function markupInteractive(el, tag) {
   return 0;
 }
 
+// Icon-only controls: an image or a CSS/SVG icon with a click listener and nothing else to go by.
+const ICON_TAGS = new Set(["img", "svg", "i", "span", "div", "em", "b", "figure", "picture"]);
+function iconLeaf(el) {
+  const first = el.firstElementChild;
+  if (first && (first !== el.lastElementChild || (first.localName !== "svg" && first.localName !== "img"))) {
+    return false;
+  }
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3 && c.nodeValue.trim()) { return false; }  // has text: not icon-only
+  }
+  return true;
+}
+
+const GENERIC_CLASS_WORDS = new Set(["icon", "icons", "ico", "fa", "fas", "far", "fal", "fab", "fa-solid",
+  "fa-regular", "btn", "button", "svg", "glyph", "glyphicon", "material", "symbols", "outlined", "round",
+  "rounded", "sharp", "js", "is", "has", "ui", "sm", "md", "lg", "xl", "xs", "small", "large", "img", "image",
+  "c", "l", "m", "s", "x", "active", "hover", "clickable", "pointer", "wrapper", "container", "inner"]);
+
+// Words out of an identifier or a file name: "icon-more_horiz" -> "more horiz", "ReplyArrow.svg" -> "reply arrow".
+function identWords(s) {
+  const words = String(s || "").replace(/\.(svg|png|gif|jpe?g|webp|ico)(\?.*)?$/i, "")
+    .replace(/([a-z])([A-Z])/g, "$1 $2").split(/[^A-Za-z\u00C0-\uFFFF]+/);
+  return words.map((w) => w.toLowerCase()).filter((w) => w.length > 1 && !GENERIC_CLASS_WORDS.has(w));
+}
+
+// A name for a nameless control, guessed from what the page author left: title, alt, aria-*, data-* hints,
+// an icon's file name (img src, svg <use href>, CSS background image), then class words. "" if nothing.
+function guessName(el) {
+  const attrs = ["title", "alt", "aria-label", "aria-description", "data-tooltip", "data-title",
+    "data-original-title", "data-label", "data-action", "data-testid", "name"];
+  const nodes = [el];
+  for (const c of el.querySelectorAll("img, svg, use, i, span")) { nodes.push(c); if (nodes.length > 4) { break; } }
+  for (const n of nodes) {
+    for (const a of attrs) {
+      const v = norm(n.getAttribute(a));
+      if (v) { return a.startsWith("data-") || a === "name" ? identWords(v).join(" ") || v : v; }
+    }
+  }
+  for (const n of nodes) {
+    const ref = n.localName === "img" ? n.getAttribute("src") : n.localName === "use" ?
+      (n.getAttribute("href") || n.getAttribute("xlink:href")) : "";
+    const file = ref ? ref.split(/[#/]/).pop() : "";
+    const words = identWords(file);
+    if (words.length) { return words.join(" "); }
+  }
+  const bg = getComputedStyle(el).backgroundImage;
+  const m = bg && /url\(["']?([^"')]+)/.exec(bg);
+  if (m) {
+    const words = identWords(m[1].split(/[#/]/).pop());
+    if (words.length) { return words.join(" "); }
+  }
+  for (const n of nodes) {
+    const cls = typeof n.className === "string" ? n.className : n.getAttribute("class");
+    const words = identWords(cls);
+    if (words.length) { return Array.from(new Set(words)).slice(0, 4).join(" "); }
+  }
+  return "";
+}
+
 // Flags carried down the composed-tree walk.
 const F_INTER = 1;   // inside an interactive element (its parts are not separate items)
 const F_POINTER = 2; // inside an element with cursor:pointer
 const F_INERT = 8;   // inside [inert]
 const F_SCOPE = 16;  // inside the requested scope
+const F_POPUP = 64;  // inside an ARIA-less suggestion popup list (its <li> items are options)
+const F_CLEAR = 32;  // inside (or is) an element with opacity 0, html and body excepted (see shownInWalk)
 const FORM_TAGS = new Set(["button", "select", "textarea", "summary", "input"]);
 
 function intersect(a, b) {
@@ -263,14 +357,42 @@ function shown(el) {
   return el.checkVisibility({ visibilityProperty: true, opacityProperty: !toggle });
 }
 
-// One depth-first walk over the composed tree (open shadow roots and slots included), in document order,
+// shown() for an element met by walkComposed (flags say whether an ancestor is transparent): the same rule,
+// except that opacity 0 on <html> or <body> does not hide. That is a page-hiding snippet's (A/B-testing
+// "anti-flicker"): it hides the whole page until its script loads or a timeout of a few seconds shows it,
+// and Chromium's accessibility tree ignores it too. Listing nothing during those seconds would be wrong.
+function shownInWalk(el, flags) {
+  const toggle = el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type);
+  if ((flags & F_CLEAR) && !toggle) { return false; }
+  return el.checkVisibility({ visibilityProperty: true });
+}
+
+// The shadow root of a host: its open one, or a closed one DevTools handed to this (isolated) world
+// (registerClosedRoot; see browser/numbering/isolated.py). Page JavaScript cannot see closed roots.
+function shadowOf(el) {
+  const open = el.shadowRoot;
+  if (open) { return open; }
+  const closed = boState().closed;
+  return closed ? closed.get(el) || null : null;
+}
+
+// A custom element (a name with a dash) whose shadow root, if any, we cannot see and DevTools has not been
+// asked about yet: it may hold a closed shadow root (walkComposed collects these in st.unseenHosts).
+function unseenHost(el, st) {
+  return el.localName.includes("-") && !shadowOf(el) && !(st.hostsChecked && st.hostsChecked.has(el));
+}
+
+// One depth-first walk over the composed tree (open shadow roots, closed ones DevTools handed us, and
+// slots included), in document order,
 // skipping display:none subtrees. It calls onElement(el, cs, flags, clip, kind) for every interactive
-// element (kind 1: by markup, 2: cursor:pointer heuristic), or for every rendered element when `every`
+// element (kind 1: by markup, 2: cursor:pointer heuristic, 3: icon-like leaf maybe with a click listener,
+// 5: item of a suggestion popup), or for every rendered element when `every`
 // is true (kind 0 for the rest); clip is the local viewport clipped by scrolling/overflow ancestors.
 // onElement may return extra flags for the subtree.
 function walkComposed(onElement, every) {
   const st = boState();
   const roots = [];
+  const unseen = [];
   const vw = document.documentElement.clientWidth || window.innerWidth;
   const vh = window.innerHeight;
   const viewport = [0, 0, vw, vh];
@@ -289,16 +411,39 @@ function walkComposed(onElement, every) {
     if (!(flags & (F_INTER | F_POINTER))) {
       pointer = cs.cursor === "pointer";
       if (!kind && pointer && tag !== "label" && el !== docEl && el !== body && display !== "contents") { kind = 2; }
+      // An icon-like leaf that may have a click listener attached by script (kind 3: onElement asks DevTools).
+      if (!kind && ICON_TAGS.has(tag) && iconLeaf(el)) { kind = 3; }
+    }
+    // An item of a suggestion popup (kind 5, listed as an option with its text as name).
+    if ((kind === 0 || kind === 2) && (flags & F_POPUP) && !(flags & F_INTER) && tag === "li") { kind = 5; }
+    let popup = false;
+    if (kind === 1 && (tag === "ul" || tag === "ol") && !(attrs && el.hasAttribute("role")) &&
+        (cs.position === "absolute" || cs.position === "fixed")) {
+      // A focusable list floating over the page without ARIA roles: an autocomplete / typeahead popup (jQuery
+      // UI's, many others). Its items are what a person picks; the list itself is not an item.
+      popup = true;
+      kind = 0;
     }
     let f = flags;
     if (attrs && el.hasAttribute("inert")) { f |= F_INERT; }
+    if (cs.opacity === "0" && el !== docEl && el !== body) { f |= F_CLEAR; }
     if (kind || every) {
       const extra = onElement(el, cs, f, clip, kind);
       if (extra) { f |= extra; }
     }
     if (kind) { f |= F_INTER; }
+    if (popup) { f |= F_POPUP; }
     if (pointer) { f |= F_POINTER; }
-    if (LEAF_TAGS.has(tag) || !(el.firstElementChild || el.shadowRoot || tag === "slot")) { return; }
+    if (tag === "select" && kind && (el.multiple || el.size > 1)) {
+      // A list box (multiple, or several rows shown): its options are on screen, each a control of its own
+      // (as Chromium's accessibility tree has them); a drop-down's options are not shown until opened.
+      const r = el.getBoundingClientRect();
+      const box = intersect(clip, [r.left, r.top, r.right, r.bottom]);
+      for (const opt of el.options) { onElement(opt, cs, f | F_INTER, box, 1); }
+    }
+    const shadow = shadowOf(el);
+    if (!shadow && unseen.length < 500 && unseenHost(el, st)) { unseen.push(el); }
+    if (LEAF_TAGS.has(tag) || !(el.firstElementChild || shadow || tag === "slot")) { return; }
     if (cs.contentVisibility === "hidden") { return; }
     let childClip = clip;
     if (clip !== viewport && cs.position === "fixed") { childClip = viewport; }
@@ -306,9 +451,9 @@ function walkComposed(onElement, every) {
       const r = el.getBoundingClientRect();
       childClip = intersect(childClip, [r.left, r.top, r.right, r.bottom]);
     }
-    if (el.shadowRoot) {
-      roots.push(el.shadowRoot);
-      for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) { visit(c, f, childClip); }
+    if (shadow) {
+      roots.push(shadow);
+      for (let c = shadow.firstElementChild; c; c = c.nextElementSibling) { visit(c, f, childClip); }
       return;
     }
     if (tag === "slot" && el.assignedElements) {
@@ -322,6 +467,7 @@ function walkComposed(onElement, every) {
   };
   visit(docEl, 0, viewport);
   st.roots = roots;
+  st.unseenHosts = unseen;
   return { viewport };
 }
 
@@ -335,10 +481,11 @@ function byBlindId(id) {
   const stack = [document.documentElement];
   while (stack.length) {
     const n = stack.pop();
-    if (n.shadowRoot) {
-      el = n.shadowRoot.querySelector(sel);
+    const sr = shadowOf(n);
+    if (sr) {
+      el = sr.querySelector(sel);
       if (el) { return el; }
-      stack.push(...n.shadowRoot.children);
+      stack.push(...sr.children);
     }
     stack.push(...n.children);
   }
@@ -366,8 +513,9 @@ function composedContains(outer, inner) {
 
 function deepElementFromPoint(x, y) {
   let hit = document.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
+  let sr;
+  while (hit && (sr = shadowOf(hit))) {
+    const inner = sr.elementFromPoint(x, y);
     if (!inner || inner === hit) { break; }
     hit = inner;
   }
@@ -384,7 +532,9 @@ function coveredBy(el, clip) {
   const y = (box[1] + box[3]) / 2;
   const hit = deepElementFromPoint(x, y);
   if (!hit || hit === el || composedContains(el, hit) || composedContains(hit, el)) { return null; }
-  if (hit.localName === "label" && (hit.control === el || composedContains(hit, el))) { return null; }
+  // Under its own label's decoration (a styled switch or checkbox draws its look over the real input).
+  const label = hit.closest("label");
+  if (label && (label.control === el || composedContains(label, el))) { return null; }
   if (el.labels && Array.from(el.labels).includes(hit)) { return null; }
   return describeLayer(hit);
 }
@@ -400,4 +550,45 @@ function describeLayer(hit) {
   const role = roleOf(layer);
   const name = nameOf(layer, role);
   return cut((role === "generic" ? layer.localName : role) + (name ? ' "' + cut(name, 40) + '"' : ""), 60);
+}
+
+function visibleEl(el) {
+  if (!el.isConnected || !el.checkVisibility({ visibilityProperty: true })) { return false; }
+  const r = el.getBoundingClientRect();
+  return r.width >= 1 && r.height >= 1;
+}
+
+function deepAll(selector) {
+  const out = Array.from(document.querySelectorAll(selector));
+  for (const r of boState().roots) { if (r.host && r.host.isConnected) { out.push(...r.querySelectorAll(selector)); } }
+  return out;
+}
+
+// A text field that turned the browser's own suggestions off or says it autocompletes: a script suggests.
+function isSuggestingField(el) {
+  if (el.localName !== "input" && el.localName !== "textarea") { return false; }
+  return el.getAttribute("autocomplete") === "off" || el.hasAttribute("aria-autocomplete") ||
+    el.getAttribute("role") === "combobox";
+}
+
+// Suggestions of an autocomplete field that marks up neither the field nor its list with ARIA (jQuery UI's
+// autocomplete renders a bare <ul> of <li>): the items of a visible list that floats (absolute or fixed
+// position, as every suggestion popup does) and is not part of the field's own surroundings.
+function suggestionItems(el) {
+  if (!isSuggestingField(el)) { return []; }
+  const floating = (n) => ["absolute", "fixed"].includes(getComputedStyle(n).position);
+  const f = el.getBoundingClientRect();
+  // Right against the field (below it, or above when there is no room below) and overlapping it sideways.
+  const near = (b) => b.left < f.right && b.right > f.left &&
+    (Math.abs(b.top - f.bottom) <= 40 || Math.abs(f.top - b.bottom) <= 40);
+  const lists = deepAll('ul, ol, [role="menu"]').filter((l) => visibleEl(l) && !composedContains(l, el) &&
+    (floating(l) || (l.parentElement && floating(l.parentElement))) && near(l.getBoundingClientRect()));
+  const items = [];
+  for (const l of lists) {
+    for (const li of Array.from(l.children)) {
+      const item = li.querySelector('[role="menuitem"], [role="option"]') || li;
+      if (visibleEl(item) && norm(item.textContent)) { items.push(item); }
+    }
+  }
+  return items;
 }

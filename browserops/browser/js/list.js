@@ -1,11 +1,18 @@
 // Enumerate what a person could act on in this frame: one walk, visible only, sorted viewport first.
-// args: {prefix, seq, off: [x, y], fclip: [x0, y0, x1, y1] | null, keep, scope, match, track}
+// args: {prefix, seq, off: [x, y], fclip: [x0, y0, x1, y1] | null, keep, scope, match, track, icons,
+//        iconVerdicts, closed}
 //  - off/fclip place this frame's viewport inside the top-level viewport (null for the main frame);
 //  - keep: how many items (in sorted order) to describe; the rest are only counted;
 //  - scope: {viewport: true} | {id} | {text}: restrict to the viewport, a container by blind id, or a
 //    container (dialog, form, region, landmark...) by role or accessible name;
 //  - match: {text, roles} for browser_find: every candidate is described and tested;
-//  - track: remember this listing's elements so the next one can flag new ones.
+//  - track: remember this listing's elements so the next one can flag new ones;
+//  - icons: collect undecided icon-like candidates (out.iconCheck: their blind ids) for a listener check;
+//  - iconVerdicts: the ids of the last iconCheck that have click listeners (the others have none);
+//  - closed: report custom elements whose shadow root is unknown (out.closedCheck: how many);
+//  - again: this is a second walk for the same listing (new items are new relative to the listing before).
+const MAX_ICON_CHECKS = 150;
+
 function main(args) {
   const st = boState();
   if (args.prefix) { st.prefix = args.prefix; }
@@ -16,7 +23,10 @@ function main(args) {
   const scopeText = scope && scope.text ? fold(scope.text) : "";
   let scopeFound = !wantScope;
   const containers = [];
-  const cands = [];
+  let cands = [];
+  if (args.iconVerdicts) { applyIconVerdicts(st, args.iconVerdicts); }
+  const icons = st.icons || (st.icons = new WeakMap());
+  const pendingIcons = [];
   const onElement = (el, cs, flags, clip, kind) => {
     let extra = 0;
     if (wantScope && !(flags & F_SCOPE)) {
@@ -36,9 +46,18 @@ function main(args) {
     }
     if (!kind || (flags & F_INERT)) { return extra; }
     if (wantScope && !(flags & F_SCOPE)) { return extra; }
-    if (!shown(el)) { return extra; }
+    if (!shownInWalk(el, flags)) { return extra; }
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) { return extra; }
+    // Kind 3 (an icon-like leaf): listed only when icon-sized, without text, and DevTools has seen a click
+    // listener on it. Page JavaScript (this world included) cannot see listeners: undecided candidates are
+    // handed to Python (out.iconCheck), which asks DevTools in the page's world and lists again.
+    if (kind === 3) {
+      if (r.width > 96 || r.height > 96 || r.width < 6 || r.height < 6 || norm(el.textContent)) { return extra; }
+      const verdict = icons.get(el);
+      if (verdict === undefined && args.icons && pendingIcons.length < MAX_ICON_CHECKS) { pendingIcons.push(el); }
+      if (verdict !== true) { return extra; }
+    }
     const vis = intersect([r.left, r.top, r.right, r.bottom], clip);
     let vp = nonEmpty(vis);
     if (vp && args.fclip) {
@@ -50,7 +69,9 @@ function main(args) {
     cands.push({ el, r, clip, vp, g: 0, y, x, kind, cov: null });
     return extra;
   };
-  walkComposed(onElement, wantScope);
+  const { viewport } = walkComposed(onElement, wantScope);
+  cands = withoutWrappers(cands);
+  if (!wantScope) { cands = withSuggestions(cands, viewport, off, args.fclip, !!(scope && scope.viewport)); }
   // Groups: 0 in the viewport and reachable, 1 in the viewport but under a banner/modal, 2 below or right
   // of the viewport (what paging forward reaches next), 3 scrolled past above. Hit-testing only the
   // in-viewport items keeps this cheap on long pages.
@@ -74,16 +95,24 @@ function main(args) {
   }
   cands.sort((a, b) => (a.g - b.g) || (a.y - b.y) || (a.x - b.x));
 
-  const prevSeen = st.seen;
+  // A second walk of the same listing (args.again: after DevTools' answers) compares with what the listing
+  // before the first walk saw, not with the first walk.
+  const prevSeen = args.again ? st.seenBefore : st.seen;
   const had = !!prevSeen;
   const describe = (c, i) => {
     const el = c.el;
     let role = roleOf(el);
     if (role === "generic" || role === "paragraph" || role === "listitem" || role === "img" || role === "section") {
-      role = c.kind === 2 || el.hasAttribute("onclick") ? "clickable" : (role === "generic" ? "focusable" : role);
+      role = c.kind >= 2 || el.hasAttribute("onclick") ? "clickable" : (role === "generic" ? "focusable" : role);
     }
+    if (c.kind === 3) { role = "clickable"; }
+    if (c.kind === 5) { role = "option"; }
     const item = { i, role, name: cut(nameOf(el, role === "clickable" || role === "focusable" ? "clickable" : role), 80),
       g: c.g, y: c.y, x: c.x, ty: c.r.top + off[1], w: c.r.width, h: c.r.height };
+    if (!item.name) {
+      const guess = cut(guessName(el), 80);
+      if (guess) { item.name = guess; item.gn = 1; }
+    }
     const state = stateOf(el, role);
     for (const k in state) { item.st = state; break; }
     const t = typeOf(el);
@@ -118,9 +147,44 @@ function main(args) {
   }
   // Stamp after all reads, so attribute writes do not force style recalculation mid-walk.
   for (const item of out.items) { item.id = ensureUniqueId(cands[item.i].el); }
-  if (args.track) { st.seen = new WeakSet(cands.map((c) => c.el)); }
+  if (args.track) {
+    if (!args.again) { st.seenBefore = st.seen; }
+    st.seen = new WeakSet(cands.map((c) => c.el));
+  }
+  if (pendingIcons.length) {
+    st.pendingIcons = pendingIcons.map((el) => [stamp(el), el]);
+    out.iconCheck = st.pendingIcons.map((p) => p[0]);
+  }
+  // Custom elements that may hide a closed shadow root: with args.closed, Python asks DevTools (which
+  // pierces closed roots), hands the roots it finds to this world and lists again.
+  if (args.closed && st.unseenHosts.length) { out.closedCheck = st.unseenHosts.length; }
   out.seq = st.seq;
   return out;
+}
+
+// A closed shadow root DevTools resolved into this world (el: the ShadowRoot): walk it from now on.
+function registerClosedRoot(el) {
+  const st = boState();
+  if (!st.closed) { st.closed = new WeakMap(); }
+  st.closed.set(el.host, el);
+  return true;
+}
+
+// DevTools has been asked about the custom elements the last walk met: do not ask again for them.
+function markHostsChecked(args) {
+  const st = boState();
+  if (!st.hostsChecked) { st.hostsChecked = new WeakSet(); }
+  for (const el of st.unseenHosts || []) { st.hostsChecked.add(el); }
+  return true;
+}
+
+// Remember which of the last iconCheck's elements have click listeners (args.iconVerdicts: their ids).
+function applyIconVerdicts(st, verdicts) {
+  const icons = st.icons || (st.icons = new WeakMap());
+  if (!st.pendingIcons) { return; }
+  const yes = new Set(verdicts);
+  for (const [id, el] of st.pendingIcons) { icons.set(el, yes.has(id)); }
+  st.pendingIcons = null;
 }
 
 // A page can clone an element together with our attribute; the clone must not answer to the same id.
@@ -150,4 +214,53 @@ function matchRank(el, item, q) {
   if (db) { sources.push(db); }
   for (const s of sources) { if (s && fold(s).includes(q)) { return 3; } }
   return -1;
+}
+
+// A wrapper that is clickable only by its pointer cursor around one real control of about its size (a web
+// component's host around the <button> in its shadow root, a styled box around a combobox) is that control
+// once, not two items of which the outer one has no name. A card holding several controls stays.
+function withoutWrappers(cands) {
+  const wrappers = new Map();
+  for (const c of cands) { if (c.kind === 2) { wrappers.set(c.el, { c, inner: [] }); } }
+  if (!wrappers.size) { return cands; }
+  for (const c of cands) {
+    if (c.kind !== 1) { continue; }
+    let n = c.el;
+    for (let hops = 0; hops < 6 && n; hops += 1) {
+      n = n.parentElement || (n.parentNode && n.parentNode.host) || null;
+      const w = n ? wrappers.get(n) : null;
+      if (w) { w.inner.push(c); break; }
+    }
+  }
+  const drop = new Set();
+  for (const { c, inner } of wrappers.values()) {
+    if (inner.length !== 1) { continue; }
+    const r = inner[0].r;
+    if (r.width * r.height >= 0.5 * c.r.width * c.r.height || r.width >= 0.85 * c.r.width) { drop.add(c); }
+  }
+  return drop.size ? cands.filter((c) => !drop.has(c)) : cands;
+}
+
+// The suggestions an autocomplete shows beside the focused field as a bare floating list (jQuery UI's: a
+// focusable <ul> of <li>, no ARIA) are its options: each is an item (kind 5, role option, its text as
+// name), in place of one nameless list, so one can be picked by number.
+function withSuggestions(cands, viewport, off, fclip, viewportOnly) {
+  const field = deepActiveElement();
+  const items = field ? suggestionItems(field) : [];
+  if (!items.length) { return cands; }
+  const lists = new Set(items.map((i) => i.closest('ul, ol, [role="menu"]')));
+  const have = new Set(cands.map((c) => c.el));
+  const out = cands.filter((c) => !lists.has(c.el));
+  for (const el of items) {
+    if (have.has(el)) { continue; }
+    const r = el.getBoundingClientRect();
+    const vis = intersect([r.left, r.top, r.right, r.bottom], viewport);
+    let vp = nonEmpty(vis);
+    if (vp && fclip) {
+      vp = nonEmpty(intersect([vis[0] + off[0], vis[1] + off[1], vis[2] + off[0], vis[3] + off[1]], fclip));
+    }
+    if (viewportOnly && !vp) { continue; }
+    out.push({ el, r, clip: viewport, vp, g: 0, y: r.top + off[1], x: r.left + off[0], kind: 5, cov: null });
+  }
+  return out;
 }

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from browserops.browser.scripts import PageCall
+from browserops.browser.scripts import ElementCall, PageCall
 
 
 class FrameListing(TypedDict, total=False):
     """One frame's answer. ``items`` are raw items (short keys: id, role, name, st, g, x, y, ty, w, h, i, t,
-    cov, nw, rank), sorted viewport first; ``keys`` (find only) the sort keys of every candidate."""
+    cov, nw, rank, gn: name guessed), sorted viewport first; ``keys`` (find only) the sort keys of every candidate."""
 
     items: list[dict[str, Any]]
     total: int
@@ -19,8 +19,26 @@ class FrameListing(TypedDict, total=False):
     scopeFound: bool
     containers: list[str]  # names of containers, for a scope that matched nothing
     keys: list[list[float]]
+    iconCheck: list[str]  # with args.icons: blind ids of icon-like elements to ask DevTools about
+    closedCheck: int  # with args.closed: custom elements whose (maybe closed) shadow root is unknown
 
 
 def list_frame(args: dict[str, Any]) -> PageCall[FrameListing]:
     """args: ``FrameView.script_args()`` plus keep, scope, match, track (see the head of ``list.js``)."""
     return PageCall("list", "main", args)
+
+
+def click_listeners(ids: list[str]) -> PageCall[list[str]]:
+    """Which of these icon-like elements (blind ids) have a click-like listener. Needs DevTools' command-line
+    API: run through :func:`browserops.browser.scripts.expression` in the page's own world."""
+    return PageCall("keylisteners", "clickListeners", {"ids": ids})
+
+
+def register_closed_root() -> ElementCall[bool]:
+    """On a closed shadow root DevTools resolved into the isolated world: walk it from now on."""
+    return ElementCall("list", "registerClosedRoot")
+
+
+def mark_hosts_checked() -> PageCall[bool]:
+    """DevTools has been asked about the custom elements the last walk met (``closedCheck``)."""
+    return PageCall("list", "markHostsChecked")

@@ -24,8 +24,10 @@ from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.errors import browser_errors, crashed_error
 from browserops.browser.launch.discovery import ChromiumLocation, find_chromium, launch_args, running_as_root
+from browserops.browser.launch.origin_guard import OriginGuard
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.origins import OriginRules
 
 log = logging.getLogger(__name__)
 _State = TypeVar("_State")
@@ -45,6 +47,7 @@ class SessionOptions:
     tool_timeout_ms: int = 15_000
     navigation_timeout_ms: int = 30_000
     extra_args: list[str] = field(default_factory=list)
+    origin_rules: OriginRules = field(default_factory=OriginRules)
 
     @classmethod
     def from_settings(
@@ -79,6 +82,7 @@ class SessionOptions:
             viewport=(settings.viewport_width, settings.viewport_height),
             tool_timeout_ms=settings.tool_timeout_ms,
             navigation_timeout_ms=settings.navigation_timeout_ms,
+            origin_rules=OriginRules.of(settings.allowed_origins, settings.blocked_origins),
         )
 
 
@@ -110,6 +114,10 @@ class BrowserSession:
         # Called on every new dialog/download, e.g. by a tool waiting for one (see browser/dialogs.py).
         self.dialog_listeners: list[Callable[[Dialog], None]] = []
         self.download_listeners: list[Callable[[Download], None]] = []
+        # Which origins may load (browserops/origins.py) and every document request refused so far.
+        self.origin_rules = self.options.origin_rules
+        self.origin_blocks: list[dict[str, Any]] = []
+        self._origin_guard = OriginGuard(self)
 
     def state(self, kind: type[_State]) -> _State:
         """This session's instance of ``kind`` (a dataclass with defaults), made on first use: how the modules
@@ -153,6 +161,9 @@ class BrowserSession:
         context.set_default_navigation_timeout(opts.navigation_timeout_ms)
         context.on("page", self._on_new_page)
         context.on("close", lambda _ctx: self._mark_dead("context closed"))
+        # Before the first page exists, so even its first request is checked.
+        self._origin_guard.installed = None
+        await self._origin_guard.install(context)
         self._pages = [p for p in context.pages if not p.is_closed()]
         for page in self._pages:
             self._watch_page(page)
@@ -242,6 +253,13 @@ class BrowserSession:
         self.notices.append({"kind": "browser_restarted", "message": "The browser had crashed and was restarted; "
                              "previous pages and numbers are gone."})
         return True
+
+    async def set_origin_rules(self, rules: OriginRules) -> None:
+        """Replace the origin rules (the plan engine narrows them to what prepare saw); routing starts now if
+        it was off."""
+        self.origin_rules = rules
+        if self._context is not None:
+            await self._origin_guard.install(self._context)
 
     # -- pages -----------------------------------------------------------------------------------
     def _mark_dead(self, why: str) -> None:

@@ -41,6 +41,7 @@ class ListedElement:
     bbox: dict[str, float] | None = None  # top-level viewport pixels: x, y, width, height
     kind: str | None = None  # input type when it says more than the role (date, email, password, file...)
     covered: str | None = None  # what lies on top of it at its centre (a banner, a modal), if anything
+    name_guessed: bool = False  # the page gave it no name: guessed from title/alt/icon file/class words
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -49,6 +50,8 @@ class ListedElement:
             "role": self.role,
             "name": self.name,
         }
+        if self.name_guessed:
+            out["name_guessed"] = True
         if self.kind:
             out["type"] = self.kind
         if self.frame != "main":
@@ -79,6 +82,7 @@ class Listing:
     frames: dict[str, Frame] = field(default_factory=dict)  # frame label -> Playwright frame
     frame_titles: dict[str, str] = field(default_factory=dict)  # child frame label -> its URL
     url: str = ""  # the page's URL when listed
+    failed: dict[str, str] = field(default_factory=dict)  # frame label -> why it could not be enumerated
 
     def by_number(self, number: int) -> ListedElement | None:
         for item in self.items:

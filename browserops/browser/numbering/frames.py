@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -120,8 +121,27 @@ async def _child_box(frame: Frame) -> tuple[Rect, tuple[float, float]] | None:
     return (x, y, x + box["width"], y + box["height"]), (x + float(info[1]), y + float(info[2]))
 
 
-async def visible_frames(session: BrowserSession, page: Page) -> list[FrameView]:
-    """The main frame and every rendered child frame (nested ones clipped by their parents)."""
+# Where DevTools reaches a frame: (reached, border box or None when not rendered, content origin), in
+# top-level viewport pixels, as DevTools' box model gives them for same-process frames
+# (browserops.browser.numbering.isolated.IsolatedRunner.frame_box).
+FrameBox = Callable[[Frame], Awaitable[tuple[bool, Rect | None, tuple[float, float]]]]
+
+
+Geometry = tuple[Rect, tuple[float, float]]  # border box, content origin
+
+
+async def _measure(frame: Frame, devtools: FrameBox | None) -> Geometry | None:
+    """The frame element's box and content origin in top-level viewport pixels, or None if not rendered."""
+    if devtools is not None:
+        reached, box, origin = await devtools(frame)
+        if reached:
+            return (box, origin) if box is not None else None
+    return await _child_box(frame)
+
+
+async def visible_frames(session: BrowserSession, page: Page, devtools: FrameBox | None = None) -> list[FrameView]:
+    """The main frame and every rendered child frame (nested ones clipped by their parents). ``devtools``
+    measures frame elements in fewer round trips where it reaches them."""
     viewport = page.viewport_size
     main = page.main_frame
     views: dict[Frame, FrameView] = {
@@ -129,8 +149,8 @@ async def visible_frames(session: BrowserSession, page: Page) -> list[FrameView]
     }
     main_clip: Rect | None = (0.0, 0.0, float(viewport["width"]), float(viewport["height"])) if viewport else None
     children = [f for f in page.frames if f is not main and not f.is_detached()]
-    boxes = await asyncio.gather(*(_child_box(f) for f in children))
-    geometry = dict(zip(children, boxes, strict=True))
+    measured = await asyncio.gather(*(_measure(f, devtools) for f in children))
+    geometry = dict(zip(children, measured, strict=True))
 
     def place(frame: Frame) -> FrameView | None:
         if frame in views:

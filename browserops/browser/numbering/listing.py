@@ -9,7 +9,6 @@ See :mod:`browserops.browser.numbering.elements` for the numbering rule.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -22,8 +21,9 @@ from browserops.browser.js.listing import FrameListing
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import ListedElement, Listing, store_listing
 from browserops.browser.numbering.frames import MAIN, FrameView, visible_frames
+from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
 from browserops.browser.numbering.locate import coerce_target, identify_target
-from browserops.browser.scripts import run
+from browserops.browser.scripts import PageScriptError, run
 from browserops.contract import BrowserOpsError, ErrorCode
 
 MAX_LIMIT = 500
@@ -112,28 +112,90 @@ class _FrameResult:
     data: FrameListing
 
 
-async def _scan(views: list[FrameView], extra: dict[str, Any]) -> list[_FrameResult]:
-    async def one(view: FrameView) -> _FrameResult | None:
+@dataclass
+class _Scan:
+    results: list[_FrameResult]
+    failed: dict[str, str]  # frame label -> why it could not be enumerated
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+
+
+async def _list_isolated(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
+    """The isolated-world enumeration, with what only DevTools can add: click listeners of icon-like
+    elements, and closed shadow roots. Both are remembered by the world for its document, so only the
+    first listing of a page (or one meeting new candidates) pays a second walk, and only when it finds some."""
+    first: dict[str, Any] = {**args, "icons": True, "closed": True}
+    if runner.take_no_listeners(view.frame):
+        first["iconVerdicts"] = []  # the last listing's candidates: none has a listener
+    data = await runner.run(view.frame, listing_js.list_frame(first))
+    again: dict[str, Any] = {}
+    checks = data.get("iconCheck")
+    if checks:
+        verdicts = await runner.click_listeners(view.frame, [str(c) for c in checks]) or []
+        if verdicts:
+            again["iconVerdicts"] = verdicts
+        else:  # none has a listener: this listing is right as it is; the next one tells the world
+            runner.defer_no_listeners(view.frame)
+    asked_closed = bool(data.get("closedCheck"))
+    if asked_closed and await runner.closed_roots(view.frame):
+        again["closed"] = False  # roots handed over: walk again, into them
+    if again:
+        data = await runner.run(view.frame, listing_js.list_frame({**args, **again, "again": True}))
+    if asked_closed:
+        # DevTools was asked about every custom element the last walk met: not again for those.
+        await runner.run(view.frame, listing_js.mark_hosts_checked())
+    return data
+
+
+async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
+    """One frame's enumeration: in an isolated world where DevTools reaches the frame, else (an
+    out-of-process frame, a browser without DevTools) in the frame's own world through Playwright."""
+    data: FrameListing | None = None
+    if runner.reaches(view.frame):
         try:
-            data = await run(view.frame, listing_js.list_frame({**view.script_args(), **extra}))
-        except PlaywrightError as exc:
+            data = await _list_isolated(runner, view, args)
+        except PlaywrightError:
+            # DevTools could not reach it after all (it went out of process) or our script threw there:
+            # its own world, through Playwright.
+            data = None
+    if data is None:
+        data = await run(view.frame, listing_js.list_frame(args))
+    if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+        raise PageScriptError(f"the enumeration returned {type(data).__name__}, not a listing")
+    return data
+
+
+async def _scan(session: BrowserSession, runner: IsolatedRunner, views: list[FrameView],
+                extra: dict[str, Any]) -> _Scan:
+    failed: dict[str, str] = {}
+
+    async def one(view: FrameView) -> _FrameResult | None:
+        args = {**view.script_args(), **extra}
+        try:
+            data = await _run_list(runner, view, args)
+        except PlaywrightError as exc:  # PageScriptError included
             if view.label != MAIN:
-                return None  # a child frame navigating away mid-listing simply has nothing to list
-            # The page itself was navigating: wait for the new document once, then list it.
+                # Never silent: the rest of the page is listed and the result names this frame and why.
+                failed[view.label] = f"{ErrorCode.FRAME_NOT_LISTED.value}: {_first_line(exc)}"
+                return None
+            # The page itself may be navigating: wait for the new document once (never for its load
+            # event), then list it in its own world.
             try:
-                await view.frame.wait_for_load_state("domcontentloaded", timeout=LOAD_GRACE_MS * 4)
-                data = await run(view.frame, listing_js.list_frame({**view.script_args(), **extra}))
+                await view.frame.wait_for_load_state("domcontentloaded", timeout=NAVIGATION_GRACE_MS)
+                data = await run(view.frame, listing_js.list_frame(args))
             except PlaywrightError:
                 raise BrowserOpsError(
                     ErrorCode.ACTION_FAILED,
-                    f"Could not list the page: {str(exc).splitlines()[0]}. Wait for it to load "
-                    "(browser_wait), then list again.",
+                    f"Could not list the page: {_first_line(exc)}. Wait for it to load (browser_wait), then "
+                    "list again.",
                 ) from exc
         view.ids.seq = max(view.ids.seq, int(data.get("seq", 0)))
         return _FrameResult(view, data)
 
     results = await asyncio.gather(*(one(v) for v in views))
-    return [r for r in results if r is not None]
+    return _Scan([r for r in results if r is not None], failed)
 
 
 def _frame_titles(views: list[FrameView]) -> dict[str, str]:
@@ -144,17 +206,16 @@ def _frame_titles(views: list[FrameView]) -> dict[str, str]:
     return out
 
 
-LOAD_GRACE_MS = 1500
+NAVIGATION_GRACE_MS = 6000
 
 
-async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, list[FrameView]]:
+async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, IsolatedRunner, list[FrameView]]:
+    # No waiting on the page's load event: a frame that never finishes loading (an ad, a stalled embed)
+    # would cost every listing its whole grace time. Frames not loaded yet are listed as they are now.
     page = session.page
-    # Right after a navigation iframes may not have loaded yet; give them a moment (free once loaded).
-    if len(page.frames) > 1:
-        with contextlib.suppress(PlaywrightError):
-            await page.wait_for_load_state("load", timeout=LOAD_GRACE_MS)
+    runner = await isolated_runner(session, page)
     try:
-        views = await visible_frames(session, page)
+        views = await visible_frames(session, page, runner.frame_box if len(page.frames) > 1 else None)
     except PlaywrightError as exc:
         raise BrowserOpsError(
             ErrorCode.ACTION_FAILED,
@@ -167,7 +228,7 @@ async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, list[F
                 ErrorCode.ELEMENT_NOT_FOUND,
                 f"No visible frame {scope.frame!r} on this page. A full listing names the frames it found.",
             )
-    return page, views
+    return page, runner, views
 
 
 def _scope_error(scope: _Scope, results: list[_FrameResult]) -> BrowserOpsError:
@@ -198,6 +259,7 @@ def _item(view: FrameView, raw: dict[str, Any], number: int, keep_new: bool) -> 
         bbox={"x": float(raw["x"]), "y": float(raw["ty"]), "width": float(raw["w"]), "height": float(raw["h"])},
         kind=raw.get("t"),
         covered=str(cov) if cov else None,
+        name_guessed=bool(raw.get("gn")),
     )
 
 
@@ -223,9 +285,11 @@ async def list_interactives(
     if offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"offset must be 0 or more, got {offset}.")
     parsed = _parse_scope(session, scope)
-    page, views = await _prepare(session, parsed)
+    page, runner, views = await _prepare(session, parsed)
     tracking = parsed.js() is None and parsed.frame is None
-    results = await _scan(views, {"keep": offset + limit, "scope": parsed.js(), "match": None, "track": tracking})
+    scan = await _scan(session, runner, views, {"keep": offset + limit, "scope": parsed.js(), "match": None,
+                                        "track": tracking})
+    results = scan.results
     if parsed.js() and (parsed.blind_id or parsed.text) and not any(r.data.get("scopeFound") for r in results):
         raise _scope_error(parsed, results)
     main = next((r for r in results if r.view.label == MAIN), None)
@@ -246,6 +310,7 @@ async def list_interactives(
         frames={r.view.label: r.view.frame for r in results},
         frame_titles=_frame_titles([r.view for r in results]),
         url=page.url,
+        failed=scan.failed,
     )
     if store:
         store_listing(session, listing)
@@ -269,9 +334,10 @@ async def find_elements(
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, "Give text or role (or both) to find; both are empty.")
     if not 1 <= limit <= MAX_LIMIT or offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"limit must be 1..{MAX_LIMIT} and offset 0 or more.")
-    page, views = await _prepare(session, _Scope())
+    page, runner, views = await _prepare(session, _Scope())
     match = {"text": text.strip() if text else "", "roles": expand_role(role)}
-    results = await _scan(views, {"keep": 0, "scope": None, "match": match, "track": False})
+    scan = await _scan(session, runner, views, {"keep": 0, "scope": None, "match": match, "track": False})
+    results = scan.results
     # Full order across frames: number = 1 + position among every frame's sorted keys.
     keys: list[tuple[float, float, float, int, int]] = []
     for r in results:
@@ -293,14 +359,23 @@ async def find_elements(
         frames={r.view.label: r.view.frame for r in results},
         frame_titles=_frame_titles([r.view for r in results]),
         url=page.url,
+        failed=scan.failed,
     )
     store_listing(session, listing)
     return FindResult(listing, len(found))
 
 
-def listing_data(listing: Listing, *, hint: bool = True) -> dict[str, Any]:
-    """The compact form an LLM receives: short keys, nothing empty."""
+def listing_data(listing: Listing, *, hint: bool = True, boxes: bool = False) -> dict[str, Any]:
+    """The compact form an LLM receives: short keys, nothing empty. ``boxes``: each item's box and the viewport
+    size too (evidence draws the acted-on element on its screenshot)."""
     data: dict[str, Any] = {"items": [item.to_dict() for item in listing.items], "total": listing.total}
+    if boxes:
+        for item, out in zip(listing.items, data["items"], strict=True):
+            if item.bbox is not None:
+                out["box"] = [round(item.bbox[k], 1) for k in ("x", "y", "width", "height")]
+        size = listing.page.viewport_size
+        if size:
+            data["viewport"] = [size["width"], size["height"]]
     shown_to = listing.offset + len(listing.items)
     more = max(0, listing.total - shown_to)
     if listing.kind == "list":
@@ -314,6 +389,8 @@ def listing_data(listing: Listing, *, hint: bool = True) -> dict[str, Any]:
         data["scope"] = listing.scope
     if listing.frame_titles:
         data["frames"] = listing.frame_titles
+    if listing.failed:
+        data["frames_failed"] = listing.failed
     blocked = list(dict.fromkeys(item.covered for item in listing.items if item.covered))
     if blocked:
         data["covered_by"] = blocked[:3]

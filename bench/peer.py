@@ -1,0 +1,166 @@
+"""The peer for side-by-side benchmarks: ``@playwright/mcp`` driven over stdio by the Python MCP client.
+
+``@playwright/mcp`` is pinned in ``tests/js/package.json`` (``npm ci --prefix tests/js``). It is started with
+the same Chromium browserops finds (``--executable-path``), headless, with an in-memory profile
+(``--isolated``), the same viewport as browserops' default, and ``--no-sandbox`` when running as root (as
+browserops' own session does). Its browser starts on the first tool call.
+
+    async with PlaywrightMCP() as peer:
+        await peer.navigate(url)
+        text = await peer.snapshot()          # browser_snapshot's text, refs included
+        result = await peer.call("browser_click", {"ref": "e12", "element": "Submit button"})
+
+Each client session lives in one task of its own (anyio requires a task group to be left in the task that
+entered it), as in ``browserops/agent/mcp_host.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from browserops.browser.launch.discovery import find_chromium, running_as_root
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE_BIN = ROOT / "tests" / "js" / "node_modules" / "@playwright" / "mcp" / "cli.js"
+VIEWPORT = (1280, 800)
+READ_TIMEOUT_S = 180.0
+
+
+class PeerUnavailable(RuntimeError):
+    """``@playwright/mcp`` or node is not installed; the message says how to install it."""
+
+
+@dataclass(frozen=True)
+class PeerResult:
+    """One tool call's answer: its text parts joined, and whether the server flagged it as an error."""
+
+    text: str
+    is_error: bool
+
+
+def peer_command(output_dir: Path, *, chromium: str | None = None,
+                 extra_args: Sequence[str] = ()) -> StdioServerParameters:
+    """The stdio command line for ``@playwright/mcp`` against browserops' Chromium; files it names itself
+    go to ``output_dir`` (one per peer, so parallel runs do not collide)."""
+    node = shutil.which("node")
+    if node is None or not PACKAGE_BIN.is_file():
+        raise PeerUnavailable(
+            "@playwright/mcp is not installed: run `npm ci --prefix tests/js --no-audit --no-fund` (needs node)."
+        )
+    executable = chromium or find_chromium().path
+    args = [
+        str(PACKAGE_BIN),
+        "--headless",
+        "--isolated",
+        f"--executable-path={executable}",
+        f"--viewport-size={VIEWPORT[0]}x{VIEWPORT[1]}",
+        "--image-responses=omit",
+        f"--output-dir={output_dir}",
+    ]
+    if running_as_root():
+        args.append("--no-sandbox")
+    args.extend(extra_args)
+    return StdioServerParameters(command=node, args=args)
+
+
+def _text(content: Sequence[Any]) -> str:
+    return "\n".join(str(getattr(part, "text", "")) for part in content if getattr(part, "text", None))
+
+
+class PlaywrightMCP:
+    """One ``@playwright/mcp`` server process and one MCP client session to it."""
+
+    def __init__(self, *, chromium: str | None = None, extra_args: Sequence[str] = (),
+                 read_timeout_s: float = READ_TIMEOUT_S) -> None:
+        self._dir = Path(tempfile.mkdtemp(prefix="playwright-mcp-"))
+        self.params = peer_command(self._dir, chromium=chromium, extra_args=extra_args)
+        self._errlog = (self._dir / "stderr.log").open("w")  # node's warnings, kept out of the benchmark's output
+        self.read_timeout_s = read_timeout_s
+        self.tool_names: list[str] = []
+        self._client: Client | None = None
+        self._stop: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        ready: asyncio.Future[Client] = asyncio.get_running_loop().create_future()
+        stop = asyncio.Event()
+        task = asyncio.create_task(self._connection(ready, stop), name="playwright-mcp-client")
+        try:
+            client = await ready
+            listed = await client.list_tools()
+        except BaseException:
+            stop.set()
+            with contextlib.suppress(BaseException):
+                await task
+            raise
+        self._client, self._stop, self._task = client, stop, task
+        self.tool_names = [tool.name for tool in listed.tools]
+
+    async def _connection(self, ready: asyncio.Future[Client], stop: asyncio.Event) -> None:
+        try:
+            async with Client(stdio_client(self.params, errlog=self._errlog),
+                              read_timeout_seconds=self.read_timeout_s) as client:
+                ready.set_result(client)
+                await stop.wait()
+        except Exception as exc:
+            if not ready.done():
+                ready.set_exception(exc)
+
+    async def close(self) -> None:
+        stop, task = self._stop, self._task
+        self._client, self._stop, self._task = None, None, None
+        if stop is not None:
+            stop.set()
+        if task is not None:
+            with contextlib.suppress(Exception):
+                await task
+        self._errlog.close()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    async def __aenter__(self) -> PlaywrightMCP:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()
+
+    async def call(self, tool: str, args: Mapping[str, Any] | None = None) -> PeerResult:
+        """Call one of the peer's tools; its text answer (snapshot included, when the tool returns one)."""
+        if self._client is None:
+            raise RuntimeError("the peer is not started")
+        result = await self._client.call_tool(tool, dict(args or {}))
+        return PeerResult(text=_text(result.content), is_error=bool(result.is_error))
+
+    async def navigate(self, url: str) -> PeerResult:
+        return await self.call("browser_navigate", {"url": url})
+
+    async def snapshot(self) -> str:
+        """``browser_snapshot``'s text: what an agent using the peer reads to see the page."""
+        result = await self.call("browser_snapshot", {})
+        if result.is_error:
+            raise RuntimeError(f"browser_snapshot failed: {result.text[:300]}")
+        return result.text
+
+
+async def _demo(url: str) -> None:
+    async with PlaywrightMCP() as peer:
+        print(sorted(peer.tool_names))
+        print((await peer.navigate(url)).text[:400])
+        print((await peer.snapshot())[:2000])
+
+
+if __name__ == "__main__":
+    asyncio.run(_demo(sys.argv[1] if len(sys.argv) > 1 else "data:text/html,<button>Hello</button>"))

@@ -1,0 +1,70 @@
+// The listener of `browserops record` (browser/page/user_watch.py), installed as an init script in every frame.
+// It never acts on the page: it reports the person's clicks and field changes. __BINDING__ (the console marker)
+// and __CDP_BINDING__ (the DevTools binding's name) are replaced per recording.
+(() => {
+  if (window["__BINDING__"]) { return; }
+  window["__BINDING__"] = true;
+  const SECRET_AUTOCOMPLETE = /(^|\s)(one-time-code|cc-number|cc-csc|current-password|new-password)(\s|$)/i;
+  const debug = console.debug.bind(console);
+  const send = (event) => {
+    const text = "__BINDING__" + JSON.stringify(event);
+    try {
+      if (typeof window.__CDP_BINDING__ === "function") { window.__CDP_BINDING__(text); } else { debug(text); }
+    } catch (e) { /* the page is closing */ }
+  };
+  const blindOf = (path) => {
+    for (const node of path) {
+      if (node && node.getAttribute && node.getAttribute("data-blind-id")) { return node; }
+    }
+    return null;
+  };
+  document.addEventListener("click", (ev) => {
+    // Only the person's own clicks: a page script's el.click() (e.g. the link a button clicks to start a
+    // download) is the page acting, not a step to record.
+    if (!ev.isTrusted) { return; }
+    const path = ev.composedPath();
+    const el = blindOf(path) || path[0];
+    if (!el || !el.getAttribute) { return; }
+    const tag = el.localName || "";
+    const type = (el.getAttribute("type") || "").toLowerCase();
+    const form = el.form || (el.closest && el.closest("form"));
+    const submits = !!form && ((tag === "button" && (type === "" || type === "submit")) ||
+                               (tag === "input" && (type === "submit" || type === "image")));
+    const label = (el.getAttribute("aria-label") || el.innerText || el.value || "").trim().slice(0, 80);
+    send({type: "click", blindId: el.getAttribute("data-blind-id"), tag, inputType: type, submits,
+          label: ["input", "textarea"].includes(tag) && !["submit", "button", "image"].includes(type) ? "" : label,
+          href: tag === "a" ? el.href : null});
+  }, true);
+  const changed = (ev) => {
+    const el = ev.composedPath()[0];
+    if (!el || !el.getAttribute) { return; }
+    const t = (el.getAttribute("type") || "").toLowerCase();
+    const info = {type: "change", blindId: el.getAttribute("data-blind-id"), files: null, value: null};
+    // Its other names (label elements, placeholder, title): candidates a replay tries when the name changed.
+    const texts = [...Array.from(el.labels || []).map((l) => l.textContent), el.getAttribute("placeholder"),
+                   el.getAttribute("title"), el.getAttribute("aria-label")];
+    info.labels = texts.map((t) => (t || "").replace(/\s+/g, " ").trim()).filter((t) => t && t.length <= 80)
+      .slice(0, 4);
+    if (el.files) { info.files = Array.from(el.files).map((f) => f.name); }
+    else if (el.localName === "select") {
+      info.value = Array.from(el.selectedOptions).map((o) => o.text.trim()).join(", ");
+      // The choices it offered: a pack written from the recording makes them the field's enum.
+      info.options = Array.from(el.options).filter((o) => !o.disabled && o.value !== "")
+        .map((o) => o.text.trim()).filter((t) => t).slice(0, 100);
+    }
+    else if (t === "password" || SECRET_AUTOCOMPLETE.test(el.getAttribute("autocomplete") || "")) {
+      info.filled = !!el.value;  // its value never leaves the page
+    }
+    else if (t === "checkbox" || t === "radio") {
+      info.checked = el.checked;
+      const group = t === "radio" && el.form && el.name ? el.form.elements.namedItem(el.name) : null;
+      if (group && group.length) {
+        info.group = Array.from(group).map((r) => r.getAttribute("data-blind-id")).filter((id) => id);
+      }
+    }
+    else if (typeof el.value === "string") { info.value = el.value; }
+    send(info);
+  };
+  document.addEventListener("input", changed, true);
+  document.addEventListener("change", changed, true);
+})();

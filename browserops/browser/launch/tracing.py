@@ -1,0 +1,31 @@
+"""Playwright tracing of a session's browser context (``run --trace``).
+
+Recorded with DOM snapshots but without screencast frames: pictures of typed text could not be masked, and the
+evidence bundle has its own screenshots. The caller masks typed values out of the zip (``evidence/trace.py``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.async_api import Error as PlaywrightError
+
+from browserops.browser.launch.session import BrowserSession
+from browserops.contract import BrowserOpsError, ErrorCode
+
+
+async def start_tracing(session: BrowserSession, title: str) -> None:
+    try:
+        await session.context.tracing.start(title=title, snapshots=True, screenshots=False, sources=False)
+    except PlaywrightError as exc:
+        raise BrowserOpsError(ErrorCode.LAUNCH_FAILED, f"Could not start a Playwright trace: "
+                              f"{str(exc).splitlines()[0]}. Run without --trace.") from exc
+
+
+async def stop_tracing(session: BrowserSession, path: Path) -> None:
+    """Write the trace to ``path`` (a zip ``playwright show-trace`` opens)."""
+    try:
+        await session.context.tracing.stop(path=str(path))
+    except PlaywrightError as exc:
+        raise BrowserOpsError(ErrorCode.INTERNAL, f"Could not save the Playwright trace: "
+                              f"{str(exc).splitlines()[0]}.") from exc

@@ -1,0 +1,275 @@
+"""Run the enumeration where the page's own scripts cannot break it: an isolated world per frame.
+
+A page may replace ``Array.prototype.map``, ``JSON.stringify``, ``Symbol.for`` or ``Element.prototype``
+methods, or throw from getters it installs; a listing evaluated in the page's own JavaScript world then
+fails or returns nothing. Chrome extensions and Playwright's own injected scripts avoid that by running in an
+*isolated world*: the same DOM, a separate set of JavaScript globals and prototypes. We create one through
+DevTools (``Page.createIsolatedWorld``, the call Playwright uses for its utility world) for each frame the
+page's DevTools session can reach (the main frame and same-process child frames) and evaluate there.
+
+The script text and its arguments are built exactly as :func:`browserops.browser.scripts.run` builds them
+(:func:`browserops.browser.scripts.world_expression`): one way to run page JavaScript, two places to run it.
+Out-of-process frames (cross-site iframes under site isolation) are not in the page's session; for those,
+and when DevTools is not offered at all, :meth:`IsolatedRunner.reaches` says no and the caller evaluates
+through Playwright in the frame's main world as before.
+
+Playwright frames are matched to DevTools frame ids by the frame tree: same parent, same URL and name, the
+n-th such sibling; then, for the rest (an about:blank frame, which DevTools reports under its creator's
+URL), same parent and name, in order. A world lives as long as its document: contexts are remembered per
+(frame id, loader id), and re-created once when Chromium says the context is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from playwright.async_api import CDPSession, Frame, Page
+from playwright.async_api import Error as PlaywrightError
+
+from browserops.browser.js.listing import click_listeners, register_closed_root
+from browserops.browser.launch.cdp import page_cdp
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.scripts import (
+    PageCall,
+    PageScriptError,
+    expression,
+    world_expression,
+    world_function,
+    world_result,
+)
+
+WORLD_NAME = "browserops"
+R = TypeVar("R")
+
+
+@dataclass
+class _Worlds:
+    contexts: dict[tuple[str, str], int] = field(default_factory=dict)  # (frame id, loader id) -> context id
+    # Frames whose last listing's icon candidates all proved listener-less: the next listing tells the world
+    # so (an empty iconVerdicts) instead of a call of its own.
+    no_listeners: set[str] = field(default_factory=set)
+    main: _CdpFrame | None = None  # the main frame as last matched (its id outlives navigations)
+
+
+@dataclass(frozen=True)
+class _CdpFrame:
+    id: str
+    loader: str
+
+
+@dataclass
+class IsolatedWorlds:
+    """This session's isolated worlds, per page (kept with :meth:`BrowserSession.state`)."""
+
+    by_page: dict[Page, _Worlds] = field(default_factory=dict)
+
+
+def _worlds(session: BrowserSession, page: Page) -> _Worlds:
+    by_page = session.state(IsolatedWorlds).by_page
+    for old in [p for p in by_page if p.is_closed()]:
+        del by_page[old]
+    return by_page.setdefault(page, _Worlds())
+
+
+def _match(tree: dict[str, Any], page: Page) -> dict[Frame, _CdpFrame]:
+    """Playwright frame -> DevTools frame, walking both trees from the top."""
+    out: dict[Frame, _CdpFrame] = {}
+
+    def walk(frame: Frame, node: dict[str, Any]) -> None:
+        info = node["frame"]
+        out[frame] = _CdpFrame(str(info["id"]), str(info.get("loaderId", "")))
+        kids = [(k, str(k["frame"].get("url") or "") + str(k["frame"].get("urlFragment") or ""),
+                 str(k["frame"].get("name") or "")) for k in node.get("childFrames") or []]
+        taken: set[int] = set()
+        unmatched: list[Frame] = []
+        for child in frame.child_frames:
+            i = next((i for i, (_, url, name) in enumerate(kids)
+                      if i not in taken and (url, name) == (child.url, child.name)), None)
+            if i is None:
+                unmatched.append(child)
+            else:
+                taken.add(i)
+                walk(child, kids[i][0])
+        # DevTools gives an about:blank or srcdoc frame its creator's URL, and a frame that navigated meanwhile
+        # differs in URL only: the rest match by name, in document order (both trees keep it).
+        for child in unmatched:
+            i = next((i for i, (_, _, name) in enumerate(kids) if i not in taken and name == child.name), None)
+            if i is not None:
+                taken.add(i)
+                walk(child, kids[i][0])
+
+    walk(page.main_frame, tree)
+    return out
+
+
+async def _context(cdp: CDPSession, worlds: _Worlds, target: _CdpFrame, fresh: bool) -> int:
+    key = (target.id, target.loader)
+    if fresh or key not in worlds.contexts:
+        created = await cdp.send("Page.createIsolatedWorld", {"frameId": target.id, "worldName": WORLD_NAME})
+        # One world per document: forget this frame's worlds of earlier documents.
+        for old in [k for k in worlds.contexts if k[0] == target.id]:
+            del worlds.contexts[old]
+        worlds.contexts[key] = int(created["executionContextId"])
+    return worlds.contexts[key]
+
+
+async def _evaluate(cdp: CDPSession, context: int, expression: str) -> Any:
+    answer = await cdp.send("Runtime.evaluate", {"expression": expression, "contextId": context,
+                                                 "returnByValue": True, "awaitPromise": True})
+    details = answer.get("exceptionDetails")
+    if details:
+        exc = details.get("exception") or {}
+        raise PageScriptError(str(exc.get("description") or details.get("text") or "the script threw"))
+    return (answer.get("result") or {}).get("value")
+
+
+def _closed_roots(document: dict[str, Any], main_id: str) -> dict[str, list[int]]:
+    """Frame id -> backend node ids of the closed shadow roots in that frame's document, from DevTools'
+    pierced DOM (``DOM.getDocument(pierce)``), which descends into closed roots and frame documents."""
+    out: dict[str, list[int]] = {}
+    stack: list[tuple[dict[str, Any], str]] = [(document, main_id)]
+    while stack:
+        node, frame_id = stack.pop()
+        for root in node.get("shadowRoots") or []:
+            if root.get("shadowRootType") == "closed":
+                out.setdefault(frame_id, []).append(int(root["backendNodeId"]))
+            stack.append((root, frame_id))
+        stack.extend((kid, frame_id) for kid in node.get("children") or [])
+        inner = node.get("contentDocument")
+        if inner is not None:
+            stack.append((inner, str(node.get("frameId") or inner.get("frameId") or "")))
+    return out
+
+
+class IsolatedRunner:
+    """One listing's view of the page's DevTools frames: ``run(frame, name, args)`` per frame."""
+
+    def __init__(self, cdp: CDPSession | None, worlds: _Worlds, frames: dict[Frame, _CdpFrame]) -> None:
+        self._cdp = cdp
+        self._worlds = worlds
+        self._frames = frames
+        self._closed: asyncio.Task[dict[str, list[int]]] | None = None  # one pierced DOM per listing
+
+    def reaches(self, frame: Frame) -> bool:
+        return self._cdp is not None and frame in self._frames
+
+    async def run(self, frame: Frame, call: PageCall[R]) -> R:
+        """``call`` in the frame's isolated world. Raises :class:`PageScriptError` when the script throws
+        there (or answers with something not ours) and PlaywrightError when the frame is gone."""
+        assert self._cdp is not None
+        target = self._frames[frame]
+        text = world_expression(call)
+        try:
+            context = await _context(self._cdp, self._worlds, target, fresh=False)
+            return world_result(call, await _evaluate(self._cdp, context, text))
+        except PageScriptError:
+            raise
+        except PlaywrightError as exc:
+            if "context" not in str(exc).lower():
+                raise
+        # The document changed under the remembered world (same loader, e.g. document.open): make a new one.
+        context = await _context(self._cdp, self._worlds, target, fresh=True)
+        return world_result(call, await _evaluate(self._cdp, context, text))
+
+    async def frame_box(self, frame: Frame) -> tuple[bool, tuple[float, float, float, float] | None,
+                                                       tuple[float, float]]:
+        """The frame element's border box and content origin in top-level viewport pixels, in two DevTools
+        calls (Playwright's frame_element + bounding box take several). ``(False, ...)`` when DevTools does
+        not reach the frame; ``(True, None, ...)`` when the frame element is not rendered."""
+        if self._cdp is None or frame not in self._frames or frame.parent_frame is None:
+            return False, None, (0.0, 0.0)
+        try:
+            owner = await self._cdp.send("DOM.getFrameOwner", {"frameId": self._frames[frame].id})
+        except PlaywrightError:
+            return False, None, (0.0, 0.0)
+        try:
+            model = (await self._cdp.send("DOM.getBoxModel", {"backendNodeId": owner["backendNodeId"]}))["model"]
+        except PlaywrightError:
+            return True, None, (0.0, 0.0)  # no box: not rendered (display:none)
+        border, content = model["border"], model["content"]
+        xs, ys = border[0::2], border[1::2]
+        return True, (min(xs), min(ys), max(xs), max(ys)), (float(content[0]), float(content[1]))
+
+    def defer_no_listeners(self, frame: Frame) -> None:
+        """Remember that the last listing's icon candidates in this frame have no click listeners."""
+        if frame in self._frames:
+            self._worlds.no_listeners.add(self._frames[frame].id)
+
+    def take_no_listeners(self, frame: Frame) -> bool:
+        """Whether the frame's world is still to be told its last icon candidates have no listeners."""
+        if frame not in self._frames or self._frames[frame].id not in self._worlds.no_listeners:
+            return False
+        self._worlds.no_listeners.discard(self._frames[frame].id)
+        return True
+
+    async def closed_roots(self, frame: Frame) -> int:
+        """Hand the frame's closed shadow roots to its isolated world, where the walk then enters them
+        (page JavaScript, ours included, cannot see a closed root; DevTools' DOM domain pierces them, as
+        browser-use does). Returns how many; 0 when there are none or DevTools cannot tell."""
+        if self._cdp is None or frame not in self._frames:
+            return 0
+        cdp = self._cdp
+        main = next(t.id for f, t in self._frames.items() if f.parent_frame is None)
+
+        async def pierce() -> dict[str, list[int]]:
+            document = (await cdp.send("DOM.getDocument", {"depth": -1, "pierce": True}))["root"]
+            return _closed_roots(document, main)
+
+        if self._closed is None:
+            self._closed = asyncio.ensure_future(pierce())
+        try:
+            roots = (await self._closed).get(self._frames[frame].id, [])
+            if not roots:
+                return 0
+            context = await _context(cdp, self._worlds, self._frames[frame], fresh=False)
+            declaration, args = world_function(register_closed_root())
+            group = f"{WORLD_NAME}-closed"
+            for backend in roots:
+                resolved = await cdp.send("DOM.resolveNode", {"backendNodeId": backend, "executionContextId": context,
+                                                              "objectGroup": group})
+                handle = resolved["object"]["objectId"]
+                await cdp.send("Runtime.callFunctionOn", {
+                    "objectId": handle, "functionDeclaration": declaration, "returnByValue": True,
+                    "arguments": [{"objectId": handle}, {"value": args}]})
+            await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": group})
+        except PlaywrightError:
+            return 0
+        return len(roots)
+
+    async def click_listeners(self, frame: Frame, ids: list[str]) -> list[str] | None:
+        """The ids among ``ids`` whose element has a click-like listener; None when that cannot be asked
+        (a child frame: DevTools evaluates without a context id only in the main frame's own world).
+        DevTools' ``getEventListeners()`` sees only the listeners of the world it runs in, so this one small
+        query runs in the page's own world; a page that breaks it only loses the icon guesses."""
+        if self._cdp is None or frame.parent_frame is not None:
+            return None
+        try:
+            answer = await self._cdp.send("Runtime.evaluate", {"expression": expression(click_listeners(ids)),
+                                                               "includeCommandLineAPI": True, "returnByValue": True})
+        except PlaywrightError:
+            return None
+        value = (answer.get("result") or {}).get("value")
+        return [str(v) for v in value] if isinstance(value, list) else None
+
+
+async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner:
+    """The runner for this page now; reaches nothing when the browser offers no DevTools session.
+
+    A page with child frames costs one ``Page.getFrameTree`` round trip to match them. A page of one frame
+    reuses its main frame's DevTools id (it outlives navigations); a world of an earlier document is then
+    found gone at the first evaluate and made anew (:meth:`IsolatedRunner.run`)."""
+    cdp = await page_cdp(session, page)
+    if cdp is None:
+        return IsolatedRunner(None, _Worlds(), {})
+    worlds = _worlds(session, page)
+    if worlds.main is not None and len(page.frames) == 1:
+        return IsolatedRunner(cdp, worlds, {page.main_frame: worlds.main})
+    try:
+        tree = (await cdp.send("Page.getFrameTree"))["frameTree"]
+    except PlaywrightError:
+        return IsolatedRunner(None, _Worlds(), {})
+    frames = _match(tree, page)
+    worlds.main = frames.get(page.main_frame)
+    return IsolatedRunner(cdp, worlds, frames)

@@ -1,0 +1,113 @@
+"""Watching a person use the page, for ``browserops record``: what they click, and when something changed.
+
+A small listener is installed in every frame (an init script, so it also runs in documents opened later) and listens
+in the capture phase to ``click``, ``input`` and ``change``. It never acts on the page. For a click it reports the
+clicked element's ``data-blind-id`` (the numbering layer's stable id, found along the composed path, so through open
+shadow roots), its tag, input type, whether it submits a form, and its visible label. For ``input``/``change`` it
+reports the field's id and new state: the value (never a password field's, only that it is filled), the checked
+state (and a radio group's ids), a file input's chosen file names, or a select's choice and the options it offered;
+and the field's label texts, placeholder and title. A person can submit faster than a page can be listed, so the
+state travels with the event. Events go through a DevTools binding of the page (``Runtime.addBinding``: its call
+carries its text even when a submit navigates away at once), else (a cross-origin frame in its own process) as
+``console.debug`` messages behind a random marker. The page-side listener is ``js/user_watch.js``. The recorder
+reads everything else through the ordinary element layer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from importlib import resources
+from typing import Any
+
+from playwright.async_api import CDPSession, ConsoleMessage, Download, Frame
+from playwright.async_api import Error as PlaywrightError
+
+from browserops.browser.launch.cdp import page_cdp
+from browserops.browser.launch.session import BrowserSession
+
+BINDING = "browserops-record"
+
+
+def _script_source() -> str:
+    return resources.files("browserops.browser").joinpath("js", "user_watch.js").read_text(encoding="utf-8")
+
+
+class UserWatch:
+    """Events of a person using the session's pages, in the order they happened."""
+
+    def __init__(self, session: BrowserSession) -> None:
+        self.session = session
+        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._downloads_seen: set[Download] = set()
+        # An init script cannot be removed from a context: each watch gets its own marker (a context reused for a
+        # second recording keeps the first one's listener, whose messages nobody reads).
+        self.binding = f"{BINDING}_{secrets.token_hex(6)}:"
+        self.cdp_binding = f"browseropsRecord_{secrets.token_hex(6)}"
+        self._script = (_script_source().replace("__CDP_BINDING__", self.cdp_binding)
+                        .replace("__BINDING__", self.binding))
+        self._cdp: CDPSession | None = None
+
+    async def start(self) -> None:
+        context = self.session.context
+        context.on("console", self._on_console)
+        # The page's own DevTools binding first: its call arrives with its text even when a submit navigates away
+        # at once (Playwright's bindings and console messages are resolved in a page context that may be gone).
+        self._cdp = await page_cdp(self.session, self.session.page)
+        if self._cdp is not None:
+            try:
+                await self._cdp.send("Runtime.addBinding", {"name": self.cdp_binding})
+                self._cdp.on("Runtime.bindingCalled", self._on_binding)
+            except PlaywrightError:
+                self._cdp = None
+        await context.add_init_script(script=self._script)
+        self._downloads_seen = set(self.session.downloads)
+        for page in context.pages:
+            for frame in page.frames:
+                await self._install(frame)
+
+    async def _install(self, frame: Frame) -> None:
+        with contextlib.suppress(PlaywrightError):
+            await frame.evaluate(self._script)
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self.session.context.remove_listener("console", self._on_console)
+        if self._cdp is not None:
+            with contextlib.suppress(Exception):
+                self._cdp.remove_listener("Runtime.bindingCalled", self._on_binding)
+
+    def _on_binding(self, params: dict[str, Any]) -> None:
+        if params.get("name") == self.cdp_binding:
+            self._take(str(params.get("payload") or ""))
+
+    def _on_console(self, message: ConsoleMessage) -> None:
+        self._take(message.text)
+
+    def _take(self, text: str) -> None:
+        if not text.startswith(self.binding):
+            return
+        try:
+            event = json.loads(text[len(self.binding):])
+        except ValueError:
+            return
+        if isinstance(event, dict):
+            keys = ("type", "blindId", "tag", "inputType", "submits", "label", "href", "files", "value", "checked",
+                    "filled", "group", "options", "labels")
+            self.events.put_nowait({k: event.get(k) for k in keys})
+
+    def new_downloads(self) -> list[str]:
+        """Suggested file names of downloads that started since the last call."""
+        # The session keeps a bounded list (oldest dropped), so downloads are told apart by identity, not index.
+        fresh = [d for d in self.session.downloads if d not in self._downloads_seen]
+        self._downloads_seen.update(fresh)
+        return [d.suggested_filename for d in fresh]
+
+    def closed(self) -> bool:
+        """The person closed the window (every page of the context is gone)."""
+        try:
+            return not self.session.context.pages
+        except Exception:  # the browser itself went away
+            return True

@@ -1,0 +1,85 @@
+"""The widget zoo: real UI libraries from npm (``tests/js/node_modules``) on a local loopback site.
+
+Each page in ``demo_site/zoo/`` instantiates one library's widgets the way its documentation shows; the
+libraries themselves are served unchanged from ``/lib/<package>/...``. Nothing here imitates a library: a page
+that needs one it cannot find gets a 404 for the script and the test using it fails.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+PAGES_DIR = Path(__file__).resolve().parent / "zoo"
+# From the repository root: tests/js/node_modules (installed by `npm ci --prefix tests/js`).
+MODULES_DIR = Path(__file__).resolve().parents[2] / "tests" / "js" / "node_modules"
+_TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
+          ".html": "text/html; charset=utf-8", ".png": "image/png", ".gif": "image/gif", ".json": "application/json"}
+
+
+def page_names() -> list[str]:
+    """The zoo's pages (one per library), without ``.html``."""
+    return sorted(p.stem for p in PAGES_DIR.glob("*.html"))
+
+
+def _inside(root: Path, rel: str) -> Path | None:
+    path = (root / rel).resolve()
+    return path if path.is_relative_to(root.resolve()) and path.is_file() else None
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        rel = self.path.split("?", 1)[0].lstrip("/")
+        path = _inside(MODULES_DIR, rel.removeprefix("lib/")) if rel.startswith("lib/") else _inside(PAGES_DIR, rel)
+        if path is None:
+            self.send_error(404)
+            return
+        body = path.read_bytes()
+        self.send_response(200)
+        ctype = _TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return None
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+
+class ZooSite:
+    """The zoo on a free loopback port, from a background thread: ``with ZooSite() as zoo: zoo.url("bootstrap")``."""
+
+    def __init__(self) -> None:
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        assert self._server is not None, "the zoo is not started"
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def url(self, page: str) -> str:
+        return f"{self.base_url}/{page}.html"
+
+    def __enter__(self) -> ZooSite:
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, name="zoo-site", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._server = self._thread = None

@@ -1,0 +1,111 @@
+"""``trace.zip``: a Playwright trace of a run (``run --trace``), with every typed value masked.
+
+What Playwright's tracing keeps of typing: each API call with its parameters (``locator.fill`` → ``value``,
+``keyboard.type``/``insertText`` → ``text``, ``frame.evaluate`` → the script's argument, here JSON text holding
+the value), DOM snapshots with every input's current value, network requests with their URLs and POST bodies (a
+submitted form), and — if enabled — screencast JPEGs. browserops records without screencast frames (pictures of
+typed text cannot be masked; the bundle has its own before/after screenshots) and rewrites the zip: in
+``*.trace``/``*.network`` lines every JSON string (parameters, snapshot attributes, URLs, bodies) has each typed
+value replaced by ``[masked]``, in the raw, JSON-escaped and URL-encoded forms it takes there; text resources
+(request bodies) get the same treatment. JSON structure and resource references are kept, so
+``playwright show-trace`` still opens it. As a last check, a zip in which a typed value of 6 or more characters
+still occurs anywhere is refused rather than kept.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import quote, quote_plus
+
+import orjson
+
+from browserops.contract import BrowserOpsError, ErrorCode
+
+MASK = "[masked]"
+TRACE_FILE = "trace.zip"
+CHECK_MIN_CHARS = 6  # shorter values can occur by chance (timestamps, hashes); they are still masked in strings
+_RESOURCE_REF = re.compile(r"^[0-9a-f]{40}(\.[a-z0-9]+)?$")
+
+
+def _forms(value: str) -> list[str]:
+    """The spellings a value takes inside a trace: as is, JSON-escaped once and twice, URL-encoded."""
+    once = json.dumps(value, ensure_ascii=False)[1:-1]
+    twice = json.dumps(once, ensure_ascii=False)[1:-1]
+    forms = {value, once, twice, quote(value, safe=""), quote_plus(value), quote(value)}
+    return sorted((f for f in forms if f), key=len, reverse=True)  # longest first: no half-masked leftovers
+
+
+def _mask_text(text: str, forms: list[str]) -> str:
+    if _RESOURCE_REF.match(text):
+        return text  # a resource's file name: masking it would cut the snapshot off from its resource
+    for form in forms:
+        if form in text:
+            text = text.replace(form, MASK)
+    return text
+
+
+def _walk(node: Any, forms: list[str]) -> Any:
+    if isinstance(node, str):
+        return _mask_text(node, forms)
+    if isinstance(node, list):
+        return [_walk(item, forms) for item in node]
+    if isinstance(node, dict):
+        return {key: _walk(item, forms) for key, item in node.items()}
+    return node
+
+
+def _mask_lines(data: bytes, forms: list[str]) -> bytes:
+    out: list[bytes] = []
+    for line in data.split(b"\n"):
+        if not line.strip():
+            out.append(line)
+            continue
+        try:
+            event = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            out.append(_mask_text(line.decode("utf-8", "replace"), forms).encode("utf-8"))
+            continue
+        out.append(orjson.dumps(_walk(event, forms)))
+    return b"\n".join(out)
+
+
+def mask_trace(data: bytes, values: Iterable[str]) -> bytes:
+    """The trace zip with every typed value masked; BROWSER_INTERNAL if a value could not be taken out."""
+    wanted = sorted({v for v in values if v}, key=len, reverse=True)
+    forms = sorted({f for v in wanted for f in _forms(v)}, key=len, reverse=True)
+    source = zipfile.ZipFile(io.BytesIO(data))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            raw = source.read(info)
+            if info.filename.endswith((".trace", ".network", ".stacks")):
+                raw = _mask_lines(raw, forms)
+            else:
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    pass  # images and other binary resources: no typed text in them (no screencast)
+                else:
+                    raw = _mask_text(text, forms).encode("utf-8")
+            target.writestr(info, raw)
+    masked = buffer.getvalue()
+    leaks = [v for v in wanted if len(v) >= CHECK_MIN_CHARS and _occurs(masked, v)]
+    if leaks:
+        raise BrowserOpsError(ErrorCode.INTERNAL, f"The trace still held {len(leaks)} typed value(s) after masking, "
+                              "so it was not kept.")
+    return masked
+
+
+def _occurs(zipped: bytes, value: str) -> bool:
+    needles = [f.encode("utf-8") for f in _forms(value)]
+    with zipfile.ZipFile(io.BytesIO(zipped)) as archive:
+        for info in archive.infolist():
+            raw = archive.read(info)
+            if any(n in raw for n in needles):
+                return True
+    return False

@@ -1,0 +1,67 @@
+"""Icon-only controls with script-attached click listeners are listed with a guessed name, said to be guessed;
+tree items and disclosure buttons say whether they are expanded."""
+
+from __future__ import annotations
+
+from playwright.async_api import Route
+
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.listing import list_interactives
+
+_CARD = """<html><body><article style="width:400px">
+  <p>Great news, everyone.</p>
+  <div class="actions">
+    <img id="reply" src="/static/icons/reply-arrow.svg" width="20" height="20">
+    <span class="icon icon-heart" style="display:inline-block;width:20px;height:20px;background:red"></span>
+    <i class="fa fa-ellipsis-h" title="More" style="display:inline-block;width:20px;height:20px"></i>
+    <span class="decor" style="display:inline-block;width:20px;height:20px;background:blue"></span>
+  </div></article>
+  <script>
+    for (const sel of ["#reply", ".icon-heart", ".fa-ellipsis-h"]) {
+      document.querySelector(sel).addEventListener("click", () => { document.title = sel; });
+    }
+  </script></body></html>"""
+
+_TREE = """<html><body>
+  <ul role="tree" aria-label="Files">
+    <li role="treeitem" aria-expanded="true" tabindex="0">src
+      <ul role="group"><li role="treeitem" tabindex="-1">main.py</li></ul></li>
+    <li role="treeitem" aria-expanded="false" tabindex="-1">docs</li>
+  </ul>
+  <button aria-expanded="false" aria-controls="more">Show details</button><div id="more" hidden>Details</div>
+  <details open><summary>Shipping</summary>Two days.</details>
+</body></html>"""
+
+
+async def _open(session: BrowserSession, html: str) -> None:
+    async def fulfil(route: Route) -> None:
+        if route.request.url.endswith(".svg"):
+            await route.fulfill(status=200, content_type="image/svg+xml",
+                                body="<svg xmlns='http://www.w3.org/2000/svg' width='20' height='20'>"
+                                     "<rect width='20' height='20'/></svg>")
+        else:
+            await route.fulfill(status=200, content_type="text/html", body=html)
+
+    await session.page.route("http://social.test/**", fulfil)
+    await session.page.goto("http://social.test/", wait_until="load")
+    await session.page.unroute("http://social.test/**")
+
+
+async def test_icon_only_controls_with_click_listeners_are_listed_with_guessed_names(
+        session: BrowserSession) -> None:
+    await _open(session, _CARD)
+    listing = await list_interactives(session, limit=40)
+    got = {(i.role, i.name, i.name_guessed) for i in listing.items}
+    assert got == {("clickable", "reply arrow", True), ("clickable", "heart", True), ("clickable", "More", False)}
+    # Listed means operable: the number leads to the element whose listener runs.
+    heart = next(i for i in listing.items if i.name == "heart")
+    await session.page.locator(f'[data-blind-id="{heart.blind_id}"]').click()
+    assert await session.page.title() == ".icon-heart"
+
+
+async def test_tree_items_and_disclosures_say_expanded_or_collapsed(session: BrowserSession) -> None:
+    await _open(session, _TREE)
+    listing = await list_interactives(session, limit=40)
+    state = {i.name.split()[0]: i.state.get("expanded") for i in listing.items}
+    assert state["src"] is True and state["docs"] is False
+    assert state["Show"] is False and state["Shipping"] is True

@@ -1,0 +1,175 @@
+"""The widget zoo: real UI libraries from npm, each widget listed as a screen reader announces it and
+operated by number, checked through the library's own state.
+
+Widgets the listing does not yet reach (see ``LISTING_GAPS``) are asserted to be missed, so the test fails —
+and the entry must go — the day the listing learns them; they are not skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+from browserops.demo_site.zoo_site import ZooSite
+from browserops.demo_site.zoo_tasks import TASKS, Task
+from browserops.tools.base import ToolContext
+from tests.realweb.zoo_driver import find_item, page_true, run_task
+from tests.tools.helpers import fails, ok, open_page
+
+# Listing misses still open (issue 14), each with why; @playwright/mcp misses both too (bench/widgets.py).
+LISTING_GAPS = {
+    # No ARIA at all: a screen reader announces nothing either; a role from class words would be a guess.
+    "jqueryui:slider": "jQuery UI's slider handle is a bare <span tabindex=0>: listed nameless as 'focusable'",
+}
+WORKING = [t for t in TASKS if t.id not in LISTING_GAPS]
+
+
+@pytest.fixture(scope="module")
+def zoo() -> Iterator[ZooSite]:
+    with ZooSite() as site:
+        yield site
+
+
+def test_every_library_page_loads_its_library(zoo: ZooSite) -> None:
+    import urllib.request
+
+    for page in {t.page for t in TASKS}:
+        with urllib.request.urlopen(zoo.url(page), timeout=10) as response:
+            html = response.read().decode()
+        for src in [part.split('"', 1)[0] for part in html.split('src="/lib/')[1:]]:
+            with urllib.request.urlopen(f"{zoo.base_url}/lib/{src}", timeout=10) as lib:
+                assert lib.status == 200 and len(lib.read()) > 1000, src
+    assert len({t.page for t in TASKS} - {"native"}) >= 8
+
+
+@pytest.mark.parametrize("task", WORKING, ids=[t.id for t in WORKING])
+async def test_widget_is_listed_and_operated(tool_ctx: ToolContext, zoo: ZooSite, task: Task) -> None:
+    outcome = await run_task(tool_ctx, zoo.url(task.page), task)
+    assert outcome.listed, (task.id, outcome.item)
+    assert not outcome.errors, outcome.errors
+    assert outcome.operated, task.check
+
+
+@pytest.mark.parametrize("gap", sorted(LISTING_GAPS))
+async def test_known_listing_gaps_still_missed(tool_ctx: ToolContext, zoo: ZooSite, gap: str) -> None:
+    task = next(t for t in TASKS if t.id == gap)
+    await open_page(tool_ctx, zoo.url(task.page))
+    assert await find_item(tool_ctx, task.role, task.name, timeout_s=1.0) is None, f"{gap} now works: un-list it"
+
+
+async def test_ambiguous_or_impossible_dates_are_refused(tool_ctx: ToolContext, zoo: ZooSite) -> None:
+    await open_page(tool_ctx, zoo.url("native"))
+    birthday = await find_item(tool_ctx, "textbox", "Birthday")
+    assert birthday is not None
+    for text in ("03/04/2016", "02/30/2016", "tomorrow"):
+        result = await fails(tool_ctx, "browser_overlay_act", "BROWSER_INVALID_ARGS", index=birthday["n"],
+                             action="type", text=text)
+        assert "2016-11-21" in result["error"]  # says how to write it instead
+    assert await page_true(tool_ctx, "document.getElementById('d').value === ''")
+    meeting = await find_item(tool_ctx, "textbox", "Meeting time")
+    assert meeting is not None
+    await fails(tool_ctx, "browser_overlay_act", "BROWSER_INVALID_ARGS", index=meeting["n"], action="type",
+                text="13:23 PM")
+
+
+@pytest.mark.parametrize("text", ["11/21/2016", "21.11.2016", "2016-11-21", "Nov 21 2016"])
+async def test_date_written_as_people_write_it(tool_ctx: ToolContext, zoo: ZooSite, text: str) -> None:
+    await open_page(tool_ctx, zoo.url("native"))
+    birthday = await find_item(tool_ctx, "textbox", "Birthday")
+    assert birthday is not None
+    data = await ok(tool_ctx, "browser_overlay_act", index=birthday["n"], action="type", text=text)
+    assert data["value"] == "2016-11-21" and data["matches"] is True
+    assert await page_true(tool_ctx, "document.getElementById('d').value === '2016-11-21'")
+
+
+async def test_multi_select_reports_what_is_selected(tool_ctx: ToolContext, zoo: ZooSite) -> None:
+    await open_page(tool_ctx, zoo.url("native"))
+    fruits = await find_item(tool_ctx, "listbox", "Fruits")
+    assert fruits is not None
+    data = await ok(tool_ctx, "browser_overlay_act", index=fruits["n"], action="select", options=["Cherry", "apple"])
+    assert data["selected"] == ["Apple", "Cherry"]
+    await fails(tool_ctx, "browser_overlay_act", "BROWSER_ELEMENT_NOT_FOUND", index=fruits["n"], action="select",
+                options=["Kiwi"])
+    await fails(tool_ctx, "browser_overlay_act", "BROWSER_INVALID_ARGS", index=fruits["n"], action="click",
+                options=["Apple"])
+
+
+async def test_covered_target_is_activated_not_what_lies_on_top(tool_ctx: ToolContext, zoo: ZooSite) -> None:
+    await open_page(tool_ctx, zoo.url("native"))
+    send = await find_item(tool_ctx, "button", "Send report")
+    assert send is not None
+    data = await ok(tool_ctx, "browser_overlay_act", index=send["n"], action="click")
+    assert data["activated_under_cover"]["how"] == "focus + default action"
+    assert data["activated_under_cover"]["covered_by"]
+    assert await page_true(tool_ctx, "document.getElementById('send-out').textContent === 'yes'")
+
+
+async def test_target_under_a_modal_backdrop_is_still_refused(tool_ctx: ToolContext, zoo: ZooSite) -> None:
+    await open_page(tool_ctx, zoo.url("jqueryui"))
+    opener = await find_item(tool_ctx, "button", "Delete account")
+    menu_item = await find_item(tool_ctx, "menuitem", "Print")
+    assert opener is not None and menu_item is not None
+    await ok(tool_ctx, "browser_overlay_act", index=opener["n"], action="click")
+    result = await fails(tool_ctx, "browser_overlay_act", "BROWSER_ACTION_FAILED", index=menu_item["n"],
+                         action="click")
+    assert "covered" in result["error"]
+    assert await page_true(tool_ctx, "$('#menu-out').text() === ''")
+
+
+# Tree items and disclosures: listed collapsed, and expanded once operated by number (issue 14, item 2).
+EXPANDING = [
+    ("jstree", "treeitem", "Documents", {"key": "ArrowRight"}),
+    ("shoelace", "button", "Shipping details", {"action": "click"}),
+    ("bootstrap", "button", "How long is delivery?", {"action": "click"}),
+    ("bootstrap", "button", "Actions", {"action": "click"}),
+]
+
+
+@pytest.mark.parametrize(("page", "role", "name", "move"), EXPANDING, ids=[f"{p}:{n}" for p, _, n, _ in EXPANDING])
+async def test_expanded_state_follows_the_widget(tool_ctx: ToolContext, zoo: ZooSite, page: str, role: str,
+                                                  name: str, move: dict[str, str]) -> None:
+    await open_page(tool_ctx, zoo.url(page))
+    item = await find_item(tool_ctx, role, name)
+    assert item is not None and item["state"]["expanded"] is False, item
+    if "key" in move:
+        await ok(tool_ctx, "browser_press", key=move["key"], id=item["n"])
+    else:
+        await ok(tool_ctx, "browser_overlay_act", index=item["n"], action=move["action"])
+    deadline = asyncio.get_running_loop().time() + 3.0
+    while True:
+        after = await find_item(tool_ctx, role, name)
+        if (after and after.get("state", {}).get("expanded")) or asyncio.get_running_loop().time() > deadline:
+            break
+        await asyncio.sleep(0.1)
+    assert after is not None and after["state"]["expanded"] is True, after
+
+
+# Pages whose every listed control has an accessible name (web components and custom selects included): a
+# nameless one is one a person cannot tell from its neighbours. A focusable container of named items (jsTree's
+# tree, a menu) is announced by its role alone, as a screen reader does when the page gives it no name.
+CONTAINERS = {"tree", "menu", "menubar", "tablist", "grid"}
+@pytest.mark.parametrize("page", ["shoelace", "choices", "tomselect", "flatpickr", "bootstrap", "react", "jstree"])
+async def test_every_listed_widget_has_a_name(tool_ctx: ToolContext, zoo: ZooSite, page: str) -> None:
+    await open_page(tool_ctx, zoo.url(page))
+    first = next(t for t in TASKS if t.page == page)
+    assert await find_item(tool_ctx, first.role, first.name) is not None  # the library has rendered
+    data = await ok(tool_ctx, "browser_list_interactives", limit=200)
+    nameless = [i for i in data["items"] if not i["name"] and i["role"] not in CONTAINERS]
+    assert not nameless, nameless
+
+
+async def test_autocomplete_suggestions_are_listed_as_options_and_picked_by_number(tool_ctx: ToolContext,
+                                                                                   zoo: ZooSite) -> None:
+    await open_page(tool_ctx, zoo.url("jqueryui"))
+    field = await find_item(tool_ctx, "textbox", "Programming language")
+    assert field is not None
+    await ok(tool_ctx, "browser_overlay_act", index=field["n"], action="type", text="Ja")
+    suggestion = await find_item(tool_ctx, "option", "JavaScript")
+    assert suggestion is not None
+    data = await ok(tool_ctx, "browser_list_interactives", limit=200)
+    assert [i["name"] for i in data["items"] if i["role"] == "option"] == ["Java", "JavaScript"]
+    assert not [i for i in data["items"] if i["role"] == "list"]  # not one nameless list instead
+    await ok(tool_ctx, "browser_overlay_act", index=suggestion["n"], action="click")
+    assert await page_true(tool_ctx, "$('#tags').val() === 'JavaScript'")
