@@ -207,7 +207,10 @@ class _Run:
             if frame.is_detached():
                 continue
             try:
-                answer = await asyncio.wait_for(run(frame, banners_js.release()), timeout=1.0)
+                # Within what is left of the budget (a little at least): past it, the in-page watch still ends
+                # by itself within a second.
+                left = max(0.05, self.remaining_ms() / 1000)
+                answer = await asyncio.wait_for(run(frame, banners_js.release()), timeout=left)
             except (PlaywrightError, TimeoutError):
                 continue  # a frame that went away, or a page too busy: its watch ends by itself within a second
             for nav in answer.get("navs") or []:
