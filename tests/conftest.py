@@ -14,6 +14,9 @@ from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext
 
+# browserops_log: every browserops.* record at DEBUG, whatever ran before (tests/logcapture.py).
+pytest_plugins = ["tests.logcapture"]
+
 # Tests must not pick up a developer's own configuration.
 for _key in [k for k in os.environ if k.startswith("BROWSEROPS_")]:
     del os.environ[_key]

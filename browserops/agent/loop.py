@@ -163,6 +163,7 @@ class AgentRun(RunCore):
         self.budget.started = time.monotonic()
         outcome = await self._observe(force=True, why="start", step=0)
         view = outcome.view
+        self.start_url = view.url
         if self.recorder is not None:
             self.recorder.start(self.goal, url=self.scrub(view.url), title=self.scrub(view.title),
                                 read_only=self.read_only, screenshots=self.steps.take_loose())

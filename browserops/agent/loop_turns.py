@@ -52,7 +52,8 @@ async def finish(run: RunCore, call: ParsedCall, llm: LlmInfo) -> Pause | None:
     extract = await run.host.call("browser_extract", {"mode": "text", "max_chars": 8000})
     text = str((extract.get("data") or {}).get("text") or "") if extract.get("status") == "ok" else ""
     # What the page says to the assistant is no evidence of anything (agent/run_rules.py).
-    check = check_done(reason, without_instructions(view.haystack() + "\n" + text.casefold()))
+    check = check_done(reason, without_instructions(view.haystack() + "\n" + text.casefold()), goal=run.goal,
+                       url=view.url, start_url=run.start_url)
     accept = check.verified or run._done_rejections >= MAX_DONE_REJECTIONS
     info = DoneInfo(accepted=accept, verified=check.verified, matched=check.matched,
                     reason=run.scrub.prose(reason), url=run.scrub(view.url), title=run.scrub(view.title))
@@ -62,11 +63,12 @@ async def finish(run: RunCore, call: ParsedCall, llm: LlmInfo) -> Pause | None:
         words = ", ".join(repr(w) for w in check.words[:6]) or "(no telling words)"
         run.transcript.add_result(call.call_id, DONE, {
             "tool": DONE, "last_action": "error", "error_class": "NOT_CONFIRMED_BY_PAGE",
-            "error": f"Not finished: the page does not show what the reason says (none of {words} appear in its "
-                     "title, URL, headings, messages or text). Check the page (browser_extract), continue working, "
-                     "or call assistant_done again naming what the page visibly shows."}, is_error=True)
+            "error": f"Not finished: the page does not show evidence of what the goal asks for (of {words}, too "
+                     "few appear in its title, URL, headings, messages or text; no confirmation text, no asked-for "
+                     "value, no URL change carrying it). Check the page (browser_extract), continue working, or "
+                     "call assistant_done again naming what the page visibly shows."}, is_error=True)
         return None
-    signals = {"url": view.url, "title": view.title, "matched": check.matched}
+    signals = {"url": view.url, "title": view.title, "matched": check.matched, "evidence": check.evidence}
     note = "" if check.verified else " (not confirmed by the page)"
     return await run._end("done", mask_pii(reason) + note, verified=check.verified, signals=signals)
 

@@ -85,6 +85,7 @@ class RunCore:
         self.timings: list[dict[str, float]] = []
         self.finished: Pause | None = None
         self.last_progress = ""
+        self.start_url = ""  # where the run began (its first observation): a done check compares the URL with it
         self._waiting: Pause | None = None  # an ask/handoff/confirm pause not yet answered
         self._ask_call: tuple[str | None, str] | None = None
         self._started = False

@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote_plus
 
 from browserops.agent.toolhost import ToolHost
 from browserops.config import Settings
@@ -118,16 +119,88 @@ def keywords(reason: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# What a page says when something it was asked to do went through (whole words, several languages).
+_CONFIRMATION = re.compile(
+    r"\b(?:thank you|thanks for|success(?:ful(?:ly)?)?|submitted|sent|saved|created|added|updated|deleted|removed|"
+    r"confirmed|confirmation|received|placed|booked|paid|signed in|logged in|no results|"
+    r"спасибо|успешно|отправлен\w*|сохранен\w*|оплачен\w*|danke|erfolgreich|gespeichert|merci|"
+    r"enregistr\w+|gracias|guardad\w|enviad\w)\b|成功|已提交|已保存|谢谢|已发送", re.IGNORECASE)
+_QUOTED = re.compile(r"[\"“«'‘]([^\"”»'’]{2,80})[\"”»'’]")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_SUFFIXES = ("ing", "ed", "es", "s", "e")
+
+
+def _stem(word: str) -> str:
+    """A crude English stem, enough to match 'pens' with 'pen', 'expenses' with 'expense' and 'deleting' with
+    'Delete' (one suffix off, three letters kept)."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def goal_values(goal: str) -> list[str]:
+    """What the goal asks for by value: quoted text and numbers, which the page must show all of."""
+    folded = _fold(goal)
+    return list(dict.fromkeys([q.strip() for q in _QUOTED.findall(folded)] + _NUMBER.findall(folded)))
+
+
+def _goal_terms(goal: str) -> set[str]:
+    """The goal's words that name things (3+ letters, not stop words), stemmed: 'pen' in 'search for pen'."""
+    text = _fold(goal)
+    words = {_stem(w) for w in _WORD.findall(_CJK.sub(" ", text)) if len(w) >= 3 and w not in _STOP}
+    return words | set(keywords(goal))
+
+
 @dataclass(frozen=True)
 class DoneCheck:
     verified: bool
     matched: list[str] = field(default_factory=list)
     words: list[str] = field(default_factory=list)
+    # Which evidence agreed: values (what the goal asks for is visible), confirmation (the page says it went
+    # through, as the reason claims), url (the page moved to a URL carrying what was asked), claims (most of
+    # what the reason names is visible, two things at least).
+    evidence: list[str] = field(default_factory=list)
 
 
-def check_done(reason: str, haystack: str) -> DoneCheck:
-    """Is what the reason claims visible on the page? True when at least one telling word of it is."""
+def check_done(reason: str, haystack: str, *, goal: str = "", url: str = "", start_url: str = "") -> DoneCheck:
+    """Does the page show evidence that matches the goal and the reason? One word in common is not enough.
+
+    Evidence is any of: the values the goal asks for (quoted text, numbers; and the goal's own terms the reason
+    repeats) all visible; a confirmation text on the page that the reason also states; a URL change from the
+    start to a URL carrying a term of the goal or the reason; or at least two of the reason's telling words
+    visible and at least half of them.
+    """
     words = keywords(reason)
-    folded = unicodedata.normalize("NFKC", haystack).casefold()
-    matched = [w for w in words if w in folded or (len(w) > 4 and w.endswith("s") and w[:-1] in folded)]
-    return DoneCheck(bool(matched), matched[:10], words[:10])
+    folded = _fold(haystack)
+    visible = set(_WORD.findall(folded))
+    visible_stems = {_stem(w) for w in visible}
+
+    def seen(word: str) -> bool:
+        if _CJK.fullmatch(word):
+            return word in folded
+        return word in visible or _stem(word) in visible_stems or (len(word) > 4 and word in folded)
+
+    matched = [w for w in words if seen(w)]
+    evidence: list[str] = []
+    values = goal_values(goal)
+    terms = _goal_terms(goal)
+    asked = [w for w in words if _stem(w) in terms]
+    values_ok = all(v in folded for v in values)
+    if values_ok and (values or (asked and all(seen(w) for w in asked))):
+        evidence.append("values")
+    reason_folded = _fold(reason)
+    if values_ok and any(m.group(0).casefold() in folded for m in _CONFIRMATION.finditer(reason_folded)):
+        evidence.append("confirmation")
+    if values_ok and url and start_url and url.split("#", 1)[0] != start_url.split("#", 1)[0]:
+        url_folded = _fold(unquote_plus(url))
+        carried = [w for w in {*(_stem(w) for w in words), *terms} if len(w) >= 3 and w in url_folded]
+        if carried:
+            evidence.append("url")
+    if values_ok and len(matched) >= 2 and 2 * len(matched) >= len(words):
+        evidence.append("claims")
+    return DoneCheck(bool(evidence), matched[:10], words[:10], evidence)

@@ -83,7 +83,8 @@ def cli(ctx: click.Context, workspace: Path | None, json_output: bool, log_level
     for key, value in (("allowed_origins", allowed_origins), ("blocked_origins", blocked_origins)):
         if value is not None:
             overrides[key] = value
-    ctx.obj = CliState(workspace=workspace.resolve(), json_output=json_output, overrides=overrides)
+    ctx.obj = CliState(workspace=workspace.resolve(), json_output=json_output, overrides=overrides,
+                       owns_logging=ctx.obj is PROCESS_ENTRY)
 
 
 # One module per line, so branches adding commands merge without conflicts.
@@ -116,9 +117,14 @@ def _register() -> None:
 _register()
 
 
+# Handed in as the root context's object by main() only: the process's own command line, which sets the
+# logging level (from --log-level or the settings) where the CLI starts.
+PROCESS_ENTRY = object()
+
+
 def main() -> None:
     try:
-        cli.main(prog_name="browserops")
+        cli.main(prog_name="browserops", obj=PROCESS_ENTRY)
     except BrowserOpsError as exc:  # raised while parsing, before a group could catch it
         report_error(exc, "--json" in sys.argv)
         sys.exit(1)

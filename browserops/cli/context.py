@@ -20,6 +20,10 @@ class CliState:
     workspace: Path
     json_output: bool = False
     overrides: dict[str, Any] = field(default_factory=dict)
+    # Only the process entry (``browserops`` / ``python -m browserops``: cli.main) owns the logging set-up. A
+    # command run inside another program (a test's CliRunner, an embedding app) leaves that program's logger
+    # levels alone: loading settings must never turn the ``browserops`` logger down behind its back.
+    owns_logging: bool = False
     _loaded: LoadedSettings | None = None
 
     def loaded(self, **extra_overrides: Any) -> LoadedSettings:
@@ -27,7 +31,8 @@ class CliState:
         if self._loaded is None or extra_overrides:
             merged = {**self.overrides, **{k: v for k, v in extra_overrides.items() if v is not None}}
             self._loaded = load_settings(self.workspace, overrides=merged)
-            setup_logging(self._loaded.settings.log_level)
+            if self.owns_logging:
+                setup_logging(self._loaded.settings.log_level)
         return self._loaded
 
     def emit_json(self, payload: Any) -> None:

@@ -57,6 +57,11 @@ BANNER_PAGES: dict[str, tuple[str, str]] = {
     "subscribe": ("Newsletter modal", "This page greets visitors with a newsletter modal."),
     "ru": ("Russian banner", "The cookie banner on this page is in Russian."),
     "zh": ("Chinese banner", "The cookie banner on this page is in Chinese."),
+    "cross-frame": ("Banner in a cross-origin iframe",
+                    "The cookie banner on this page lives in an iframe from another origin."),
+    "traps": ("Not banners", "This page has a skip link, a cookie notice inside the article and a fixed bar "
+              "whose only way out is a link to another page: none of them may be clicked by the closer."),
+    "navigating": ("Banner that navigates", "The cookie banner's Reject button sends the page elsewhere."),
 }
 
 
@@ -93,7 +98,7 @@ async def banner_page(request: Request) -> Response:
         show = not nobanner and not request.cookies.get(NEWSLETTER_COOKIE)
     else:
         show = consent_banner(request, on_by_default=True)
-    context = {"variant": variant, "show": show, "description": description}
+    context = {"variant": variant, "show": show, "description": description, "alt_url": alt_url(request)}
     if variant in ("ru", "zh"):
         context["consent_texts"] = CONSENT_TEXTS[variant]
     # The iframe/shadow/subscribe variants draw their own overlay instead of the base template's banner.

@@ -34,7 +34,7 @@ from browserops.browser.numbering import listing, overlay
 from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.page.banners import BannerBudget, close_banners_quietly
 from browserops.browser.page.dialogs import blocking_dialog
-from browserops.contract import SideEffect, ToolResult, ToolTraits
+from browserops.contract import ErrorCode, SideEffect, ToolResult, ToolTraits
 from browserops.tools.banners import budget_from_settings
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import get_tool
@@ -47,10 +47,12 @@ ACT_ACTIONS = frozenset({"click", "select", "type"})
 
 @dataclass
 class BannerSpending:
-    """Which domains had their first listing, and the ms spent closing banners per document."""
+    """Which domains had their first listing, the ms spent closing banners per document, and the documents where
+    a click of the closer was followed by a navigation (never touched again)."""
 
     domains_seen: set[str] = field(default_factory=set)
     spent: dict[str, float] = field(default_factory=dict)  # document key -> ms
+    stopped: set[str] = field(default_factory=set)  # document keys
 
 
 def _skip(reason: str) -> dict[str, Any]:
@@ -114,6 +116,10 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
     page = pages[index]
     if blocking_dialog(session) is not None or any(d.page is page for d in session.dialogs):
         return _skip("a dialog is open")
+    doc_key = f"{id(page)}:{page.url.split('#', 1)[0]}"
+    stopped = session.state(BannerSpending).stopped
+    if doc_key in stopped:
+        return _skip("the banner closer stopped on this page (a click of it was followed by a navigation)")
     host = urlsplit(page.url).hostname or ""
     seen = session.state(BannerSpending).domains_seen
     if trigger == "listing":
@@ -125,7 +131,6 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
 
     full = budget_from_settings(settings)
     spent = session.state(BannerSpending).spent
-    doc_key = f"{id(page)}:{page.url.split('#', 1)[0]}"
     if trigger == "document":
         spent[doc_key] = 0.0
         budget = full
@@ -136,6 +141,10 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
         budget = BannerBudget(max_passes=1, total_ms=int(min(full.pass_ms, left)), pass_ms=full.pass_ms)
 
     report = await close_banners_quietly(page, budget)
+    if report.navigated is not None:
+        stopped.add(doc_key)
+        stopped.add(f"{id(page)}:{page.url.split('#', 1)[0]}")
+        session.notices.append(navigation_notice(report.navigated))
     if report.found:
         spent[doc_key] = spent.get(doc_key, 0.0) + report.spent_ms
     out: dict[str, Any] = {
@@ -148,12 +157,27 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
     }
     if report.found:
         out["banners"] = report.items
+    if report.navigated is not None:
+        out["navigated"] = report.navigated
     if report.closed:
         relisted = await _relist(ctx, page)
         if relisted is not None:
             out["relisted"] = relisted
             out["relist"] = False
     return out
+
+
+def navigation_notice(evidence: Mapping[str, Any]) -> dict[str, Any]:
+    """The error event for a banner click that was followed by a navigation (it reaches data.notices and so
+    every front door's events)."""
+    return {
+        "kind": "error",
+        "code": ErrorCode.BANNER_NAVIGATED.value,
+        "message": "The banner closer clicked a control and the document then navigated "
+                   f"({evidence.get('how')}); it stopped closing banners on this page. Check where the tab is "
+                   "(browser_list_tabs) and navigate back if needed.",
+        "evidence": dict(evidence),
+    }
 
 
 async def _relist(ctx: ToolContext, page: object) -> dict[str, Any] | None:

@@ -274,7 +274,8 @@ async def test_fixed_pause_stays_available_as_a_setting(
 ) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/search")
     settings = Settings(step_pause_ms=600)
-    run = make_run([tool_turn("browser_scroll", {"by_y": 100}), done("The Search results page is shown.")],
+    run = make_run([tool_turn("browser_scroll", {"by_y": 100}),
+                    done("The Search page lists the Red stapler and the Spiral notebook.")],
                    settings=settings)
     assert (await run.advance()).kind == "done"
     assert run.recorder is not None

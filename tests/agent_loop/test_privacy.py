@@ -3,10 +3,7 @@ question with them), then greps every text file of the bundle and every captured
 
 from __future__ import annotations
 
-import logging
 from urllib.parse import quote, quote_plus
-
-import pytest
 
 from browserops.agent.model import tool_turn
 from browserops.demo_site import DemoSite
@@ -14,6 +11,7 @@ from browserops.evidence import read_events, verify_bundle
 from browserops.tools.base import ToolContext
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act, bundle_files
+from tests.logcapture import BrowseropsLog
 
 MERCHANT = "Zebracorn Stationers"
 EMAIL = "alice.wonder@example.org"
@@ -28,17 +26,16 @@ def variants(text: str) -> set[str]:
 
 
 async def test_typed_text_emails_and_phones_never_reach_events_or_logs(
-    make_run: RunFactory, tool_ctx: ToolContext, demo_site: DemoSite, caplog: pytest.LogCaptureFixture
+    make_run: RunFactory, tool_ctx: ToolContext, demo_site: DemoSite, browserops_log: BrowseropsLog
 ) -> None:
-    caplog.set_level(logging.DEBUG)
     await open_page(tool_ctx, demo_site.base_url + "/expense")
     run = make_run([
         act("textbox", "Merchant", "type", text=MERCHANT, progress=f"Typing '{MERCHANT}' as the merchant."),
         act("textbox", "Notes", "type", text=NOTES, progress=f'Adding the note "{NOTES}".'),
         tool_turn("assistant_ask", {"question": f"What amount should I enter for {MERCHANT}?"}, "Need the amount."),
         act("spinbutton", "Amount", "type", text="42.50", progress="Typing 42.50."),
-        tool_turn("assistant_done", {"reason": f"The expense form shows {MERCHANT}, {EMAIL} and {PHONE} filled in; "
-                                               "the New expense form is ready."}, "Done."),
+        tool_turn("assistant_done", {"reason": f"The New expense page shows {MERCHANT}, {EMAIL} and {PHONE} "
+                                               "as entered."}, "Done."),
     ], goal="fill in the expense form (do not submit it)")
     pause = await run.advance()
     assert pause.kind == "ask"
@@ -51,7 +48,9 @@ async def test_typed_text_emails_and_phones_never_reach_events_or_logs(
     files = bundle_files(run.recorder.path)
     texts = {name: data.decode("utf-8") for name, data in files.items() if not name.endswith(".png")}
     assert {"events.jsonl", "summary.md", "bundle.json", "manifest-sha256.txt"} <= set(texts)
-    logs = "\n".join(f"{r.getMessage()} {r.args!r}" for r in caplog.records)
+    logs = browserops_log.text()
+    # The grep below means something only if the run's modules did log at DEBUG (every tool call does).
+    assert "browserops.tools.runner" in browserops_log.debug_names(), browserops_log.debug_names()
     for secret in SECRETS:
         for form in variants(secret):
             for name, text in texts.items():

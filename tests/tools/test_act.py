@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import logging
-
-import pytest
-
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext
+from tests.logcapture import BrowseropsLog
 from tests.tools.helpers import by_name, fails, listed, ok, open_page
 
 
@@ -65,8 +62,7 @@ async def test_type_replaces_content_and_can_submit(tool_ctx: ToolContext, demo_
 
 
 async def test_password_value_is_never_echoed(tool_ctx: ToolContext, demo_site: DemoSite,
-                                              caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG)
+                                              browserops_log: BrowseropsLog) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/login")
     items = await listed(tool_ctx)
     secret = "s3cr3t-Pa55"
@@ -77,7 +73,7 @@ async def test_password_value_is_never_echoed(tool_ctx: ToolContext, demo_site: 
     relisted = await listed(tool_ctx)
     state = by_name(relisted, "Password")["state"]
     assert state["filled"] is True and "value" not in state
-    assert secret not in caplog.text
+    assert secret not in browserops_log.text() and browserops_log.debug_names()
 
 
 async def test_select_on_native_select(tool_ctx: ToolContext, demo_site: DemoSite) -> None:

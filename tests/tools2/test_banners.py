@@ -8,6 +8,8 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext
+from browserops.tools.hooks import after_action
+from browserops.tools.runner import ToolRunner
 from tests.tools2.helpers import call, goto
 
 BUDGET_MS = Settings().banners_total_budget_ms
@@ -32,7 +34,10 @@ async def test_banner_in_the_main_page(tool_ctx: ToolContext, demo_site: DemoSit
     data = result["data"]
     assert (data["found"], data["closed"]) == (1, 1)
     assert data["banners"] == [{"kind": "cookie", "frame": "main", "action": "reject", "control": "Reject",
-                                "in_shadow_root": False, "closed": True}]
+                                "in_shadow_root": False, "closed": True,
+                                "overlay": {"tag": "div", "id": "cookie-consent", "position": "fixed",
+                                            "rect": [0, 0, 1280, 800]}}]
+    assert "navigated" not in data
     assert data["spent_ms"] <= BUDGET_MS and data["passes"] <= 3
     assert await session.page.locator("#cookie-consent").count() == 0
     assert await _cookie(session, "consent") == "necessary"  # the privacy-friendly choice
@@ -49,6 +54,17 @@ async def test_banner_in_an_iframe(tool_ctx: ToolContext, demo_site: DemoSite) -
     assert data["banners"][0]["frame"].startswith("iframe ") and data["banners"][0]["frame"].endswith(
         "/banners/consent-frame"
     )
+    assert await session.page.locator("#consent-frame").count() == 0
+    assert await _content_clickable(session)
+
+
+async def test_banner_in_a_cross_origin_iframe(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    session = tool_ctx.session
+    await goto(tool_ctx, demo_site.base_url + "/banners/cross-frame")
+    data = (await call(tool_ctx, "browser_close_banners"))["data"]
+    assert (data["found"], data["closed"]) == (1, 1) and data["spent_ms"] <= BUDGET_MS
+    assert data["banners"][0]["frame"] == f"iframe {demo_site.alt_url}/banners/consent-frame"
+    assert data["banners"][0]["action"] == "reject"
     assert await session.page.locator("#consent-frame").count() == 0
     assert await _content_clickable(session)
 
@@ -97,3 +113,35 @@ async def test_a_tight_budget_is_honoured(tool_ctx: ToolContext, demo_site: Demo
     data = (await call(tool_ctx, "browser_close_banners"))["data"]
     assert data["closed"] == 1 and data["passes"] <= 2
     assert data["spent_ms"] <= 300 + 50  # scheduling slack around the last await
+
+
+async def test_links_skip_links_and_inline_notices_are_never_clicked(tool_ctx: ToolContext,
+                                                                      demo_site: DemoSite) -> None:
+    """A fixed skip link, a cookie notice inside the article, a fixed bar whose controls are links (one to
+    another page, one to "#"): none is an overlay's own button, so nothing is clicked and the URL stays."""
+    session = tool_ctx.session
+    url = demo_site.base_url + "/banners/traps"
+    await goto(tool_ctx, url)
+    data = (await call(tool_ctx, "browser_close_banners"))["data"]
+    assert (data["found"], data["closed"]) == (0, 0) and "navigated" not in data
+    assert session.page.url == url
+    assert await session.page.locator("#inline-accept").text_content() == "Accept"
+    assert demo_site.state.searches == []
+
+
+async def test_a_click_that_navigates_is_cancelled_reported_and_stops_the_closer(tool_ctx: ToolContext,
+                                                                               demo_site: DemoSite) -> None:
+    session = tool_ctx.session
+    url = demo_site.base_url + "/banners/navigating"
+    data = (await ToolRunner(tool_ctx).call("browser_navigate", {"url": url}))["data"]
+    assert session.page.url == url and demo_site.state.searches == []
+    assert data["banners_auto_closed"]["found"] == 1
+    [notice] = [n for n in data["notices"] if n.get("kind") == "error"]
+    assert notice["code"] == "BROWSER_BANNER_NAVIGATED"
+    evidence = notice["evidence"]
+    assert evidence["frame"] == "main" and evidence["from"] == url and evidence["how"] == "cancelled"
+    assert evidence["to"].endswith("/search?q=banner-navigated") and evidence["after_control"] == "Reject"
+    # The closer stops on that page: the next page-changing call does not run it again.
+    again = await after_action(tool_ctx, "browser_list_interactives", {"status": "ok", "data": {}}, {})
+    assert again["ran"] is False and "stopped" in again["reason"]
+    assert demo_site.state.searches == []

@@ -2,13 +2,16 @@
 
 ``scanBanners`` runs in one frame. It walks the document and every open shadow root, looks at controls whose
 accessible name is a known close/reject/accept phrase (many languages), and keeps those that sit inside an
-*overlay* (fixed/sticky, dialog role, aria-modal, or a consent-ish id/class; or the whole document of a
-small consent iframe) whose text is about cookies, consent, newsletters, age or region. It picks one control
-per overlay, by the overlay's kind, and clicks it on the next task (so a control that removes its own iframe
-cannot break the report). Links that navigate are never clicked. ``stillOpen`` tells which of the overlays
-clicked earlier are gone.
+*overlay* -- a fixed/sticky box on screen, a top-layer element (modal dialog, open popover), or the root of a
+known consent platform (``CMP_ROOTS``); or the whole document of a small consent iframe -- whose text is about
+cookies, consent, newsletters, age or region, and that are on top at their centre (nothing covers them). It
+picks one control per overlay, by the overlay's kind, and clicks it on the next task (so a control that removes
+its own iframe cannot break the report). Links with an ``href`` are never picked, and the click cancels any
+link navigation and the submission of a form outside the overlay; the Python side still checks that the
+document did not navigate. ``stillOpen`` tells which of the overlays clicked earlier are gone, and which
+navigations the frame started since.
 
-Word lists are generic phrases, never site names or vendor-specific ids.
+Word lists are generic phrases, never site names; the only vendor-specific ids are the consent platforms' roots.
 """
 
 from __future__ import annotations
@@ -65,3 +68,12 @@ AVOID_NAMES = [
     "купить", "оплат", "удалить", "订阅", "设置", "登录", "购买", "支付", "删除", "abonnieren", "einstellungen",
     "s'abonner", "paramètres", "suscribir", "configur",
 ]
+
+# Roots of well-known consent platforms (CMPs): their banner is an overlay even when it is not fixed itself.
+CMP_ROOTS = (
+    "#onetrust-banner-sdk, #onetrust-consent-sdk, #CybotCookiebotDialog, #usercentrics-root, #didomi-host, "
+    ".qc-cmp2-container, .fc-consent-root, [id^='sp_message_container'], #truste-consent-track, .cc-window, "
+    "#cookie-law-info-bar, #cmplz-cookiebanner-container, #BorlabsCookieBox, .osano-cm-window, #iubenda-cs-banner, "
+    "#termly-code-snippet-support, #cookiescript_injected, #moove_gdpr_cookie_info_bar, .cky-consent-container, "
+    "#cookie-notice, .klaro, #axeptio_overlay"
+)

@@ -5,6 +5,12 @@ to ``max_passes`` passes within a total time budget and a per-pass budget (seed 
 every frame at once; when it clicked something it waits a moment and checks what went away, and the next
 pass catches what the first click revealed (a second layer, a newsletter modal after the cookie banner).
 Nothing found means one cheap pass and no waiting.
+
+The closer never leaves the page it works on: the in-page half cancels link navigation and foreign form
+submission, and records any navigation the document starts right after a click; here every click is followed by
+a check that neither the page nor the clicked frame navigated. If one did, the report carries ``navigated``
+(where from, where to, which control) and the run stops; the hook (tools/hooks.py) turns that into an error
+notice and leaves that page alone from then on.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ _ARGS = {
     "close": banner_js.CLOSE_NAMES,
     "accept": banner_js.ACCEPT_NAMES,
     "avoid": banner_js.AVOID_NAMES,
+    "cmp": banner_js.CMP_ROOTS,
 }
 _SCAN = banners_js.scan(_ARGS)
 
@@ -57,6 +64,8 @@ class BannerReport:
     passes: int = 0
     spent_ms: int = 0
     budget_exhausted: bool = False
+    # Set when a click was followed by a navigation of the page or of the clicked frame (the evidence).
+    navigated: dict[str, Any] | None = None
 
     @property
     def found(self) -> int:
@@ -74,6 +83,7 @@ class BannerReport:
             "spent_ms": self.spent_ms,
             "budget_exhausted": self.budget_exhausted,
             "banners": self.items,
+            **({"navigated": self.navigated} if self.navigated else {}),
         }
 
 
@@ -84,6 +94,11 @@ def _frame_label(page: Page, frame: Frame) -> str:
     return f"iframe {parts.scheme}://{parts.netloc}{parts.path}" if parts.netloc else f"iframe {frame.url[:80]}"
 
 
+def _document_url(url: str) -> str:
+    """The URL without its fragment: which document it names."""
+    return url.split("#", 1)[0]
+
+
 async def _scan(frame: Frame) -> list[dict[str, Any]]:
     try:
         result = await run(frame, _SCAN)
@@ -92,14 +107,15 @@ async def _scan(frame: Frame) -> list[dict[str, Any]]:
     return list(result) if isinstance(result, list) else []
 
 
-async def _still_open(frame: Frame, tokens: list[int]) -> dict[int, bool]:
+async def _still_open(frame: Frame, tokens: list[int]) -> tuple[dict[int, bool], list[dict[str, Any]]]:
+    """Which clicked overlays are still shown, and the navigations the frame started since the clicks."""
     if frame.is_detached():
-        return dict.fromkeys(tokens, False)  # a consent iframe that removed itself
+        return dict.fromkeys(tokens, False), []  # a consent iframe that removed itself
     try:
         result = await run(frame, banners_js.still_open(tokens))
     except PlaywrightError:
-        return dict.fromkeys(tokens, not frame.is_detached())
-    return {int(k): bool(v) for k, v in dict(result).items()}
+        return dict.fromkeys(tokens, not frame.is_detached()), []
+    return {int(k): bool(v) for k, v in dict(result["open"]).items()}, list(result["navs"])
 
 
 class _Run:
@@ -110,6 +126,38 @@ class _Run:
         self.report = BannerReport()
         # (frame, token) -> the report item, for the overlays we clicked and have not seen go away yet.
         self.pending: dict[tuple[Frame, int], dict[str, Any]] = {}
+        self.clicked_frames: set[Frame] = set()
+        self.last_click: dict[str, Any] | None = None
+        self.start_url = page.url
+
+    def on_frame_navigated(self, frame: Frame) -> None:
+        """Playwright's framenavigated: after a click, the page or a frame we clicked in got a new URL/document
+        (a change of the fragment alone stays in the document)."""
+        if self.last_click is None or self.report.navigated is not None:
+            return
+        if frame is self.page.main_frame:
+            if _document_url(frame.url) != _document_url(self.start_url):
+                self.note_navigation(frame, frame.url, "committed")
+        elif frame in self.clicked_frames:
+            self.note_navigation(frame, frame.url, "committed")
+
+    def on_popup(self, popup: Page) -> None:
+        """A window the page opened after our click: as much a navigation nobody asked for."""
+        if self.last_click is not None:
+            self.note_navigation(self.page.main_frame, popup.url, "popup")
+
+    def note_navigation(self, frame: Frame, url: str, how: str) -> None:
+        if self.report.navigated is None:
+            self.report.navigated = {
+                "frame": _frame_label(self.page, frame),
+                "from": self.start_url if frame is self.page.main_frame else None,
+                "to": url,
+                # committed (it happened), cancelled (started, stopped by the closer), started (could not be
+                # cancelled; committed or not) or popup (a new window opened)
+                "how": how,
+                "after_control": (self.last_click or {}).get("control"),
+                "kind": (self.last_click or {}).get("kind"),
+            }
 
     def remaining_ms(self) -> float:
         return self.budget.total_ms - (time.monotonic() - self.started) * 1000
@@ -132,8 +180,12 @@ class _Run:
                     "closed": False,
                 }
                 self.report.items.append(item)
+                if entry.get("overlay"):
+                    item["overlay"] = entry["overlay"]
                 if entry["action"]:
                     self.pending[(frame, int(entry["token"]))] = item
+                    self.clicked_frames.add(frame)
+                    self.last_click = item
                     clicked = True
         return clicked
 
@@ -141,12 +193,28 @@ class _Run:
         """Wait until every clicked overlay is gone, SETTLE_MS has passed, or the pass budget is used."""
         settle_until = time.monotonic() + SETTLE_MS / 1000
         pass_until = pass_started + pass_ms / 1000
-        while self.pending:
+        while self.pending and self.report.navigated is None:
             now = time.monotonic()
             if now >= settle_until or now + POLL_MS / 1000 >= pass_until:
                 break
             await asyncio.sleep(POLL_MS / 1000)
             await asyncio.wait_for(self.verify(), timeout=max(0.05, pass_until - time.monotonic()))
+
+    async def release(self) -> None:
+        """The run is over: the frames we clicked in stop cancelling navigations (the caller's next action may
+        well navigate), and what they recorded since the last check is noted."""
+        for frame in self.clicked_frames:
+            if frame.is_detached():
+                continue
+            try:
+                # Within what is left of the budget (a little at least): past it, the in-page watch still ends
+                # by itself within a second.
+                left = max(0.05, self.remaining_ms() / 1000)
+                answer = await asyncio.wait_for(run(frame, banners_js.release()), timeout=left)
+            except (PlaywrightError, TimeoutError):
+                continue  # a frame that went away, or a page too busy: its watch ends by itself within a second
+            for nav in answer.get("navs") or []:
+                self.note_navigation(frame, str(nav.get("url", "")), "cancelled" if nav.get("cancelled") else "started")
 
     async def verify(self) -> None:
         by_frame: dict[Frame, list[int]] = {}
@@ -154,7 +222,10 @@ class _Run:
             by_frame.setdefault(frame, []).append(token)
         frames = list(by_frame)
         answers = await asyncio.gather(*(_still_open(f, by_frame[f]) for f in frames))
-        for frame, answer in zip(frames, answers, strict=True):
+        for frame, (answer, navs) in zip(frames, answers, strict=True):
+            for nav in navs:
+                self.note_navigation(frame, str(nav.get("url", "")),
+                                     "cancelled" if nav.get("cancelled") else "started")
             for token, is_open in answer.items():
                 if not is_open:
                     self.pending.pop((frame, token))["closed"] = True
@@ -165,6 +236,8 @@ async def close_banners(page: Page, budget: BannerBudget | None = None) -> Banne
     navigates away or a frame that detaches just ends the run early."""
     budget = budget or BannerBudget()
     run = _Run(page, budget)
+    page.on("framenavigated", run.on_frame_navigated)
+    page.on("popup", run.on_popup)
     try:
         for _ in range(budget.max_passes):
             remaining = run.remaining_ms()
@@ -177,7 +250,9 @@ async def close_banners(page: Page, budget: BannerBudget | None = None) -> Banne
             if not await run.one_pass(pass_ms):
                 break
             await run.settle(pass_started, pass_ms)
-        if run.pending and run.remaining_ms() > 60:
+            if run.report.navigated is not None:
+                break
+        if run.pending and run.report.navigated is None and run.remaining_ms() > 60:
             # A banner that animates out may need a moment more than one settle.
             await asyncio.sleep(min(250, run.remaining_ms() - 50) / 1000)
             await asyncio.wait_for(run.verify(), timeout=max(0.05, run.remaining_ms() / 1000))
@@ -185,7 +260,17 @@ async def close_banners(page: Page, budget: BannerBudget | None = None) -> Banne
         run.report.budget_exhausted = True
     except PlaywrightError as exc:
         log.debug("banner closer stopped early: %s", str(exc).splitlines()[0])
+    finally:
+        await run.release()
+        page.remove_listener("framenavigated", run.on_frame_navigated)
+        page.remove_listener("popup", run.on_popup)
+    if (run.last_click is not None and run.report.navigated is None
+            and _document_url(page.url) != _document_url(run.start_url)):
+        run.note_navigation(page.main_frame, page.url, "committed")
     run.report.spent_ms = round((time.monotonic() - run.started) * 1000)
+    if run.report.navigated is not None:
+        log.warning("banner closer: a click was followed by a navigation (%s, %s); stopped on this page",
+                    run.report.navigated["frame"], run.report.navigated["how"])
     if run.report.found:
         log.info("banners: found=%d closed=%d passes=%d spent_ms=%d", run.report.found, run.report.closed,
                  run.report.passes, run.report.spent_ms)

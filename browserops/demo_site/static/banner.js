@@ -11,8 +11,9 @@
     if (cookie) { document.cookie = cookie + "; path=/; max-age=31536000; SameSite=Lax"; }
     var root = btn.closest("[data-banner-root]");
     if (root) { root.remove(); }
-    if (document.body.hasAttribute("data-consent-frame") && window.frameElement) {
-      window.frameElement.remove();
+    if (document.body.hasAttribute("data-consent-frame")) {
+      // Same origin: remove the iframe; another origin cannot reach it, so ask the page to.
+      if (window.frameElement) { window.frameElement.remove(); } else { window.parent.postMessage("consent-closed", "*"); }
     }
   });
 })();
