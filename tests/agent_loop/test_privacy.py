@@ -38,7 +38,13 @@ async def test_typed_text_emails_and_phones_never_reach_events_or_logs(
                                                "as entered."}, "Done."),
     ], goal="fill in the expense form (do not submit it)")
     pause = await run.advance()
-    assert pause.kind == "ask"
+    # Typing an e-mail address the goal did not give is held for the user (the page may have asked for it);
+    # the user approves, so the values are typed and the grep below has something to find.
+    assert pause.kind == "confirm" and pause.held is not None, pause
+    result = await run.resolve_pending(approved=True)
+    assert result is not None and result["status"] == "ok", result
+    pause = await run.advance()
+    assert pause.kind == "ask", pause
     await run.answer(ANSWER)
     pause = await run.advance()
     assert pause.kind == "done", pause
@@ -59,7 +65,8 @@ async def test_typed_text_emails_and_phones_never_reach_events_or_logs(
 
     events, _ = read_events(run.recorder.path)
     typed = [e for e in events if e.tool == "browser_overlay_act"]
-    assert len(typed) == 3 and all(set(e.args["text"]) == {"textLength", "textDigest"} for e in typed)
+    # Three typed fields; the Notes call is recorded twice (held for confirmation, then run once approved).
+    assert len(typed) == 4 and all(set(e.args["text"]) == {"textLength", "textDigest"} for e in typed)
     asks = [e.agent.ask for e in events if e.agent and e.agent.ask]
     assert asks[-1].user_reply is not None and asks[-1].user_reply.text_length == len(ANSWER)
     # The form really was filled: typing worked, it just was not recorded.
