@@ -33,7 +33,7 @@ from importlib import resources
 from typing import Any, Generic, TypeVar, cast
 
 import orjson
-from playwright.async_api import ElementHandle, Frame
+from playwright.async_api import BrowserContext, ElementHandle, Frame
 from playwright.async_api import Error as PlaywrightError
 
 R = TypeVar("R")
@@ -157,3 +157,14 @@ async def run_on_handle(handle: ElementHandle, call: ElementCall[R]) -> R:
     """``call.function(el, call.args)`` on an element Playwright gave us as a handle."""
     raw = await handle.evaluate(_script(call.script, call.function, "element"), _json(call.args))
     return cast(R, _decode(raw))
+
+
+async def run_standalone(frame: Frame, text: str) -> None:
+    """Run one of our self-contained scripts (a ``js/*.js`` file its module made ready, e.g. a listener that
+    installs itself) in ``frame``; it returns nothing we read."""
+    await frame.evaluate(text)
+
+
+async def add_standalone(context: BrowserContext, text: str) -> None:
+    """Run such a script in every document ``context`` opens from now on, before the page's own scripts."""
+    await context.add_init_script(script=text)

@@ -19,12 +19,12 @@ import asyncio
 import contextlib
 import json
 import secrets
-from importlib import resources
 from typing import Any
 
 from playwright.async_api import CDPSession, ConsoleMessage, Download, Frame
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser import scripts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 
@@ -32,7 +32,7 @@ BINDING = "browserops-record"
 
 
 def _script_source() -> str:
-    return resources.files("browserops.browser").joinpath("js", "user_watch.js").read_text(encoding="utf-8")
+    return scripts.source("user_watch")
 
 
 class UserWatch:
@@ -62,7 +62,7 @@ class UserWatch:
                 self._cdp.on("Runtime.bindingCalled", self._on_binding)
             except PlaywrightError:
                 self._cdp = None
-        await context.add_init_script(script=self._script)
+        await scripts.add_standalone(context, self._script)
         self._downloads_seen = set(self.session.downloads)
         for page in context.pages:
             for frame in page.frames:
@@ -70,7 +70,7 @@ class UserWatch:
 
     async def _install(self, frame: Frame) -> None:
         with contextlib.suppress(PlaywrightError):
-            await frame.evaluate(self._script)
+            await scripts.run_standalone(frame, self._script)
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
