@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from browserops.browser.errors import browser_errors
 from browserops.browser.launch.discovery import find_chromium
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
@@ -148,3 +149,27 @@ async def test_crashed_browser_is_restarted(demo_site: DemoSite) -> None:
         assert session.restarts == 1
         assert session.take_notices()[0]["kind"] == "browser_restarted"
         assert await session.ensure_alive() is False
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+async def test_a_tab_whose_renderer_dies_ends_the_call_as_a_crash(demo_site: DemoSite) -> None:
+    """Only the tab's renderer is killed (the browser process lives on): the call fails as BROWSER_CRASHED, not
+    as an action that failed, and the session counts as crashed so the front door restarts it."""
+    async with BrowserSession(SessionOptions()) as session:
+        await session.page.goto(demo_site.base_url + "/?nobanner=1")
+        renderers = [pid for pid in chromium_processes() if "--type=renderer" in _cmdline(pid)]
+        assert renderers
+        for pid in renderers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with pytest.raises(BrowserOpsError) as info:
+            async with browser_errors(session, "running browser_snapshot"):
+                await session.page.wait_for_function("false", timeout=10_000)
+        assert info.value.code is ErrorCode.CRASHED and "running browser_snapshot" in info.value.message
+        assert not session.alive

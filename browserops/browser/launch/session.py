@@ -288,6 +288,11 @@ class BrowserSession:
         page.on("close", self._on_page_close)
         page.on("dialog", self._on_dialog)
         page.on("download", self._on_download)
+        # A tab's renderer that died (killed, out of memory) leaves a tab nothing can be done with: the session
+        # counts as crashed, like the browser itself, so the call ends as BROWSER_CRASHED and the next one (where
+        # the front door restarts) gets a fresh browser. When the whole browser is being killed its renderers
+        # often die first, and this is how that call learns it.
+        page.on("crash", lambda _: self._mark_dead("a tab's page crashed"))
 
     def _on_dialog(self, dialog: Dialog) -> None:
         self.dialogs.append(dialog)
