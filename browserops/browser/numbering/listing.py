@@ -186,6 +186,8 @@ async def _scan(session: BrowserSession, runner: IsolatedRunner, views: list[Fra
             return None
         except PlaywrightError as exc:  # PageScriptError included
             if view.label != MAIN:
+                if view.frame.is_detached():
+                    return None  # the page removed the frame meanwhile: nothing of it is on the page to list
                 # Never silent: the rest of the page is listed and the result names this frame and why.
                 failed[view.label] = f"{ErrorCode.FRAME_NOT_LISTED.value}: {_first_line(exc)}"
                 return None
