@@ -11,6 +11,7 @@ from browserops.config import Settings
 from browserops.contract import BrowserOpsError
 from browserops.demo_site import DemoSite
 from browserops.evidence import read_events, verify_bundle
+from browserops.evidence.bundle import read_info
 from browserops.policy import CallbackConfirmer, RefuseConfirmer
 from browserops.tools.base import ToolContext
 from tests.agent_loop.conftest import RunFactory, open_page
@@ -180,9 +181,12 @@ async def test_a_tool_error_takes_a_screenshot_and_offers_the_fallback_ladder(
     events, _ = read_events(run.recorder.path)
     failed = [e for e in events if e.status == "error"]
     assert [e.code for e in failed] == ["BROWSER_STALE_INDEX", "BROWSER_TAB_NOT_FOUND"]
+    info = read_info(run.recorder.path)
+    assert info is not None
     for event in failed:
         shots = [s for s in event.screenshots if "_error_" in s]
-        assert shots and (run.recorder.path / shots[0]).read_bytes().startswith(b"\x89PNG")
+        # A screenshot identical to the one before it is stored once: its name leads to that file (sameAs).
+        assert shots and (run.recorder.path / info.same_as.get(shots[0], shots[0])).read_bytes().startswith(b"\x89PNG")
 
 
 async def test_the_iteration_limit_stops_with_a_summary(
