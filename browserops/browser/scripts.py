@@ -111,6 +111,16 @@ def world_expression(call: PageCall[Any]) -> str:
     return f"({_script(call.script, call.function, 'page')})({orjson.dumps(_json(call.args)).decode()})"
 
 
+def world_reference(call: PageCall[Any]) -> str:
+    """``call`` with ``lib.js`` as one expression whose value is the function's result itself, not JSON text:
+    for ``Runtime.evaluate`` without ``returnByValue``, when DevTools is to get hold of page objects (elements)
+    the result holds."""
+    if not _NAME.match(call.function):
+        raise ValueError(f"not a function name: {call.function!r}")
+    return (f"(() => {{\n{source('lib')}\n{source(call.script)}\n"
+            f"return {call.function}(JSON.parse({orjson.dumps(_json(call.args)).decode()}));\n}})()")
+
+
 def world_function(call: ElementCall[Any]) -> tuple[str, str]:
     """``call`` (with ``lib.js``, as :func:`run_on_handle` evaluates it) as a function declaration and its
     JSON arguments, for ``Runtime.callFunctionOn`` with arguments ``[the object, the JSON text]`` on an object

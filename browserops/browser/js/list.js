@@ -156,7 +156,8 @@ function main(args) {
     out.iconCheck = st.pendingIcons.map((p) => p[0]);
   }
   // Custom elements that may hide a closed shadow root: with args.closed, Python asks DevTools (which
-  // pierces closed roots), hands the roots it finds to this world and lists again.
+  // pierces closed roots) about each (takeUnseenHosts), hands the roots it finds to this world and lists
+  // again.
   if (args.closed && st.unseenHosts.length) { out.closedCheck = st.unseenHosts.length; }
   out.seq = st.seq;
   return out;
@@ -170,12 +171,16 @@ function registerClosedRoot(el) {
   return true;
 }
 
-// DevTools has been asked about the custom elements the last walk met: do not ask again for them.
-function markHostsChecked(args) {
+// The custom elements the last walk met whose shadow root is unknown (out.closedCheck), by reference for
+// DevTools to describe (browser/numbering/isolated.py); from now on they count as asked about. null when
+// there are none, so DevTools holds no object to release.
+function takeUnseenHosts(args) {
   const st = boState();
+  const hosts = st.unseenHosts || [];
   if (!st.hostsChecked) { st.hostsChecked = new WeakSet(); }
-  for (const el of st.unseenHosts || []) { st.hostsChecked.add(el); }
-  return true;
+  for (const el of hosts) { st.hostsChecked.add(el); }
+  st.unseenHosts = [];
+  return hosts.length ? hosts : null;
 }
 
 // Remember which of the last iconCheck's elements have click listeners (args.iconVerdicts: their ids).

@@ -39,6 +39,8 @@ def register_closed_root() -> ElementCall[bool]:
     return ElementCall("list", "registerClosedRoot")
 
 
-def mark_hosts_checked() -> PageCall[bool]:
-    """DevTools has been asked about the custom elements the last walk met (``closedCheck``)."""
-    return PageCall("list", "markHostsChecked")
+def take_unseen_hosts() -> PageCall[list[Any] | None]:
+    """The custom elements the last walk met whose shadow root is unknown (``closedCheck``), as page objects
+    (run through :func:`browserops.browser.scripts.world_reference`), None when there are none; they count as
+    asked about from then on."""
+    return PageCall("list", "takeUnseenHosts")

@@ -139,14 +139,25 @@ async def _measure(frame: Frame, devtools: FrameBox | None) -> Geometry | None:
     return await _child_box(frame)
 
 
+def main_view(session: BrowserSession, page: Page) -> FrameView:
+    """The main frame's view: its walk needs nothing measured, so it can start before the child frames are."""
+    return FrameView(page.main_frame, frame_ids(session, page.main_frame), 0, title="")
+
+
 async def visible_frames(session: BrowserSession, page: Page, devtools: FrameBox | None = None) -> list[FrameView]:
     """The main frame and every rendered child frame (nested ones clipped by their parents). ``devtools``
     measures frame elements in fewer round trips where it reaches them."""
+    main = main_view(session, page)
+    return [main, *await child_views(session, page, main, devtools)]
+
+
+async def child_views(session: BrowserSession, page: Page, main_frame_view: FrameView,
+                      devtools: FrameBox | None = None) -> list[FrameView]:
+    """Every rendered child frame of ``page`` (nested ones clipped by their parents), numbered after the main
+    frame's ``main_frame_view``."""
     viewport = page.viewport_size
     main = page.main_frame
-    views: dict[Frame, FrameView] = {
-        main: FrameView(main, frame_ids(session, main), 0, title="")
-    }
+    views: dict[Frame, FrameView] = {main: main_frame_view}
     main_clip: Rect | None = (0.0, 0.0, float(viewport["width"]), float(viewport["height"])) if viewport else None
     children = [f for f in page.frames if f is not main and not f.is_detached()]
     measured = await asyncio.gather(*(_measure(f, devtools) for f in children))
@@ -174,7 +185,7 @@ async def visible_frames(session: BrowserSession, page: Page, devtools: FrameBox
 
     for frame in children:
         place(frame)
-    out = sorted(views.values(), key=lambda v: v.order)
+    out = sorted((v for v in views.values() if v is not main_frame_view), key=lambda v: v.order)
     for view in out:
         if view.clip is not None and _empty(view.clip):
             # Keep the frame (its items exist, off-screen) but give it a clip nothing intersects.

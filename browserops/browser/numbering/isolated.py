@@ -17,18 +17,25 @@ Playwright frames are matched to DevTools frame ids by the frame tree: same pare
 n-th such sibling; then, for the rest (an about:blank frame, which DevTools reports under its creator's
 URL), same parent and name, in order. A world lives as long as its document: contexts are remembered per
 (frame id, loader id), and re-created once when Chromium says the context is gone.
+
+First listings are what a user waits for, so the world is made ahead of them: from a page's first listing (or
+its first ``browser_navigate``) on, Chromium makes it with every document of the page (as Playwright does for
+its utility world), and its context ids are learnt at DOMContentLoaded, never waiting for the load event.
+The closed-shadow-root check asks DevTools only about the custom elements the walk could not see into, right
+behind the walk in the same round trip.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from playwright.async_api import CDPSession, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.js.listing import click_listeners, register_closed_root
+from browserops.browser.js.listing import click_listeners, register_closed_root, take_unseen_hosts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.scripts import (
@@ -37,10 +44,12 @@ from browserops.browser.scripts import (
     expression,
     world_expression,
     world_function,
+    world_reference,
     world_result,
 )
 
 WORLD_NAME = "browserops"
+CLOSED_GROUP = f"{WORLD_NAME}-closed"  # DevTools object group of the closed-root check's page objects
 R = TypeVar("R")
 
 
@@ -51,6 +60,8 @@ class _Worlds:
     # so (an empty iconVerdicts) instead of a call of its own.
     no_listeners: set[str] = field(default_factory=set)
     main: _CdpFrame | None = None  # the main frame as last matched (its id outlives navigations)
+    prepared: asyncio.Task[None] | None = None  # asking Chromium to make our world in every new document
+    warming: asyncio.Task[None] | None = None  # learning the worlds' context ids of the latest document
 
 
 @dataclass(frozen=True)
@@ -125,21 +136,18 @@ async def _evaluate(cdp: CDPSession, context: int, expression: str) -> Any:
     return (answer.get("result") or {}).get("value")
 
 
-def _closed_roots(document: dict[str, Any], main_id: str) -> dict[str, list[int]]:
-    """Frame id -> backend node ids of the closed shadow roots in that frame's document, from DevTools'
-    pierced DOM (``DOM.getDocument(pierce)``), which descends into closed roots and frame documents."""
-    out: dict[str, list[int]] = {}
-    stack: list[tuple[dict[str, Any], str]] = [(document, main_id)]
+def _closed_inside(node: dict[str, Any]) -> list[int]:
+    """Backend node ids of the closed shadow roots within ``node`` (a pierced ``DOM.describeNode`` answer),
+    in its own document: a frame's document is its own world's business."""
+    out: list[int] = []
+    stack = [node]
     while stack:
-        node, frame_id = stack.pop()
-        for root in node.get("shadowRoots") or []:
+        current = stack.pop()
+        for root in current.get("shadowRoots") or []:
             if root.get("shadowRootType") == "closed":
-                out.setdefault(frame_id, []).append(int(root["backendNodeId"]))
-            stack.append((root, frame_id))
-        stack.extend((kid, frame_id) for kid in node.get("children") or [])
-        inner = node.get("contentDocument")
-        if inner is not None:
-            stack.append((inner, str(node.get("frameId") or inner.get("frameId") or "")))
+                out.append(int(root["backendNodeId"]))
+            stack.append(root)
+        stack.extend(current.get("children") or [])
     return out
 
 
@@ -150,7 +158,6 @@ class IsolatedRunner:
         self._cdp = cdp
         self._worlds = worlds
         self._frames = frames
-        self._closed: asyncio.Task[dict[str, list[int]]] | None = None  # one pierced DOM per listing
 
     def reaches(self, frame: Frame) -> bool:
         return self._cdp is not None and frame in self._frames
@@ -204,39 +211,71 @@ class IsolatedRunner:
         self._worlds.no_listeners.discard(self._frames[frame].id)
         return True
 
-    async def closed_roots(self, frame: Frame) -> int:
-        """Hand the frame's closed shadow roots to its isolated world, where the walk then enters them
-        (page JavaScript, ours included, cannot see a closed root; DevTools' DOM domain pierces them, as
-        browser-use does). Returns how many; 0 when there are none or DevTools cannot tell."""
-        if self._cdp is None or frame not in self._frames:
+    async def run_then_hosts(self, frame: Frame, call: PageCall[R]) -> tuple[R, str | None]:
+        """:meth:`run` ``call`` (a walk) and, right behind it, take the custom elements that walk could not
+        see into (a page object for :meth:`closed_roots`; ``None`` when it could not be had), in one round trip:
+        both requests are sent before either answer is awaited, and the renderer runs them in that order."""
+        assert self._cdp is not None
+        cdp = self._cdp
+        context = await _context(cdp, self._worlds, self._frames[frame], fresh=False)
+
+        async def hosts() -> str | None:
+            try:
+                listed = await cdp.send("Runtime.evaluate", {"expression": world_reference(take_unseen_hosts()),
+                                                             "contextId": context, "objectGroup": CLOSED_GROUP})
+            except PlaywrightError:
+                return None
+            return (listed.get("result") or {}).get("objectId")
+
+        # With the context known, neither coroutine suspends before its request is written: gather starts them
+        # in this order.
+        data, array = await asyncio.gather(self.run(frame, call), hosts())
+        return data, array
+
+    async def closed_roots(self, frame: Frame, array: str | None) -> int:
+        """Hand the closed shadow roots of ``array`` (the custom elements the last walk could not see into, from
+        :meth:`run_then_hosts`) to the frame's isolated world, where the walk then enters them (page
+        JavaScript, ours included, cannot see a closed root; DevTools' DOM domain pierces them, as browser-use
+        does). Returns how many; 0 when there are none or DevTools cannot tell. DevTools describes only those
+        elements, each on its own, and the closed roots found whole (nested closed roots included): the page's
+        whole DOM is never serialised. The array is released in any case."""
+        if self._cdp is None or frame not in self._frames or array is None:
             return 0
         cdp = self._cdp
-        main = next(t.id for f, t in self._frames.items() if f.parent_frame is None)
-
-        async def pierce() -> dict[str, list[int]]:
-            document = (await cdp.send("DOM.getDocument", {"depth": -1, "pierce": True}))["root"]
-            return _closed_roots(document, main)
-
-        if self._closed is None:
-            self._closed = asyncio.ensure_future(pierce())
+        group = CLOSED_GROUP
+        done: list[Any] = []
         try:
-            roots = (await self._closed).get(self._frames[frame].id, [])
-            if not roots:
-                return 0
             context = await _context(cdp, self._worlds, self._frames[frame], fresh=False)
+            props = (await cdp.send("Runtime.getProperties", {"objectId": array, "ownProperties": True}))["result"]
+            hosts = [str(p["value"]["objectId"]) for p in props
+                     if str(p.get("name", "")).isdigit() and (p.get("value") or {}).get("objectId")]
+            described = await asyncio.gather(*(cdp.send("DOM.describeNode", {"objectId": h}) for h in hosts),
+                                             return_exceptions=True)
+            tops = [int(root["backendNodeId"]) for answer in described if isinstance(answer, dict)
+                    for root in answer["node"].get("shadowRoots") or [] if root.get("shadowRootType") == "closed"]
+            if not tops:
+                return 0
+            inside = await asyncio.gather(*(cdp.send("DOM.describeNode", {"backendNodeId": b, "depth": -1,
+                                                                            "pierce": True}) for b in tops),
+                                          return_exceptions=True)
+            roots = tops + [b for answer in inside if isinstance(answer, dict) for b in _closed_inside(answer["node"])]
             declaration, args = world_function(register_closed_root())
-            group = f"{WORLD_NAME}-closed"
-            for backend in roots:
+
+            async def register(backend: int) -> None:
                 resolved = await cdp.send("DOM.resolveNode", {"backendNodeId": backend, "executionContextId": context,
                                                               "objectGroup": group})
                 handle = resolved["object"]["objectId"]
                 await cdp.send("Runtime.callFunctionOn", {
                     "objectId": handle, "functionDeclaration": declaration, "returnByValue": True,
                     "arguments": [{"objectId": handle}, {"value": args}]})
-            await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": group})
+
+            done = await asyncio.gather(*(register(b) for b in dict.fromkeys(roots)), return_exceptions=True)
         except PlaywrightError:
             return 0
-        return len(roots)
+        finally:
+            with contextlib.suppress(PlaywrightError):
+                await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": group})
+        return sum(1 for d in done if not isinstance(d, BaseException))  # a root gone meanwhile is not handed over
 
     async def click_listeners(self, frame: Frame, ids: list[str]) -> list[str] | None:
         """The ids among ``ids`` whose element has a click-like listener; None when that cannot be asked
@@ -254,6 +293,53 @@ class IsolatedRunner:
         return [str(v) for v in value] if isinstance(value, list) else None
 
 
+async def _prepare(cdp: CDPSession) -> None:
+    # Playwright readies its own utility world the same way: an empty script for our world name makes Chromium
+    # create the world with every document, in every frame of the page (the page sees nothing of it), so a
+    # first listing finds it made instead of waiting for its creation (tens of ms on a busy machine). The
+    # page's DevTools agent runs such scripts only once enabled.
+    with contextlib.suppress(PlaywrightError):
+        await cdp.send("Page.enable")
+        await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": "", "worldName": WORLD_NAME})
+
+
+async def _warm(cdp: CDPSession, page: Page, worlds: _Worlds) -> None:
+    # At DOMContentLoaded (never the load event): learn the new document's world context ids now, so its first
+    # listing does not wait for that round trip behind the page's own work. Read-only; the page sees nothing.
+    with contextlib.suppress(PlaywrightError, KeyError):
+        tree = (await cdp.send("Page.getFrameTree"))["frameTree"]
+        if page.is_closed():
+            return
+        frames = _match(tree, page)
+        worlds.main = frames.get(page.main_frame, worlds.main)
+        await asyncio.gather(*(_context(cdp, worlds, target, fresh=False) for target in frames.values()),
+                             return_exceptions=True)
+
+
+def _start(cdp: CDPSession, page: Page, worlds: _Worlds) -> None:
+    """Once per page: worlds made with every document, and their ids learnt at each DOMContentLoaded."""
+    worlds.prepared = asyncio.ensure_future(_prepare(cdp))
+
+    def on_document(_: Page) -> None:
+        worlds.warming = asyncio.ensure_future(_warm(cdp, page, worlds))
+
+    page.on("domcontentloaded", on_document)
+
+
+async def prepare_worlds(session: BrowserSession, page: Page) -> None:
+    """Have Chromium make our isolated world in each document ``page`` loads from now on (once per page; no
+    effect on the page). Call it before a navigation so even that document's first listing finds its world
+    ready; the first listing of a page calls it too."""
+    cdp = await page_cdp(session, page)
+    if cdp is None:
+        return
+    worlds = _worlds(session, page)
+    if worlds.prepared is None:
+        _start(cdp, page, worlds)
+    assert worlds.prepared is not None
+    await asyncio.shield(worlds.prepared)
+
+
 async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner:
     """The runner for this page now; reaches nothing when the browser offers no DevTools session.
 
@@ -264,6 +350,8 @@ async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner
     if cdp is None:
         return IsolatedRunner(None, _Worlds(), {})
     worlds = _worlds(session, page)
+    if worlds.prepared is None:  # for the documents to come; this one's world is made below if need be
+        _start(cdp, page, worlds)
     if worlds.main is not None and len(page.frames) == 1:
         return IsolatedRunner(cdp, worlds, {page.main_frame: worlds.main})
     try:

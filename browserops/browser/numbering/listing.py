@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,7 @@ from browserops.browser.js import listing as listing_js
 from browserops.browser.js.listing import FrameListing
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import ListedElement, Listing, store_listing
-from browserops.browser.numbering.frames import MAIN, FrameView, visible_frames
+from browserops.browser.numbering.frames import MAIN, FrameView, child_views, main_view
 from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
 from browserops.browser.numbering.locate import coerce_target, identify_target
 from browserops.browser.scripts import PageScriptError, run
@@ -124,28 +125,31 @@ def _first_line(exc: BaseException) -> str:
 
 async def _list_isolated(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
     """The isolated-world enumeration, with what only DevTools can add: click listeners of icon-like
-    elements, and closed shadow roots. Both are remembered by the world for its document, so only the
-    first listing of a page (or one meeting new candidates) pays a second walk, and only when it finds some."""
+    elements, and closed shadow roots (both asked at once). Both are remembered by the world for its
+    document, so only the first listing of a page (or one meeting new candidates) pays a second walk, and
+    only when DevTools found something."""
     first: dict[str, Any] = {**args, "icons": True, "closed": True}
     if runner.take_no_listeners(view.frame):
         first["iconVerdicts"] = []  # the last listing's candidates: none has a listener
-    data = await runner.run(view.frame, listing_js.list_frame(first))
+    data, hosts = await runner.run_then_hosts(view.frame, listing_js.list_frame(first))
+    checks = [str(c) for c in data.get("iconCheck") or []]
+
+    async def listeners() -> list[str] | None:
+        return await runner.click_listeners(view.frame, checks) if checks else None
+
+    async def closed() -> int:
+        return await runner.closed_roots(view.frame, hosts)  # None unless the walk met such elements
+
+    verdicts, roots = await asyncio.gather(listeners(), closed())
     again: dict[str, Any] = {}
-    checks = data.get("iconCheck")
-    if checks:
-        verdicts = await runner.click_listeners(view.frame, [str(c) for c in checks]) or []
-        if verdicts:
-            again["iconVerdicts"] = verdicts
-        else:  # none has a listener: this listing is right as it is; the next one tells the world
-            runner.defer_no_listeners(view.frame)
-    asked_closed = bool(data.get("closedCheck"))
-    if asked_closed and await runner.closed_roots(view.frame):
+    if verdicts:
+        again["iconVerdicts"] = verdicts
+    elif checks:  # none has a listener: this listing is right as it is; the next one tells the world
+        runner.defer_no_listeners(view.frame)
+    if roots:
         again["closed"] = False  # roots handed over: walk again, into them
     if again:
         data = await runner.run(view.frame, listing_js.list_frame({**args, **again, "again": True}))
-    if asked_closed:
-        # DevTools was asked about every custom element the last walk met: not again for those.
-        await runner.run(view.frame, listing_js.mark_hosts_checked())
     return data
 
 
@@ -167,8 +171,8 @@ async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any
     return data
 
 
-async def _scan(session: BrowserSession, runner: IsolatedRunner, views: list[FrameView],
-                extra: dict[str, Any]) -> _Scan:
+async def _scan(session: BrowserSession, runner: IsolatedRunner, frames: _Frames, extra: dict[str, Any]) -> _Scan:
+    """Every frame's enumeration, concurrently; the main frame's starts while the child frames are measured."""
     failed: dict[str, str] = {}
 
     async def one(view: FrameView) -> _FrameResult | None:
@@ -205,7 +209,16 @@ async def _scan(session: BrowserSession, runner: IsolatedRunner, views: list[Fra
         view.ids.seq = max(view.ids.seq, int(data.get("seq", 0)))
         return _FrameResult(view, data)
 
-    results = await asyncio.gather(*(one(v) for v in views))
+    tasks = [asyncio.ensure_future(one(v)) for v in frames.first]
+    try:
+        more = await frames.children() if frames.children is not None else []
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    tasks += [asyncio.ensure_future(one(v)) for v in more]
+    results = await asyncio.gather(*tasks)
     return _Scan([r for r in results if r is not None], failed)
 
 
@@ -221,26 +234,44 @@ NAVIGATION_GRACE_MS = 6000
 CHILD_FRAME_WAIT_MS = 1000  # a child frame's enumeration takes tens of ms; beyond this it is stuck
 
 
-async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, IsolatedRunner, list[FrameView]]:
+@dataclass
+class _Frames:
+    """The frames a listing walks: ``first`` (the main frame, known at once) and ``children`` (measured
+    meanwhile; None when the listing is of the main frame only)."""
+
+    first: list[FrameView]
+    children: Callable[[], Awaitable[list[FrameView]]] | None
+
+
+async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, IsolatedRunner, _Frames]:
     # No waiting on the page's load event: a frame that never finishes loading (an ad, a stalled embed)
     # would cost every listing its whole grace time. Frames not loaded yet are listed as they are now.
     page = session.page
     runner = await isolated_runner(session, page)
-    try:
-        views = await visible_frames(session, page, runner.frame_box if len(page.frames) > 1 else None)
-    except PlaywrightError as exc:
-        raise BrowserOpsError(
-            ErrorCode.ACTION_FAILED,
-            f"Could not read the page's frames: {str(exc).splitlines()[0]}. Wait for the page to load, then retry.",
-        ) from exc
-    if scope.frame:
-        views = [v for v in views if v.label == scope.frame]
-        if not views:
+    main = main_view(session, page)
+
+    async def children() -> list[FrameView]:
+        try:
+            views = await child_views(session, page, main, runner.frame_box)
+        except PlaywrightError as exc:
             raise BrowserOpsError(
-                ErrorCode.ELEMENT_NOT_FOUND,
-                f"No visible frame {scope.frame!r} on this page. A full listing names the frames it found.",
-            )
-    return page, runner, views
+                ErrorCode.ACTION_FAILED,
+                f"Could not read the page's frames: {str(exc).splitlines()[0]}. Wait for the page to load, then "
+                "retry.",
+            ) from exc
+        if scope.frame and scope.frame != MAIN:
+            views = [v for v in views if v.label == scope.frame]
+            if not views:
+                raise BrowserOpsError(
+                    ErrorCode.ELEMENT_NOT_FOUND,
+                    f"No visible frame {scope.frame!r} on this page. A full listing names the frames it found.",
+                )
+        return views
+
+    if scope.frame == MAIN:
+        return page, runner, _Frames([main], None)
+    first = [] if scope.frame else [main]
+    return page, runner, _Frames(first, children if len(page.frames) > 1 or scope.frame else None)
 
 
 def _scope_error(scope: _Scope, results: list[_FrameResult]) -> BrowserOpsError:
@@ -297,9 +328,9 @@ async def list_interactives(
     if offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"offset must be 0 or more, got {offset}.")
     parsed = _parse_scope(session, scope)
-    page, runner, views = await _prepare(session, parsed)
+    page, runner, frames = await _prepare(session, parsed)
     tracking = parsed.js() is None and parsed.frame is None
-    scan = await _scan(session, runner, views, {"keep": offset + limit, "scope": parsed.js(), "match": None,
+    scan = await _scan(session, runner, frames, {"keep": offset + limit, "scope": parsed.js(), "match": None,
                                         "track": tracking})
     results = scan.results
     if parsed.js() and (parsed.blind_id or parsed.text) and not any(r.data.get("scopeFound") for r in results):
@@ -346,9 +377,9 @@ async def find_elements(
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, "Give text or role (or both) to find; both are empty.")
     if not 1 <= limit <= MAX_LIMIT or offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"limit must be 1..{MAX_LIMIT} and offset 0 or more.")
-    page, runner, views = await _prepare(session, _Scope())
+    page, runner, frames = await _prepare(session, _Scope())
     match = {"text": text.strip() if text else "", "roles": expand_role(role)}
-    scan = await _scan(session, runner, views, {"keep": 0, "scope": None, "match": match, "track": False})
+    scan = await _scan(session, runner, frames, {"keep": 0, "scope": None, "match": match, "track": False})
     results = scan.results
     # Full order across frames: number = 1 + position among every frame's sorted keys.
     keys: list[tuple[float, float, float, int, int]] = []
