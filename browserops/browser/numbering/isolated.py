@@ -352,6 +352,10 @@ async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner
     worlds = _worlds(session, page)
     if worlds.prepared is None:  # for the documents to come; this one's world is made below if need be
         _start(cdp, page, worlds)
+    if worlds.warming is not None and not worlds.warming.done():
+        # The round trips this listing would make anyway, already on their way (a busy page answers them late):
+        # wait for those rather than race them with a remembered main frame of the document before.
+        await asyncio.shield(worlds.warming)
     if worlds.main is not None and len(page.frames) == 1:
         return IsolatedRunner(cdp, worlds, {page.main_frame: worlds.main})
     try:
