@@ -1,30 +1,22 @@
 """The numbering engine: enumerate interactive elements in every frame, number them, store the listing.
 
-One ``evaluate`` of ``js/list.js`` per rendered frame (run concurrently) walks the composed tree, keeps the
-visible interactive elements, sorts them viewport first and describes only the ``offset + limit`` first
-ones; Python merges the frames' sorted heads, so a listing of 40 items on a 5000-element page stays cheap.
+One ``evaluate`` of ``js/list.js`` per rendered frame (run concurrently: :mod:`.scan`) walks the composed
+tree, keeps the visible interactive elements, sorts them viewport first and describes only the ``offset + limit``
+first ones; Python merges the frames' sorted heads, so a listing of 40 items on a 5000-element page stays cheap.
 See :mod:`browserops.browser.numbering.elements` for the numbering rule.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
-
-from browserops.browser.js import listing as listing_js
-from browserops.browser.js.listing import FrameListing
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import ListedElement, Listing, store_listing
-from browserops.browser.numbering.frames import MAIN, FrameView, child_views, main_view
-from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
+from browserops.browser.numbering.frames import MAIN, FrameView
 from browserops.browser.numbering.locate import coerce_target, identify_target
-from browserops.browser.scripts import PageScriptError, run
+from browserops.browser.numbering.scan import FrameResult, prepare, scan
 from browserops.contract import BrowserOpsError, ErrorCode
 
 MAX_LIMIT = 500
@@ -107,121 +99,6 @@ def _parse_scope(session: BrowserSession, scope: str | int | None) -> _Scope:
     return _Scope(raw=text, text=text)
 
 
-@dataclass
-class _FrameResult:
-    view: FrameView
-    data: FrameListing
-
-
-@dataclass
-class _Scan:
-    results: list[_FrameResult]
-    failed: dict[str, str]  # frame label -> why it could not be enumerated
-
-
-def _first_line(exc: BaseException) -> str:
-    return (str(exc).splitlines() or [type(exc).__name__])[0][:200]
-
-
-async def _list_isolated(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
-    """The isolated-world enumeration, with what only DevTools can add: click listeners of icon-like
-    elements, and closed shadow roots (both asked at once). Both are remembered by the world for its
-    document, so only the first listing of a page (or one meeting new candidates) pays a second walk, and
-    only when DevTools found something."""
-    first: dict[str, Any] = {**args, "icons": True, "closed": True}
-    if runner.take_no_listeners(view.frame):
-        first["iconVerdicts"] = []  # the last listing's candidates: none has a listener
-    data, hosts = await runner.run_then_hosts(view.frame, listing_js.list_frame(first))
-    checks = [str(c) for c in data.get("iconCheck") or []]
-
-    async def listeners() -> list[str] | None:
-        return await runner.click_listeners(view.frame, checks) if checks else None
-
-    async def closed() -> int:
-        return await runner.closed_roots(view.frame, hosts)  # None unless the walk met such elements
-
-    verdicts, roots = await asyncio.gather(listeners(), closed())
-    again: dict[str, Any] = {}
-    if verdicts:
-        again["iconVerdicts"] = verdicts
-    elif checks:  # none has a listener: this listing is right as it is; the next one tells the world
-        runner.defer_no_listeners(view.frame)
-    if roots:
-        again["closed"] = False  # roots handed over: walk again, into them
-    if again:
-        data = await runner.run(view.frame, listing_js.list_frame({**args, **again, "again": True}))
-    return data
-
-
-async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
-    """One frame's enumeration: in an isolated world where DevTools reaches the frame, else (an
-    out-of-process frame, a browser without DevTools) in the frame's own world through Playwright."""
-    data: FrameListing | None = None
-    if runner.reaches(view.frame):
-        try:
-            data = await _list_isolated(runner, view, args)
-        except PlaywrightError:
-            # DevTools could not reach it after all (it went out of process) or our script threw there:
-            # its own world, through Playwright.
-            data = None
-    if data is None:
-        data = await run(view.frame, listing_js.list_frame(args))
-    if not isinstance(data, dict) or not isinstance(data.get("items"), list):
-        raise PageScriptError(f"the enumeration returned {type(data).__name__}, not a listing")
-    return data
-
-
-async def _scan(session: BrowserSession, runner: IsolatedRunner, frames: _Frames, extra: dict[str, Any]) -> _Scan:
-    """Every frame's enumeration, concurrently; the main frame's starts while the child frames are measured."""
-    failed: dict[str, str] = {}
-
-    async def one(view: FrameView) -> _FrameResult | None:
-        args = {**view.script_args(), **extra}
-        try:
-            if view.label == MAIN:
-                data = await _run_list(runner, view, args)
-            else:
-                # A child frame busy loading or running its own scripts would hold the whole listing up: it
-                # gets a bounded time, and is reported when it does not answer in it.
-                data = await asyncio.wait_for(_run_list(runner, view, args), CHILD_FRAME_WAIT_MS / 1000)
-        except TimeoutError:
-            failed[view.label] = (f"{ErrorCode.FRAME_NOT_LISTED.value}: the frame did not answer within "
-                                  f"{CHILD_FRAME_WAIT_MS} ms (still loading or busy); list again later")
-            return None
-        except PlaywrightError as exc:  # PageScriptError included
-            if view.label != MAIN:
-                if view.frame.is_detached():
-                    return None  # the page removed the frame meanwhile: nothing of it is on the page to list
-                # Never silent: the rest of the page is listed and the result names this frame and why.
-                failed[view.label] = f"{ErrorCode.FRAME_NOT_LISTED.value}: {_first_line(exc)}"
-                return None
-            # The page itself may be navigating: wait for the new document once (never for its load
-            # event), then list it in its own world.
-            try:
-                await view.frame.wait_for_load_state("domcontentloaded", timeout=NAVIGATION_GRACE_MS)
-                data = await run(view.frame, listing_js.list_frame(args))
-            except PlaywrightError:
-                raise BrowserOpsError(
-                    ErrorCode.ACTION_FAILED,
-                    f"Could not list the page: {_first_line(exc)}. Wait for it to load (browser_wait), then "
-                    "list again.",
-                ) from exc
-        view.ids.seq = max(view.ids.seq, int(data.get("seq", 0)))
-        return _FrameResult(view, data)
-
-    tasks = [asyncio.ensure_future(one(v)) for v in frames.first]
-    try:
-        more = await frames.children() if frames.children is not None else []
-    except BaseException:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
-    tasks += [asyncio.ensure_future(one(v)) for v in more]
-    results = await asyncio.gather(*tasks)
-    return _Scan([r for r in results if r is not None], failed)
-
-
 def _frame_titles(views: list[FrameView]) -> dict[str, str]:
     out: dict[str, str] = {}
     for v in views:
@@ -230,51 +107,9 @@ def _frame_titles(views: list[FrameView]) -> dict[str, str]:
     return out
 
 
-NAVIGATION_GRACE_MS = 6000
-CHILD_FRAME_WAIT_MS = 1000  # a child frame's enumeration takes tens of ms; beyond this it is stuck
 
 
-@dataclass
-class _Frames:
-    """The frames a listing walks: ``first`` (the main frame, known at once) and ``children`` (measured
-    meanwhile; None when the listing is of the main frame only)."""
-
-    first: list[FrameView]
-    children: Callable[[], Awaitable[list[FrameView]]] | None
-
-
-async def _prepare(session: BrowserSession, scope: _Scope) -> tuple[Page, IsolatedRunner, _Frames]:
-    # No waiting on the page's load event: a frame that never finishes loading (an ad, a stalled embed)
-    # would cost every listing its whole grace time. Frames not loaded yet are listed as they are now.
-    page = session.page
-    runner = await isolated_runner(session, page)
-    main = main_view(session, page)
-
-    async def children() -> list[FrameView]:
-        try:
-            views = await child_views(session, page, main, runner.frame_box)
-        except PlaywrightError as exc:
-            raise BrowserOpsError(
-                ErrorCode.ACTION_FAILED,
-                f"Could not read the page's frames: {str(exc).splitlines()[0]}. Wait for the page to load, then "
-                "retry.",
-            ) from exc
-        if scope.frame and scope.frame != MAIN:
-            views = [v for v in views if v.label == scope.frame]
-            if not views:
-                raise BrowserOpsError(
-                    ErrorCode.ELEMENT_NOT_FOUND,
-                    f"No visible frame {scope.frame!r} on this page. A full listing names the frames it found.",
-                )
-        return views
-
-    if scope.frame == MAIN:
-        return page, runner, _Frames([main], None)
-    first = [] if scope.frame else [main]
-    return page, runner, _Frames(first, children if len(page.frames) > 1 or scope.frame else None)
-
-
-def _scope_error(scope: _Scope, results: list[_FrameResult]) -> BrowserOpsError:
+def _scope_error(scope: _Scope, results: list[FrameResult]) -> BrowserOpsError:
     seen: list[str] = []
     for r in results:
         for c in r.data.get("containers") or []:
@@ -328,11 +163,11 @@ async def list_interactives(
     if offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"offset must be 0 or more, got {offset}.")
     parsed = _parse_scope(session, scope)
-    page, runner, frames = await _prepare(session, parsed)
+    page, runner, frames = await prepare(session, parsed.frame)
     tracking = parsed.js() is None and parsed.frame is None
-    scan = await _scan(session, runner, frames, {"keep": offset + limit, "scope": parsed.js(), "match": None,
+    scanned = await scan(session, runner, frames, {"keep": offset + limit, "scope": parsed.js(), "match": None,
                                         "track": tracking})
-    results = scan.results
+    results = scanned.results
     if parsed.js() and (parsed.blind_id or parsed.text) and not any(r.data.get("scopeFound") for r in results):
         raise _scope_error(parsed, results)
     main = next((r for r in results if r.view.label == MAIN), None)
@@ -353,7 +188,7 @@ async def list_interactives(
         frames={r.view.label: r.view.frame for r in results},
         frame_titles=_frame_titles([r.view for r in results]),
         url=page.url,
-        failed=scan.failed,
+        failed=scanned.failed,
     )
     if store:
         store_listing(session, listing)
@@ -377,10 +212,10 @@ async def find_elements(
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, "Give text or role (or both) to find; both are empty.")
     if not 1 <= limit <= MAX_LIMIT or offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"limit must be 1..{MAX_LIMIT} and offset 0 or more.")
-    page, runner, frames = await _prepare(session, _Scope())
+    page, runner, frames = await prepare(session, None)
     match = {"text": text.strip() if text else "", "roles": expand_role(role)}
-    scan = await _scan(session, runner, frames, {"keep": 0, "scope": None, "match": match, "track": False})
-    results = scan.results
+    scanned = await scan(session, runner, frames, {"keep": 0, "scope": None, "match": match, "track": False})
+    results = scanned.results
     # Full order across frames: number = 1 + position among every frame's sorted keys.
     keys: list[tuple[float, float, float, int, int]] = []
     for r in results:
@@ -402,7 +237,7 @@ async def find_elements(
         frames={r.view.label: r.view.frame for r in results},
         frame_titles=_frame_titles([r.view for r in results]),
         url=page.url,
-        failed=scan.failed,
+        failed=scanned.failed,
     )
     store_listing(session, listing)
     return FindResult(listing, len(found))

@@ -1,0 +1,182 @@
+"""Walking a page's frames for a listing: one enumeration per rendered frame, concurrently, in an isolated
+world where DevTools reaches the frame (with DevTools' click-listener and closed-shadow-root answers), else in
+the frame's own world. The main frame's walk starts at once; child frames are measured meanwhile and walked as
+soon as their place in the viewport is known. :mod:`browserops.browser.numbering.listing` merges the answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from browserops.browser.js import listing as listing_js
+from browserops.browser.js.listing import FrameListing
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.frames import MAIN, FrameView, child_views, main_view
+from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
+from browserops.browser.scripts import PageScriptError, run
+from browserops.contract import BrowserOpsError, ErrorCode
+
+
+@dataclass
+class FrameResult:
+    view: FrameView
+    data: FrameListing
+
+
+@dataclass
+class Scan:
+    results: list[FrameResult]
+    failed: dict[str, str]  # frame label -> why it could not be enumerated
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+
+
+async def _list_isolated(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
+    """The isolated-world enumeration, with what only DevTools can add: click listeners of icon-like
+    elements, and closed shadow roots (both asked at once). Both are remembered by the world for its
+    document, so only the first listing of a page (or one meeting new candidates) pays a second walk, and
+    only when DevTools found something."""
+    first: dict[str, Any] = {**args, "icons": True, "closed": True}
+    if runner.take_no_listeners(view.frame):
+        first["iconVerdicts"] = []  # the last listing's candidates: none has a listener
+    data, hosts = await runner.run_then_hosts(view.frame, listing_js.list_frame(first))
+    checks = [str(c) for c in data.get("iconCheck") or []]
+
+    async def listeners() -> list[str] | None:
+        return await runner.click_listeners(view.frame, checks) if checks else None
+
+    async def closed() -> int:
+        return await runner.closed_roots(view.frame, hosts)  # None unless the walk met such elements
+
+    verdicts, roots = await asyncio.gather(listeners(), closed())
+    again: dict[str, Any] = {}
+    if verdicts:
+        again["iconVerdicts"] = verdicts
+    elif checks:  # none has a listener: this listing is right as it is; the next one tells the world
+        runner.defer_no_listeners(view.frame)
+    if roots:
+        again["closed"] = False  # roots handed over: walk again, into them
+    if again:
+        data = await runner.run(view.frame, listing_js.list_frame({**args, **again, "again": True}))
+    return data
+
+
+async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
+    """One frame's enumeration: in an isolated world where DevTools reaches the frame, else (an
+    out-of-process frame, a browser without DevTools) in the frame's own world through Playwright."""
+    data: FrameListing | None = None
+    if runner.reaches(view.frame):
+        try:
+            data = await _list_isolated(runner, view, args)
+        except PlaywrightError:
+            # DevTools could not reach it after all (it went out of process) or our script threw there:
+            # its own world, through Playwright.
+            data = None
+    if data is None:
+        data = await run(view.frame, listing_js.list_frame(args))
+    if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+        raise PageScriptError(f"the enumeration returned {type(data).__name__}, not a listing")
+    return data
+
+
+async def scan(session: BrowserSession, runner: IsolatedRunner, frames: Frames, extra: dict[str, Any]) -> Scan:
+    """Every frame's enumeration, concurrently; the main frame's starts while the child frames are measured."""
+    failed: dict[str, str] = {}
+
+    async def one(view: FrameView) -> FrameResult | None:
+        args = {**view.script_args(), **extra}
+        try:
+            if view.label == MAIN:
+                data = await _run_list(runner, view, args)
+            else:
+                # A child frame busy loading or running its own scripts would hold the whole listing up: it
+                # gets a bounded time, and is reported when it does not answer in it.
+                data = await asyncio.wait_for(_run_list(runner, view, args), CHILD_FRAME_WAIT_MS / 1000)
+        except TimeoutError:
+            failed[view.label] = (f"{ErrorCode.FRAME_NOT_LISTED.value}: the frame did not answer within "
+                                  f"{CHILD_FRAME_WAIT_MS} ms (still loading or busy); list again later")
+            return None
+        except PlaywrightError as exc:  # PageScriptError included
+            if view.label != MAIN:
+                if view.frame.is_detached():
+                    return None  # the page removed the frame meanwhile: nothing of it is on the page to list
+                # Never silent: the rest of the page is listed and the result names this frame and why.
+                failed[view.label] = f"{ErrorCode.FRAME_NOT_LISTED.value}: {_first_line(exc)}"
+                return None
+            # The page itself may be navigating: wait for the new document once (never for its load
+            # event), then list it in its own world.
+            try:
+                await view.frame.wait_for_load_state("domcontentloaded", timeout=NAVIGATION_GRACE_MS)
+                data = await run(view.frame, listing_js.list_frame(args))
+            except PlaywrightError:
+                raise BrowserOpsError(
+                    ErrorCode.ACTION_FAILED,
+                    f"Could not list the page: {_first_line(exc)}. Wait for it to load (browser_wait), then "
+                    "list again.",
+                ) from exc
+        view.ids.seq = max(view.ids.seq, int(data.get("seq", 0)))
+        return FrameResult(view, data)
+
+    tasks = [asyncio.ensure_future(one(v)) for v in frames.first]
+    try:
+        more = await frames.children() if frames.children is not None else []
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    tasks += [asyncio.ensure_future(one(v)) for v in more]
+    results = await asyncio.gather(*tasks)
+    return Scan([r for r in results if r is not None], failed)
+
+
+NAVIGATION_GRACE_MS = 6000
+CHILD_FRAME_WAIT_MS = 1000  # a child frame's enumeration takes tens of ms; beyond this it is stuck
+
+
+@dataclass
+class Frames:
+    """The frames a listing walks: ``first`` (the main frame, known at once) and ``children`` (measured
+    meanwhile; None when the listing is of the main frame only)."""
+
+    first: list[FrameView]
+    children: Callable[[], Awaitable[list[FrameView]]] | None
+
+
+async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Page, IsolatedRunner, Frames]:
+    # No waiting on the page's load event: a frame that never finishes loading (an ad, a stalled embed)
+    # would cost every listing its whole grace time. Frames not loaded yet are listed as they are now.
+    page = session.page
+    runner = await isolated_runner(session, page)
+    main = main_view(session, page)
+
+    async def children() -> list[FrameView]:
+        try:
+            views = await child_views(session, page, main, runner.frame_box)
+        except PlaywrightError as exc:
+            raise BrowserOpsError(
+                ErrorCode.ACTION_FAILED,
+                f"Could not read the page's frames: {str(exc).splitlines()[0]}. Wait for the page to load, then "
+                "retry.",
+            ) from exc
+        if scope_frame and scope_frame != MAIN:
+            views = [v for v in views if v.label == scope_frame]
+            if not views:
+                raise BrowserOpsError(
+                    ErrorCode.ELEMENT_NOT_FOUND,
+                    f"No visible frame {scope_frame!r} on this page. A full listing names the frames it found.",
+                )
+        return views
+
+    if scope_frame == MAIN:
+        return page, runner, Frames([main], None)
+    first = [] if scope_frame else [main]
+    return page, runner, Frames(first, children if len(page.frames) > 1 or scope_frame else None)
