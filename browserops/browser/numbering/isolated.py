@@ -62,6 +62,9 @@ class _Worlds:
     main: _CdpFrame | None = None  # the main frame as last matched (its id outlives navigations)
     prepared: asyncio.Task[None] | None = None  # asking Chromium to make our world in every new document
     warming: asyncio.Task[None] | None = None  # learning the worlds' context ids of the latest document
+    # Frame id -> backend node id of its <iframe>/<frame> element: an element keeps its frame for the frame's
+    # whole life (moving it makes a new frame), so it is asked once per frame.
+    owners: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,17 @@ async def _context(cdp: CDPSession, worlds: _Worlds, target: _CdpFrame, fresh: b
     return worlds.contexts[key]
 
 
+async def _owner(cdp: CDPSession, worlds: _Worlds, frame_id: str) -> int | None:
+    """The backend node id of the frame's element (remembered), or None when DevTools cannot say."""
+    if frame_id not in worlds.owners:
+        try:
+            owner = await cdp.send("DOM.getFrameOwner", {"frameId": frame_id})
+        except PlaywrightError:
+            return None
+        worlds.owners[frame_id] = int(owner["backendNodeId"])
+    return worlds.owners[frame_id]
+
+
 async def _evaluate(cdp: CDPSession, context: int, expression: str) -> Any:
     answer = await cdp.send("Runtime.evaluate", {"expression": expression, "contextId": context,
                                                  "returnByValue": True, "awaitPromise": True})
@@ -182,17 +196,17 @@ class IsolatedRunner:
 
     async def frame_box(self, frame: Frame) -> tuple[bool, tuple[float, float, float, float] | None,
                                                        tuple[float, float]]:
-        """The frame element's border box and content origin in top-level viewport pixels, in two DevTools
-        calls (Playwright's frame_element + bounding box take several). ``(False, ...)`` when DevTools does
-        not reach the frame; ``(True, None, ...)`` when the frame element is not rendered."""
+        """The frame element's border box and content origin in top-level viewport pixels, in one DevTools
+        call once the frame's element is known (Playwright's frame_element + bounding box take several).
+        ``(False, ...)`` when DevTools does not reach the frame; ``(True, None, ...)`` when the frame element
+        is not rendered."""
         if self._cdp is None or frame not in self._frames or frame.parent_frame is None:
             return False, None, (0.0, 0.0)
-        try:
-            owner = await self._cdp.send("DOM.getFrameOwner", {"frameId": self._frames[frame].id})
-        except PlaywrightError:
+        backend = await _owner(self._cdp, self._worlds, self._frames[frame].id)
+        if backend is None:
             return False, None, (0.0, 0.0)
         try:
-            model = (await self._cdp.send("DOM.getBoxModel", {"backendNodeId": owner["backendNodeId"]}))["model"]
+            model = (await self._cdp.send("DOM.getBoxModel", {"backendNodeId": backend}))["model"]
         except PlaywrightError:
             return True, None, (0.0, 0.0)  # no box: not rendered (display:none)
         border, content = model["border"], model["content"]
@@ -312,8 +326,16 @@ async def _warm(cdp: CDPSession, page: Page, worlds: _Worlds) -> None:
             return
         frames = _match(tree, page)
         worlds.main = frames.get(page.main_frame, worlds.main)
+        _forget_owners(worlds, frames)
         await asyncio.gather(*(_context(cdp, worlds, target, fresh=False) for target in frames.values()),
+                             *(_owner(cdp, worlds, target.id) for f, target in frames.items() if f.parent_frame),
                              return_exceptions=True)
+
+
+def _forget_owners(worlds: _Worlds, frames: dict[Frame, _CdpFrame]) -> None:
+    ids = {target.id for target in frames.values()}
+    for gone in [k for k in worlds.owners if k not in ids]:
+        del worlds.owners[gone]
 
 
 def _start(cdp: CDPSession, page: Page, worlds: _Worlds) -> None:
@@ -364,4 +386,5 @@ async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner
         return IsolatedRunner(None, _Worlds(), {})
     frames = _match(tree, page)
     worlds.main = frames.get(page.main_frame)
+    _forget_owners(worlds, frames)
     return IsolatedRunner(cdp, worlds, frames)
