@@ -194,9 +194,11 @@ function nameOf(el, role) {
   return norm(el.getAttribute("title") || el.getAttribute("aria-placeholder") || el.getAttribute("placeholder"));
 }
 
+// The focused element, through open shadow roots and the closed ones this (isolated) world was handed.
 function deepActiveElement(doc) {
   let a = (doc || document).activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; }
+  let sr;
+  while (a && (sr = shadowOf(a)) && sr.activeElement) { a = sr.activeElement; }
   return a;
 }
 

@@ -17,30 +17,44 @@ Playwright frames are matched to DevTools frame ids by the frame tree: same pare
 n-th such sibling; then, for the rest (an about:blank frame, which DevTools reports under its creator's
 URL), same parent and name, in order. A world lives as long as its document: contexts are remembered per
 (frame id, loader id), and re-created once when Chromium says the context is gone.
+
+Acting goes through here too for an element only this world sees (inside a closed shadow root):
+:meth:`IsolatedRunner.run_on` runs an element call on it by blind id, :meth:`IsolatedRunner.element_handle`
+hands it to Playwright (see :mod:`browserops.browser.numbering.locate`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import secrets
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from playwright.async_api import CDPSession, Frame, Page
+from playwright.async_api import CDPSession, ElementHandle, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.js.listing import click_listeners, register_closed_root
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.scripts import (
+    PASS_ELEMENT,
+    ElementCall,
     PageCall,
     PageScriptError,
     expression,
+    take_element,
+    world_element_expression,
     world_expression,
+    world_found_expression,
+    world_found_result,
     world_function,
     world_result,
 )
 
 WORLD_NAME = "browserops"
+HANDLES_KEPT = 8
 R = TypeVar("R")
 
 
@@ -51,6 +65,9 @@ class _Worlds:
     # so (an empty iconVerdicts) instead of a call of its own.
     no_listeners: set[str] = field(default_factory=set)
     main: _CdpFrame | None = None  # the main frame as last matched (its id outlives navigations)
+    # Handles made for elements in closed roots: the latest few are kept, older ones disposed (a page that
+    # never navigates would otherwise keep every one).
+    handles: deque[ElementHandle] = field(default_factory=lambda: deque(maxlen=HANDLES_KEPT))
 
 
 @dataclass(frozen=True)
@@ -115,14 +132,19 @@ async def _context(cdp: CDPSession, worlds: _Worlds, target: _CdpFrame, fresh: b
     return worlds.contexts[key]
 
 
-async def _evaluate(cdp: CDPSession, context: int, expression: str) -> Any:
-    answer = await cdp.send("Runtime.evaluate", {"expression": expression, "contextId": context,
-                                                 "returnByValue": True, "awaitPromise": True})
+async def _evaluate(cdp: CDPSession, context: int, expression: str, *, by_value: bool = True) -> Any:
+    """The expression's value (``by_value``), or else DevTools' remote object of it (in the handle group)."""
+    params: dict[str, Any] = {"expression": expression, "contextId": context, "returnByValue": by_value,
+                              "awaitPromise": True}
+    if not by_value:
+        params["objectGroup"] = f"{WORLD_NAME}-handle"
+    answer = await cdp.send("Runtime.evaluate", params)
     details = answer.get("exceptionDetails")
     if details:
         exc = details.get("exception") or {}
         raise PageScriptError(str(exc.get("description") or details.get("text") or "the script threw"))
-    return (answer.get("result") or {}).get("value")
+    result = answer.get("result") or {}
+    return result.get("value") if by_value else result
 
 
 def _closed_roots(document: dict[str, Any], main_id: str) -> dict[str, list[int]]:
@@ -158,12 +180,21 @@ class IsolatedRunner:
     async def run(self, frame: Frame, call: PageCall[R]) -> R:
         """``call`` in the frame's isolated world. Raises :class:`PageScriptError` when the script throws
         there (or answers with something not ours) and PlaywrightError when the frame is gone."""
+        return world_result(call, await self._evaluate_in(frame, world_expression(call)))
+
+    async def run_on(self, frame: Frame, blind_id: str, call: ElementCall[R]) -> R:
+        """``call`` on the element with ``blind_id`` in the frame's isolated world, which also sees into the
+        closed shadow roots the listing handed it (:meth:`closed_roots`). Raises :class:`NotInFrame` when
+        the element is not there, else as :meth:`run`."""
+        raw = await self._evaluate_in(frame, world_found_expression(blind_id, call))
+        return world_found_result(call, blind_id, raw)
+
+    async def _evaluate_in(self, frame: Frame, text: str, *, by_value: bool = True) -> Any:
         assert self._cdp is not None
         target = self._frames[frame]
-        text = world_expression(call)
         try:
             context = await _context(self._cdp, self._worlds, target, fresh=False)
-            return world_result(call, await _evaluate(self._cdp, context, text))
+            return await _evaluate(self._cdp, context, text, by_value=by_value)
         except PageScriptError:
             raise
         except PlaywrightError as exc:
@@ -171,7 +202,43 @@ class IsolatedRunner:
                 raise
         # The document changed under the remembered world (same loader, e.g. document.open): make a new one.
         context = await _context(self._cdp, self._worlds, target, fresh=True)
-        return world_result(call, await _evaluate(self._cdp, context, text))
+        return await _evaluate(self._cdp, context, text, by_value=by_value)
+
+    async def element_handle(self, frame: Frame, blind_id: str) -> ElementHandle | None:
+        """A Playwright handle of the element with ``blind_id`` that this world sees and the page's own world
+        may not (inside a closed shadow root), so Playwright's actions (click, fill, press…) can act on it:
+        Playwright acts on a handle inside a closed root (its hit test walks up from the element), it only
+        cannot find one there. None when the element is not there.
+
+        DevTools resolves the element into the frame's main world; Playwright's handles come only from its
+        own evaluations, so the object is passed over under a random one-off name on ``window`` and taken
+        (and the name deleted) by the next call: a page sees nothing of it unless it lists ``window``'s own
+        properties in that instant, and learns only an element of its own."""
+        if self._cdp is None or frame not in self._frames:
+            return None
+        cdp = self._cdp
+        group = f"{WORLD_NAME}-handle"
+        key = f"__bo_{secrets.token_hex(8)}"
+        try:
+            found = await self._evaluate_in(frame, world_element_expression(blind_id), by_value=False)
+            if not isinstance(found, dict) or found.get("subtype") != "node":
+                return None
+            node = (await cdp.send("DOM.describeNode", {"objectId": found["objectId"]}))["node"]
+            main = await cdp.send("DOM.resolveNode", {"backendNodeId": node["backendNodeId"], "objectGroup": group})
+            await cdp.send("Runtime.callFunctionOn", {"objectId": main["object"]["objectId"],
+                                                      "functionDeclaration": PASS_ELEMENT,
+                                                      "arguments": [{"value": key}]})
+            element = await take_element(frame, key)
+        finally:
+            with contextlib.suppress(PlaywrightError):
+                await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": group})
+        kept = self._worlds.handles
+        if element is not None:
+            if len(kept) == kept.maxlen:
+                with contextlib.suppress(PlaywrightError):
+                    await kept[0].dispose()
+            kept.append(element)
+        return element
 
     async def frame_box(self, frame: Frame) -> tuple[bool, tuple[float, float, float, float] | None,
                                                        tuple[float, float]]:
