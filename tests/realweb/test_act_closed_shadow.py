@@ -136,8 +136,11 @@ async def test_choose_in_a_popup_list_inside_a_closed_shadow_root(tool_ctx: Tool
 
 async def test_press_a_key_on_an_element_inside_a_closed_shadow_root(tool_ctx: ToolContext) -> None:
     items = await _open(tool_ctx)
-    pressed = await ok(tool_ctx, "browser_press", key="ArrowDown", id=by_name(items, "Colour")["n"])
+    colour = by_name(items, "Colour")["n"]
+    pressed = await ok(tool_ctx, "browser_press", key="ArrowDown", id=colour)
     assert pressed["target"]["name"] == "Colour"
+    # Where the focus is now is told from inside the closed root, not as its host.
+    assert pressed["focused"]["n"] == colour and pressed["focused"]["name"] == "Colour"
     assert await tool_ctx.session.page.locator("#out").inner_text() == "key=ArrowDown"
 
 
