@@ -151,3 +151,33 @@ async def test_a_covered_control_inside_a_closed_shadow_root_is_refused_as_any_o
                          action="click")
     assert "is covered by div" in failed["error"]
     assert await tool_ctx.session.page.title() != "bought"
+
+
+_FRAMED = """<html><body><p>Outer</p>
+<iframe srcdoc='<html><body><act-framed-card></act-framed-card><script>
+  customElements.define("act-framed-card", class extends HTMLElement {
+    constructor() {
+      super();
+      const root = this.attachShadow({ mode: "closed" });
+      root.innerHTML = "<button>Order</button>";
+      root.querySelector("button").addEventListener("click", () => { parent.document.title = "ordered"; });
+    }
+  });
+</script></body></html>'></iframe></body></html>"""
+
+
+async def test_click_inside_a_closed_shadow_root_in_a_child_frame(tool_ctx: ToolContext) -> None:
+    page = tool_ctx.session.page
+
+    async def serve(route: Route) -> None:
+        await route.fulfill(status=200, content_type="text/html", body=_FRAMED)
+
+    await page.route(_URL, serve)
+    try:
+        await ok(tool_ctx, "browser_navigate", url=_URL)
+    finally:
+        await page.unroute(_URL)
+    order = by_name(await listed(tool_ctx), "Order")
+    assert order.get("frame")  # listed in the child frame
+    await ok(tool_ctx, "browser_overlay_act", index=order["n"], action="click")
+    assert await page.title() == "ordered"
