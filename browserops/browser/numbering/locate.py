@@ -88,10 +88,6 @@ async def other_element(located: Located, blind_id: str) -> Locator | ElementHan
     if located.world is None:
         locator = blind_locator(located.frame, blind_id)
         return locator if await locator.count() else None
-    try:
-        await located.world.runner.run_on(located.frame, blind_id, _PRESENT)
-    except NotInFrame:
-        return None
     return await located.world.runner.element_handle(located.frame, blind_id)
 
 
@@ -214,9 +210,6 @@ async def _in_isolated_worlds(session: BrowserSession, first: Frame | None, blin
         if handle is not None:
             return frame, InWorld(runner, handle), result
     return None
-
-
-_PRESENT: ElementCall[bool] = ElementCall("element", "isMultiple")  # any cheap call: only "found" matters
 
 
 async def element_call(located: Located, call: ElementCall[R]) -> R:
