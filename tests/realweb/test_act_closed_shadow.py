@@ -181,3 +181,20 @@ async def test_click_inside_a_closed_shadow_root_in_a_child_frame(tool_ctx: Tool
     assert order.get("frame")  # listed in the child frame
     await ok(tool_ctx, "browser_overlay_act", index=order["n"], action="click")
     assert await page.title() == "ordered"
+
+
+async def test_controls_inside_closed_shadow_roots_get_badges(tool_ctx: ToolContext) -> None:
+    items = await _open(tool_ctx)
+    shown = await ok(tool_ctx, "browser_overlay_show")
+    assert shown["shown"] == len(items) and "missing" not in shown, shown
+    # Buy's badge (its element is inside the closed root) is drawn at its top-left corner, which is the card's.
+    page = tool_ctx.session.page
+    badge = await page.evaluate("""(n) => {
+      const b = document.querySelector("browserops-overlay").shadowRoot.querySelector(`[data-n="${n}"]`);
+      return b && !b.hidden ? [parseFloat(b.style.left), parseFloat(b.style.top)] : null; }""",
+                                by_name(items, "Buy")["n"])
+    card = await page.locator("act-shop-card").bounding_box()
+    assert badge is not None and card is not None
+    assert abs(badge[0] - (card["x"] - 8)) < 4 and abs(badge[1] - (card["y"] - 10)) < 4, (badge, card)
+    hidden = await ok(tool_ctx, "browser_overlay_hide")
+    assert hidden["removed"] >= 1

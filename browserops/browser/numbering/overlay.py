@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
@@ -18,8 +18,10 @@ from playwright.async_api import Frame, Page
 from browserops.browser.js import overlay as overlay_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import Listing, latest_listing
+from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
 from browserops.browser.scripts import PageCall, run
 
+R = TypeVar("R")
 Scheme = Literal["dark", "blue", "light"]
 SCHEMES: dict[str, str] = {
     "dark": "yellow numbers on black (default)",
@@ -47,23 +49,32 @@ def overlay_state(session: BrowserSession) -> OverlayState | None:
     return session.state(DrawnOverlay).state
 
 
-async def _run(frame: Frame, call: PageCall[overlay_js.Shown] | PageCall[overlay_js.Removed]) -> dict[str, Any] | None:
+async def _run(runner: IsolatedRunner, frame: Frame,
+               call: PageCall[overlay_js.Shown] | PageCall[overlay_js.Removed]) -> dict[str, Any] | None:
     try:
-        result: Mapping[str, Any] = await run(frame, call)
+        result: Mapping[str, Any] = await _in_world(runner, frame, call)
     except PlaywrightError:
         return None  # a frame that navigated away has no badges to draw or remove
     return dict(result)
 
 
+async def _in_world(runner: IsolatedRunner, frame: Frame, call: PageCall[R]) -> R:
+    """Where the listing runs: the frame's isolated world when DevTools reaches it (it also sees into the
+    closed shadow roots the listing reached, so their controls get badges too), else the frame's own world."""
+    return await (runner.run(frame, call) if runner.reaches(frame) else run(frame, call))
+
+
 async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = "dark") -> dict[str, Any]:
     """Draw the listing's numbers. Returns how many badges were drawn and which numbers had no element."""
     page = session.page
+    runner = await isolated_runner(session, page)
     state = overlay_state(session)
     if (state is not None and state.page is page and state.generation == listing.generation
             and state.scheme == scheme and state.result is not None):
         # Already drawn for this listing (a listing redraws an overlay that is on): keep it if still there.
         try:
-            if await run(page.main_frame, overlay_js.present()) or not any(i.frame == "main" for i in listing.items):
+            present = await _in_world(runner, page.main_frame, overlay_js.present())
+            if present or not any(i.frame == "main" for i in listing.items):
                 return dict(state.result)
         except PlaywrightError:
             pass
@@ -76,7 +87,7 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
     for frame in frames:
         items = by_frame.get(labelled.get(id(frame), ""), [])
         # Frames without items still run, to remove badges a previous overlay left there.
-        jobs.append(_run(frame, overlay_js.show(items, scheme) if items else overlay_js.hide()))
+        jobs.append(_run(runner, frame, overlay_js.show(items, scheme) if items else overlay_js.hide()))
     results = await asyncio.gather(*jobs)
     shown = sum(int(r.get("shown", 0)) for r in results if r)
     missing = sorted(n for r in results if r for n in r.get("missing", []))
@@ -90,7 +101,8 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
 async def hide_overlay(session: BrowserSession) -> dict[str, Any]:
     """Remove every badge and listener we added, in every frame of the active page."""
     page = session.page
-    results = await asyncio.gather(*(_run(f, overlay_js.hide()) for f in page.frames if not f.is_detached()))
+    runner = await isolated_runner(session, page)
+    results = await asyncio.gather(*(_run(runner, f, overlay_js.hide()) for f in page.frames if not f.is_detached()))
     session.state(DrawnOverlay).state = None
     return {"removed": sum(int(r.get("removed", 0)) for r in results if r)}
 
