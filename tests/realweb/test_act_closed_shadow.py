@@ -198,3 +198,14 @@ async def test_controls_inside_closed_shadow_roots_get_badges(tool_ctx: ToolCont
     assert abs(badge[0] - (card["x"] - 8)) < 4 and abs(badge[1] - (card["y"] - 10)) < 4, (badge, card)
     hidden = await ok(tool_ctx, "browser_overlay_hide")
     assert hidden["removed"] >= 1
+
+
+async def test_quick_navigation_moves_into_closed_shadow_roots(tool_ctx: ToolContext) -> None:
+    items = await _open(tool_ctx)
+    moved = await ok(tool_ctx, "browser_focus_next", role="button")
+    assert moved["found"] is True and moved["focused"] is True
+    assert moved["element"]["name"] == "Buy" and moved["element"]["n"] == by_name(items, "Buy")["n"]
+    field = await ok(tool_ctx, "browser_focus_next", role="field")
+    assert field["element"]["name"] == "Quantity"
+    await ok(tool_ctx, "browser_press", key="9")
+    assert await tool_ctx.session.page.locator("#out").inner_text() == "qty=9"

@@ -32,7 +32,6 @@ from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.isolated import isolated_runner
 from browserops.browser.numbering.locate import element_call
-from browserops.browser.scripts import run
 from browserops.contract import BrowserOpsError, ErrorCode
 
 TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
@@ -154,12 +153,9 @@ async def focused_element(session: BrowserSession) -> dict[str, Any] | None:
         ids = frame_ids(session, frame)
         call = focusnav_js.active(ids.prefix, ids.seq)
         try:
-            info = await (runner.run(frame, call) if runner.reaches(frame) else run(frame, call))
+            info = await runner.run_here(frame, call)
         except PlaywrightError:
-            try:
-                info = await run(frame, call)
-            except PlaywrightError:
-                continue
+            continue
         if not info or info.get("frame_focus"):
             continue  # focus sits in a child frame (or nowhere here): keep looking
         ids.seq = max(ids.seq, int(info.get("seq", 0)))

@@ -44,6 +44,7 @@ from browserops.browser.scripts import (
     PageCall,
     PageScriptError,
     expression,
+    run,
     take_element,
     world_element_expression,
     world_expression,
@@ -181,6 +182,11 @@ class IsolatedRunner:
         """``call`` in the frame's isolated world. Raises :class:`PageScriptError` when the script throws
         there (or answers with something not ours) and PlaywrightError when the frame is gone."""
         return world_result(call, await self._evaluate_in(frame, world_expression(call)))
+
+    async def run_here(self, frame: Frame, call: PageCall[R]) -> R:
+        """``call`` where the listing runs: the frame's isolated world when DevTools reaches the frame (it also
+        sees into the closed shadow roots the listing reached), else the frame's own world through Playwright."""
+        return await (self.run(frame, call) if self.reaches(frame) else run(frame, call))
 
     async def run_on(self, frame: Frame, blind_id: str, call: ElementCall[R]) -> R:
         """``call`` on the element with ``blind_id`` in the frame's isolated world, which also sees into the

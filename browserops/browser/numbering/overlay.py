@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
@@ -19,9 +19,8 @@ from browserops.browser.js import overlay as overlay_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import Listing, latest_listing
 from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
-from browserops.browser.scripts import PageCall, run
+from browserops.browser.scripts import PageCall
 
-R = TypeVar("R")
 Scheme = Literal["dark", "blue", "light"]
 SCHEMES: dict[str, str] = {
     "dark": "yellow numbers on black (default)",
@@ -52,16 +51,11 @@ def overlay_state(session: BrowserSession) -> OverlayState | None:
 async def _run(runner: IsolatedRunner, frame: Frame,
                call: PageCall[overlay_js.Shown] | PageCall[overlay_js.Removed]) -> dict[str, Any] | None:
     try:
-        result: Mapping[str, Any] = await _in_world(runner, frame, call)
+        # Where the listing runs, so controls inside the closed shadow roots it reached get badges too.
+        result: Mapping[str, Any] = await runner.run_here(frame, call)
     except PlaywrightError:
         return None  # a frame that navigated away has no badges to draw or remove
     return dict(result)
-
-
-async def _in_world(runner: IsolatedRunner, frame: Frame, call: PageCall[R]) -> R:
-    """Where the listing runs: the frame's isolated world when DevTools reaches it (it also sees into the
-    closed shadow roots the listing reached, so their controls get badges too), else the frame's own world."""
-    return await (runner.run(frame, call) if runner.reaches(frame) else run(frame, call))
 
 
 async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = "dark") -> dict[str, Any]:
@@ -73,7 +67,7 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
             and state.scheme == scheme and state.result is not None):
         # Already drawn for this listing (a listing redraws an overlay that is on): keep it if still there.
         try:
-            present = await _in_world(runner, page.main_frame, overlay_js.present())
+            present = await runner.run_here(page.main_frame, overlay_js.present())
             if present or not any(i.frame == "main" for i in listing.items):
                 return dict(state.result)
         except PlaywrightError:
