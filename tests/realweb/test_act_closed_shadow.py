@@ -34,7 +34,7 @@ _PAGE = """<html><body>
         + '<label>Size <select id="size"><option>Small</option><option>Large</option></select></label> '
         + '<button id="gone">Soon gone</button> <act-inner-link></act-inner-link> '
         + '<div role="combobox" id="color" aria-label="Colour" tabindex="0" aria-expanded="false" '
-        + 'aria-controls="colors">Colour</div>'
+        + 'aria-controls="colors">Colour</div> <label>Receipt <input type="file" id="receipt"></label>'
         + '<ul role="listbox" id="colors" hidden><li role="option">Red</li><li role="option">Green</li></ul>';
       root.getElementById("buy").addEventListener("click", () => { document.title = "bought"; });
       // The page's own handler reports what the closed field holds (the page can read its own root).
@@ -51,6 +51,7 @@ _PAGE = """<html><body>
         out("colour=" + e.target.textContent);
       });
       color.addEventListener("keydown", (e) => out("key=" + e.key));
+      root.getElementById("receipt").addEventListener("change", (e) => out("file=" + e.target.files[0].name));
     }
   });
   // A fixed bar over the whole card, put there by the test: the card's controls are covered.
@@ -209,3 +210,11 @@ async def test_quick_navigation_moves_into_closed_shadow_roots(tool_ctx: ToolCon
     assert field["element"]["name"] == "Quantity"
     await ok(tool_ctx, "browser_press", key="9")
     assert await tool_ctx.session.page.locator("#out").inner_text() == "qty=9"
+
+
+async def test_upload_into_a_file_field_inside_a_closed_shadow_root(tool_ctx: ToolContext) -> None:
+    items = await _open(tool_ctx)
+    (tool_ctx.workspace / "receipt.txt").write_text("12.50 EUR", encoding="utf-8")
+    uploaded = await ok(tool_ctx, "browser_upload", id=by_name(items, "Receipt")["n"], files=["receipt.txt"])
+    assert uploaded["via"] == "file input" and uploaded["input_file_count"] == 1
+    assert await tool_ctx.session.page.locator("#out").inner_text() == "file=receipt.txt"
