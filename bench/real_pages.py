@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.peer import PlaywrightMCP
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.listing import MAX_LIMIT
 from browserops.config import Settings
 from browserops.demo_site.real_pages import RealPagesSite
@@ -79,7 +80,11 @@ async def _whole(ctx: ToolContext) -> tuple[float, int, set[str]]:
         whole_ms += ms
         whole_chars += _chars(result)
         items = result["data"]["items"]
-        ids |= {str(item["id"]) for item in items}
+        # The ids for the coverage check come from the listing the call stored (what its numbers mean), so
+        # the timed call and its characters are the default format's, which gives no ids.
+        stored = latest_listing(ctx.session)
+        assert stored is not None
+        ids |= {item.blind_id for item in stored.items}
         offset += len(items)
         if offset >= int(result["data"]["total"]) or not items:
             break

@@ -45,11 +45,22 @@ def one_line(text: Any, limit: int = NAME_CHARS) -> str:
 
 
 def items_of(data: Mapping[str, Any]) -> tuple[str, list[Mapping[str, Any]]]:
+    """The result's items; a listing's ``off_screen_from`` is carried onto each item it covers, so every
+    item reads the same whether its result flags items one by one or once."""
+    off_screen = data.get("off_screen_from")
     for key in ITEM_KEYS:
         value = data.get(key)
         if isinstance(value, list):
-            return key, [v for v in value if isinstance(v, Mapping)]
+            items = [v for v in value if isinstance(v, Mapping)]
+            if isinstance(off_screen, int):
+                items = [{**v, "in_viewport": False} if _at_or_after(v, off_screen) else v for v in items]
+            return key, items
     return "", []
+
+
+def _at_or_after(item: Mapping[str, Any], number: int) -> bool:
+    n = item_number(item)
+    return isinstance(n, int) and n >= number
 
 
 def item_number(item: Mapping[str, Any]) -> Any:

@@ -136,7 +136,8 @@ async def list_all(tools: GuardedTools) -> tuple[list[dict[str, Any]], dict[str,
     windows: dict[int, dict[str, int]] = {}
     offset = 0
     while True:
-        data = await tools.need("browser_list_interactives", {"limit": LIST_LIMIT, "offset": offset, "boxes": True})
+        data = await tools.need("browser_list_interactives", {"limit": LIST_LIMIT, "offset": offset, "boxes": True,
+                                                                  "ids": True})
         page = list(data.get("items") or [])
         frames.update(data.get("frames") or {})
         for item in page:

@@ -27,13 +27,15 @@ class ListArgs(ToolArgs):
     offset: int = Field(0, ge=0, description="Skip this many items of the full order (paging).")
     boxes: bool = Field(False, description="Also give each item's box [x, y, width, height] in viewport CSS "
                         "pixels, and the viewport's [width, height] (for drawing on a screenshot).")
+    ids: bool = Field(False, description="Also give each item's stable id (data-blind-id): it stays valid across "
+                      "listings while the element exists, where numbers belong to one listing.")
 
 
 async def _list(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     result = await listing.list_interactives(
         ctx.session, limit=args.limit or ctx.settings.list_limit, offset=args.offset, scope=args.scope
     )
-    data = listing.listing_data(result, boxes=args.boxes)
+    data = listing.listing_data(result, boxes=args.boxes, ids=args.ids)
     redrawn = await overlay.refresh_overlay(ctx.session)
     if redrawn is not None:
         data["overlay"] = "redrawn"
@@ -112,14 +114,14 @@ TOOLS: list[ToolDef[Any]] = [
         description=(
             "Number what a person could act on in the current tab: links, buttons, fields, drop-downs, "
             "checkboxes, tabs, options, editable areas and clickable elements, in every frame and shadow root, "
-            "visible only, those in the viewport first (then below, then above). Each item has its number n, a "
-            "stable id (data-blind-id, kept across listings), role, accessible name, state (value, checked, "
-            "expanded, disabled…), frame, in_viewport=false when off-screen, covered=true when a banner or "
-            "dialog lies on it, name_guessed=true when the page gave it no name (guessed from title, alt, icon "
-            "file or class words), and new=true when it was not in the previous listing; frames_failed names "
-            "frames that could not be listed, with a code. Numbers belong to this "
-            "listing and its limit/offset only: list again after navigation or big changes, and page with "
-            "offset when 'more' says items remain."
+            "visible only, those in the viewport first (then below, then above). Each item has its number n, "
+            "role, accessible name, state (value, checked, expanded, disabled…), frame, covered=true when a "
+            "banner or dialog lies on it, name_guessed=true when the page gave it no name (guessed from title, "
+            "alt, icon file or class words), and new=true when it was not in the previous listing. "
+            "off_screen_from is the first number outside the viewport (it and every later one are off-screen); "
+            "frames_failed names frames that could not be listed, with a code; ids=true adds each item's "
+            "stable id. Numbers belong to this listing and its limit/offset only: list again after navigation "
+            "or big changes, and page with offset when 'more' says items remain."
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_list,

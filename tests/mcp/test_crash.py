@@ -50,7 +50,7 @@ def _kill_on_next_call(app: BrowserOpsMCP) -> tuple[list[int], Any]:
 
 async def _args_for(client: Client, tool: str, base_url: str) -> dict[str, Any]:
     await call(client, "browser_navigate", url=base_url + "/expense")
-    items = listed_items((await call(client, "browser_list_interactives"))["data"])
+    items = listed_items((await call(client, "browser_list_interactives", ids=True))["data"])
     merchant = item_named(items, "Merchant")
     return {
         "browser_navigate": {"url": base_url + "/search?q=pen"},

@@ -8,9 +8,11 @@ them over workers. Each chunk reports every failing page at once, not just the f
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 import pytest
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
@@ -20,6 +22,7 @@ from tests.realweb.ax_coverage import coverage
 
 CHUNKS = 4
 MIN_COVERAGE = 0.99
+LOAD_WAIT_MS = 10_000  # as bench/real_pages.py
 
 
 @pytest.fixture(scope="module")
@@ -49,12 +52,19 @@ async def test_real_pages_are_listed_fully(chunk: int, session: BrowserSession, 
     cdp = await page_cdp(session, page)
     assert cdp is not None
     for name in names[chunk::CHUNKS]:
-        # The load event, not DOMContentLoaded: until an <img> has loaded or failed it has no box, so a link
-        # wrapping only that image is invisible to the listing and visible (a broken-image icon) to the
-        # yardstick a moment later. CI under load hit exactly that on a page with 7 such icon links.
-        await page.goto(real_site.url(name), wait_until="load", timeout=60_000)
+        await page.goto(real_site.url(name), wait_until="domcontentloaded", timeout=60_000)
+        # Then the load event, for at most LOAD_WAIT_MS (some pages never finish loading): until an <img> has
+        # loaded or failed it has no box, so a link wrapping only that image is invisible to the listing and
+        # visible (a broken-image icon) to the yardstick a moment later. CI under load hit exactly that.
+        with contextlib.suppress(PlaywrightTimeoutError):
+            await page.wait_for_load_state("load", timeout=LOAD_WAIT_MS)
         ids, total, failed = await _whole_listing(session)
         cov = await coverage(page, cdp, ids)
+        if cov.missed:
+            # The yardstick reads the page after the listing did: a control that only appeared in between
+            # (a page still loading or animating) is listed by a listing taken now; a real miss stays missed.
+            ids, total, failed = await _whole_listing(session)
+            cov = await coverage(page, cdp, ids)
         if cov.links and total == 0:
             problems.append(f"{name}: empty listing on a page with visible links")
         if failed:

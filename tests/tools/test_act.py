@@ -120,7 +120,7 @@ async def test_select_sets_checkboxes_and_radios(tool_ctx: ToolContext, demo_sit
 
 async def test_act_by_index_uses_the_blind_id(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/frames")
-    items = await listed(tool_ctx)
+    items = await listed(tool_ctx, ids=True)
     field = by_name(items, "Cross field")["id"]
     await ok(tool_ctx, "browser_act_by_index", id=field, action="type", text="by id")
     # The id keeps working after other listings (a different window of numbers).
@@ -154,7 +154,7 @@ async def test_stale_and_out_of_range_numbers_say_to_relist(tool_ctx: ToolContex
 async def test_overlay_act_relists_when_its_limit_offset_differ(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/expense")
     await listed(tool_ctx, limit=3)
-    everything = await listed(tool_ctx, limit=40)
+    everything = await listed(tool_ctx, limit=40, ids=True)
     await listed(tool_ctx, limit=3)
     # Number 7 belongs to a listing with limit 8: overlay_act re-lists with it, then acts.
     done = await ok(tool_ctx, "browser_overlay_act", index=7, limit=8, offset=0)
@@ -210,7 +210,7 @@ async def test_contenteditable_pointer_divs_dates_and_clearing(tool_ctx: ToolCon
     assert typed["value"] == "Новый текст" and typed["matches"] is True
     tile = by_name(items, "Pick this tile")
     assert tile["role"] == "clickable"
-    assert not any(i["name"] == "Pick this tile" and i["id"] != tile["id"] for i in items)  # the span is not separate
+    assert not any(i["name"] == "Pick this tile" and i["n"] != tile["n"] for i in items)  # the span is not separate
     await ok(tool_ctx, "browser_overlay_act", index=tile["n"])
     assert await page.title() == "tile picked"
     date = await ok(tool_ctx, "browser_overlay_act", index=by_name(items, "Date")["n"], action="type",

@@ -9,7 +9,7 @@ from tests.tools.helpers import by_name, fails, listed, ok, open_page
 
 async def test_find_in_english_russian_and_chinese(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/expense/multilang")
-    everything = await listed(tool_ctx, limit=100)
+    everything = await listed(tool_ctx, limit=100, ids=True)
     cases = {"last NAME": "Last name", "  фамилия ": "Фамилия", "ГОРОД": "Город", "城市": "城市",
              "电子": "电子邮件", "почта": "Электронная почта"}
     for query, name in cases.items():

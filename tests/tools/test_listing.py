@@ -9,7 +9,7 @@ from tests.tools.helpers import by_name, fails, listed, ok, open_page
 
 async def test_lists_same_and_cross_origin_frame_elements(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/frames")
-    data = await ok(tool_ctx, "browser_list_interactives")
+    data = await ok(tool_ctx, "browser_list_interactives", ids=True)
     items = data["items"]
     inner = by_name(items, "Inner name")
     cross = by_name(items, "Cross-origin button")
@@ -54,7 +54,7 @@ async def test_same_element_keeps_its_id_across_listings_and_dom_changes(
     tool_ctx: ToolContext, demo_site: DemoSite
 ) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/mutating")
-    first = await listed(tool_ctx)
+    first = await listed(tool_ctx, ids=True)
     a, b = by_name(first, "Stable button A"), by_name(first, "Stable button B")
     # The clock and ticker keep mutating; also insert an unrelated button before them, which shifts numbers.
     await tool_ctx.session.page.evaluate(
@@ -62,7 +62,7 @@ async def test_same_element_keeps_its_id_across_listings_and_dom_changes(
                    document.querySelector('main').prepend(p); }"""
     )
     await ok(tool_ctx, "browser_wait", ms=450)
-    second = await listed(tool_ctx)
+    second = await listed(tool_ctx, ids=True)
     assert by_name(second, "Stable button A")["id"] == a["id"]
     assert by_name(second, "Stable button B")["id"] == b["id"]
     inserted = by_name(second, "Inserted first")
@@ -88,12 +88,12 @@ async def test_limit_offset_paging(tool_ctx: ToolContext, demo_site: DemoSite) -
     assert page1["total"] == 120
     assert [i["n"] for i in page1["items"]] == list(range(1, 26))
     assert page1["more"] == 95 and page1["next"] == "offset=25"
-    page2 = await ok(tool_ctx, "browser_list_interactives", limit=25, offset=25)
+    page2 = await ok(tool_ctx, "browser_list_interactives", limit=25, offset=25, ids=True)
     assert [i["n"] for i in page2["items"]] == list(range(26, 51))
     assert page2["offset"] == 25
-    last = await ok(tool_ctx, "browser_list_interactives", limit=25, offset=100)
+    last = await ok(tool_ctx, "browser_list_interactives", limit=25, offset=100, ids=True)
     assert [i["n"] for i in last["items"]] == list(range(101, 121)) and "more" not in last
-    everything = await ok(tool_ctx, "browser_list_interactives", limit=120)
+    everything = await ok(tool_ctx, "browser_list_interactives", limit=120, ids=True)
     ids = [i["id"] for i in everything["items"]]
     assert len(set(ids)) == 120
     # Pages are slices of the same full order.
@@ -106,20 +106,28 @@ async def test_limit_offset_paging(tool_ctx: ToolContext, demo_site: DemoSite) -
 
 async def test_viewport_first_then_below(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/large?n=300")
-    items = (await ok(tool_ctx, "browser_list_interactives", limit=300))["items"]
-    flags = [i.get("in_viewport", True) for i in items]
-    first_off = flags.index(False)
-    assert first_off > 0 and not any(flags[first_off:])
+    data = await ok(tool_ctx, "browser_list_interactives", limit=300, boxes=True)
+    items = data["items"]
+    assert all("in_viewport" not in i and "id" not in i for i in items)  # said once, and ids only when asked
+    first_off = data["off_screen_from"] - 1
+    height = data["viewport"][1]
+    # Every item before off_screen_from is in the viewport, it and every later one is below it.
+    assert first_off > 0 and all(i["box"][1] < height for i in items[:first_off])
+    assert all(i["box"][1] >= height for i in items[first_off:])
     # Reading order inside the viewport: Link 1, Button 2, Input 3… left to right, row by row.
     assert [i["name"] for i in items[:5]] == ["Link 1", "Button 2", "Input 3", "Select 4", "Checkbox 5"]
     in_view = await ok(tool_ctx, "browser_list_interactives", scope="viewport", limit=300)
     assert in_view["total"] == first_off
     # After scrolling to the bottom, the bottom items come first.
     await ok(tool_ctx, "browser_scroll", to="bottom")
-    items = (await ok(tool_ctx, "browser_list_interactives", limit=300))["items"]
-    assert items[0].get("in_viewport", True) and int(items[0]["name"].split()[-1]) > 150
-    # What was scrolled past comes last, still in page order.
-    assert items[-1].get("in_viewport") is False and items[-1]["name"] != "Link 1"
+    data = await ok(tool_ctx, "browser_list_interactives", limit=300, boxes=True)
+    items = data["items"]
+    assert data["off_screen_from"] > 1 and int(items[0]["name"].split()[-1]) > 150
+    # What was scrolled past comes last (above the viewport now), still in page order.
+    assert items[-1]["n"] >= data["off_screen_from"] and items[-1]["box"][1] < 0 and items[-1]["name"] != "Link 1"
+    # A window further on says where off-screen starts within it: its first item.
+    tail = await ok(tool_ctx, "browser_list_interactives", limit=10, offset=290)
+    assert tail["off_screen_from"] == 291
     assert [i["name"] for i in items].index("Link 1") > [i["name"] for i in items].index(items[0]["name"])
 
 
@@ -145,7 +153,8 @@ async def test_banner_buttons_come_first_and_covered_items_say_so(
     data = await ok(tool_ctx, "browser_list_interactives")
     first_two = data["items"][:2]
     assert all("covered" not in i for i in first_two)
-    assert all(i.get("covered") for i in data["items"][2:] if i.get("in_viewport", True))
+    in_view = data["items"][2:data.get("off_screen_from", len(data["items"]) + 1) - 1]
+    assert in_view and all(i.get("covered") for i in in_view)
     assert any("dialog" in c for c in data["covered_by"])
     clicked = await ok(tool_ctx, "browser_overlay_act", index=first_two[0]["n"])
     assert clicked["element_gone"] or clicked.get("element")

@@ -92,7 +92,7 @@ async def test_badges_in_frames_and_shadow_roots(tool_ctx: ToolContext, demo_sit
     assert inner == [str(by_name(items, n)["n"]) for n in ("Inner name", "Inner button", "Clear inner name")]
     assert cross == [str(by_name(items, n)["n"]) for n in ("Cross field", "Cross-origin button")]
     await open_page(tool_ctx, demo_site.base_url + "/shadow")
-    items = await listed(tool_ctx)
+    items = await listed(tool_ctx, ids=True)
     await ok(tool_ctx, "browser_overlay_show")
     drawn = await badges(tool_ctx.session.page)
     assert len(drawn) == len(items) == 5 and not any(b["hidden"] for b in drawn)
@@ -105,7 +105,7 @@ async def test_badges_in_frames_and_shadow_roots(tool_ctx: ToolContext, demo_sit
 
 async def test_badges_do_not_intercept_clicks(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/shadow")
-    items = await listed(tool_ctx)
+    items = await listed(tool_ctx, ids=True)
     await ok(tool_ctx, "browser_overlay_show")
     page = tool_ctx.session.page
     badge = (await badges(page))[-1]

@@ -41,7 +41,7 @@ async def test_wait_for_element_text_and_url(tool_ctx: ToolContext, demo_site: D
     await open_page(tool_ctx, demo_site.base_url + "/slow-content?ms=700")
     data = await ok(tool_ctx, "browser_wait", text="content LOADED", timeout_ms=5000)
     assert data["text"] is True
-    items = await listed(tool_ctx)
+    items = await listed(tool_ctx, ids=True)
     late = by_name(items, "Late button")
     await tool_ctx.session.page.evaluate("() => { const b = document.getElementById('late-button');"
                                          " setTimeout(() => { b.style.display = 'none'; }, 300); }")
@@ -81,18 +81,20 @@ async def test_wait_ms_pauses_beyond_the_default_tool_timeout(tool_ctx: ToolCont
 
 async def test_scroll_a_container(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/scroll")
-    items = await listed(tool_ctx, limit=100)
+    data = await ok(tool_ctx, "browser_list_interactives", limit=100)
+    items = data["items"]
     box = by_name(items, "Scrollable list")
-    assert by_name(items, "Select item 40").get("in_viewport") is False
+    assert by_name(items, "Select item 40")["n"] >= data["off_screen_from"]  # off-screen
     data = await ok(tool_ctx, "browser_scroll", element_id=box["n"], by_y=1000)
     assert data["kind"] == "container" and data["container"] == 'region "Scrollable list"'
     assert data["y"] == 1000 and data["above"] == 1000 and data["below"] > 0 and data["moved"]
     assert await tool_ctx.session.page.evaluate("() => document.getElementById('scroll-list').scrollTop") == 1000
     assert await tool_ctx.session.page.evaluate("() => window.scrollY") == 0  # the page did not move
-    after = await listed(tool_ctx, limit=100)
-    assert by_name(after, "Select item 1").get("in_viewport") is False
+    data = await ok(tool_ctx, "browser_list_interactives", limit=100, ids=True)
+    after, off_screen_from = data["items"], data["off_screen_from"]
+    assert by_name(after, "Select item 1")["n"] >= off_screen_from
     visible = [int(i["name"].split()[-1]) for i in after if i["name"].startswith("Select item")
-               and i.get("in_viewport", True)]
+               and i["n"] < off_screen_from]
     assert visible and min(visible) > 20
     # An element inside the container scrolls that container; to="bottom" goes all the way.
     data = await ok(tool_ctx, "browser_scroll", element_id=by_name(after, "Select item 40")["id"], to="bottom")
@@ -112,8 +114,8 @@ async def test_scroll_the_page_and_smoothly(tool_ctx: ToolContext, demo_site: De
     assert down["kind"] == "page" and down["y"] == 640 and down["above"] == 640  # 80 % of an 800 px viewport
     bottom = await ok(tool_ctx, "browser_scroll", to="bottom", behavior="smooth")
     assert bottom["below"] == 0 and bottom["y"] > 2000
-    items = await listed(tool_ctx)
-    assert by_name(items, "Bottom button").get("in_viewport", True) is True
+    data = await ok(tool_ctx, "browser_list_interactives")
+    assert by_name(data["items"], "Bottom button")["n"] < data.get("off_screen_from", 10**6)  # in the viewport
     top = await ok(tool_ctx, "browser_scroll", to="top")
     assert top["y"] == 0 and top["above"] == 0 and top["below"] > 2000
     again = await ok(tool_ctx, "browser_scroll", by_y=-100)

@@ -43,13 +43,16 @@ class ListedElement:
     covered: str | None = None  # what lies on top of it at its centre (a banner, a modal), if anything
     name_guessed: bool = False  # the page gave it no name: guessed from title/alt/icon file/class words
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "n": self.number,
-            "id": self.blind_id,
-            "role": self.role,
-            "name": self.name,
-        }
+    def to_dict(self, *, with_id: bool = True, viewport_flag: bool = True) -> dict[str, Any]:
+        """The item as callers get it. A listing leaves out the id unless asked (numbers address elements;
+        the id costs ~12 characters an item) and says once where the off-screen items begin instead of
+        ``in_viewport: false`` on each (they come last in a listing's order): ``with_id`` and
+        ``viewport_flag`` are for results in another order, such as browser_find's best matches first."""
+        out: dict[str, Any] = {"n": self.number}
+        if with_id:
+            out["id"] = self.blind_id
+        out["role"] = self.role
+        out["name"] = self.name
         if self.name_guessed:
             out["name_guessed"] = True
         if self.kind:
@@ -58,7 +61,7 @@ class ListedElement:
             out["frame"] = self.frame
         if self.state:
             out["state"] = self.state
-        if not self.in_viewport:
+        if viewport_flag and not self.in_viewport:
             out["in_viewport"] = False
         if self.covered:
             out["covered"] = True  # the listing's "covered_by" says by what, once for all items

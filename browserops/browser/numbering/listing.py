@@ -377,10 +377,17 @@ async def find_elements(
     return FindResult(listing, len(found))
 
 
-def listing_data(listing: Listing, *, hint: bool = True, boxes: bool = False) -> dict[str, Any]:
+def listing_data(listing: Listing, *, hint: bool = True, boxes: bool = False, ids: bool = False) -> dict[str, Any]:
     """The compact form an LLM receives: short keys, nothing empty. ``boxes``: each item's box and the viewport
-    size too (evidence draws the acted-on element on its screenshot)."""
-    data: dict[str, Any] = {"items": [item.to_dict() for item in listing.items], "total": listing.total}
+    size too (evidence draws the acted-on element on its screenshot). ``ids``: each item's stable id too.
+
+    In-viewport items come first in a listing's order, so one ``off_screen_from`` (the first number that is
+    off-screen) says for every item what a per-item flag would."""
+    data: dict[str, Any] = {"items": [item.to_dict(with_id=ids, viewport_flag=False) for item in listing.items],
+                            "total": listing.total}
+    off_screen = next((item.number for item in listing.items if not item.in_viewport), None)
+    if off_screen is not None:
+        data["off_screen_from"] = off_screen
     if boxes:
         for item, out in zip(listing.items, data["items"], strict=True):
             if item.bbox is not None:
