@@ -218,3 +218,12 @@ async def test_upload_into_a_file_field_inside_a_closed_shadow_root(tool_ctx: To
     uploaded = await ok(tool_ctx, "browser_upload", id=by_name(items, "Receipt")["n"], files=["receipt.txt"])
     assert uploaded["via"] == "file input" and uploaded["input_file_count"] == 1
     assert await tool_ctx.session.page.locator("#out").inner_text() == "file=receipt.txt"
+
+
+async def test_inspect_reads_controls_inside_closed_shadow_roots(tool_ctx: ToolContext) -> None:
+    items = await _open(tool_ctx)
+    buy = await ok(tool_ctx, "browser_inspect", id=by_name(items, "Buy")["n"])
+    assert (buy["role"], buy["name"]) == ("button", "Buy")
+    await ok(tool_ctx, "browser_overlay_act", index=by_name(items, "Quantity")["n"], action="type", text="2")
+    focused = await ok(tool_ctx, "browser_inspect")  # the focused element: the field, not the card hosting it
+    assert (focused["role"], focused["name"]) == ("textbox", "Quantity")
