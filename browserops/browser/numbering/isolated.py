@@ -69,6 +69,9 @@ class _Worlds:
     # Handles made for elements in closed roots: the latest few are kept, older ones disposed (a page that
     # never navigates would otherwise keep every one).
     handles: deque[ElementHandle] = field(default_factory=lambda: deque(maxlen=HANDLES_KEPT))
+    # Frames whose current world was handed closed shadow roots: only there can an element be that the page's
+    # own world does not see (so a stale number costs no extra round trip on the many pages without any).
+    closed: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,7 @@ async def _context(cdp: CDPSession, worlds: _Worlds, target: _CdpFrame, fresh: b
         # One world per document: forget this frame's worlds of earlier documents.
         for old in [k for k in worlds.contexts if k[0] == target.id]:
             del worlds.contexts[old]
+        worlds.closed.discard(target.id)  # a new world knows no closed roots yet
         worlds.contexts[key] = int(created["executionContextId"])
     return worlds.contexts[key]
 
@@ -177,6 +181,11 @@ class IsolatedRunner:
 
     def reaches(self, frame: Frame) -> bool:
         return self._cdp is not None and frame in self._frames
+
+    def holds_closed_roots(self, frame: Frame) -> bool:
+        """Whether the frame's world was handed closed shadow roots (and so may see elements the page's own
+        world does not)."""
+        return self.reaches(frame) and self._frames[frame].id in self._worlds.closed
 
     async def run(self, frame: Frame, call: PageCall[R]) -> R:
         """``call`` in the frame's isolated world. Raises :class:`PageScriptError` when the script throws
@@ -309,6 +318,7 @@ class IsolatedRunner:
             await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": group})
         except PlaywrightError:
             return 0
+        self._worlds.closed.add(self._frames[frame].id)
         return len(roots)
 
     async def click_listeners(self, frame: Frame, ids: list[str]) -> list[str] | None:
@@ -325,6 +335,11 @@ class IsolatedRunner:
             return None
         value = (answer.get("result") or {}).get("value")
         return [str(v) for v in value] if isinstance(value, list) else None
+
+
+def closed_roots_known(session: BrowserSession, page: Page) -> bool:
+    """Whether any frame's world of this page was handed closed shadow roots (no round trip)."""
+    return bool(_worlds(session, page).closed)
 
 
 async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner:

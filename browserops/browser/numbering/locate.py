@@ -27,7 +27,7 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import BLIND_ID_ATTR, BLIND_ID_PATTERN, ListedElement, latest_listing
 from browserops.browser.numbering.frames import frame_by_label
-from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
+from browserops.browser.numbering.isolated import IsolatedRunner, closed_roots_known, isolated_runner
 from browserops.browser.scripts import ElementCall, NotInFrame, run_on
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -197,10 +197,12 @@ async def _in_isolated_worlds(session: BrowserSession, first: Frame | None, blin
     """The element as the frames' isolated worlds see it, where the page's own world did not (a closed shadow
     root the listing reached through DevTools); None when no world has it either."""
     page = session.page
+    if not closed_roots_known(session, page):
+        return None
     runner = await isolated_runner(session, page)
     frames = ([first] if first is not None else []) + [f for f in page.frames if f is not first]
     for frame in frames:
-        if frame.is_detached() or not runner.reaches(frame):
+        if frame.is_detached() or not runner.holds_closed_roots(frame):
             continue
         try:
             result = await runner.run_on(frame, blind_id, call)
