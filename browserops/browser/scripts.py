@@ -20,7 +20,10 @@ listing-sized result, a string next to nothing — and every listing, hit test a
 - :func:`world_expression` / :func:`world_function` + :func:`world_result` — ``fn(args)`` / ``fn(el, args)``
   (with ``lib.js``, as :func:`run`) for ``Runtime.evaluate`` / ``Runtime.callFunctionOn`` in a DevTools
   execution context of our own (the listing's isolated world, :mod:`browserops.browser.numbering.isolated`),
-  and its JSON answer decoded.
+  and its JSON answer decoded; :func:`world_found_expression` + :func:`world_found_result` do the same for
+  :func:`run_on` (by blind id), and :func:`world_element_expression` evaluates to the element itself;
+- :data:`PASS_ELEMENT` + :func:`take_element` — hand an element DevTools resolved in a frame's main world
+  over to Playwright as a handle (an element inside a closed shadow root, which Playwright cannot find).
 """
 
 from __future__ import annotations
@@ -128,6 +131,30 @@ def world_function(call: ElementCall[Any]) -> tuple[str, str]:
     return _script(call.script, call.function, "element"), _json(call.args)
 
 
+def world_found_expression(blind_id: str, call: ElementCall[Any]) -> str:
+    """``call`` on the element with ``blind_id``, exactly as :func:`run_on` evaluates it, as one expression
+    (decode its value with :func:`world_found_result`)."""
+    args = _json({**call.args, "id": blind_id})
+    return f"({_script(call.script, call.function, 'found')})({orjson.dumps(args).decode()})"
+
+
+def world_found_result(call: ElementCall[R], blind_id: str, raw: object) -> R:
+    """The decoded answer of :func:`world_found_expression`; :class:`NotInFrame` when no element has the id."""
+    del call  # only carries the result type
+    return cast(R, _found(_decode(raw), blind_id))
+
+
+def world_element_expression(blind_id: str) -> str:
+    """An expression whose value is the element with ``blind_id`` (``lib.js``'s ``byBlindId``), or null: for
+    ``Runtime.evaluate`` without ``returnByValue``, to get a DevTools object of the element itself."""
+    return f"({_by_id_script()})({orjson.dumps(_json({'id': blind_id})).decode()})"
+
+
+@cache
+def _by_id_script() -> str:
+    return f"(__boArgs) => {{\n{source('lib')}\nreturn byBlindId(JSON.parse(__boArgs).id);\n}}"
+
+
 def world_result(call: PageCall[R] | ElementCall[R], raw: object) -> R:
     """The decoded answer of :func:`world_expression` ``(call)``; :class:`PageScriptError` if it is not ours."""
     del call  # only carries the result type
@@ -157,16 +184,34 @@ async def run_on(frame: Frame, blind_id: str, call: ElementCall[R]) -> R:
     """``call.function(el, call.args)`` on the element with ``blind_id`` in ``frame``, found and acted on in one
     round trip (a locator's evaluate takes three: resolve, evaluate, dispose). Raises :class:`NotInFrame`."""
     raw = await frame.evaluate(_script(call.script, call.function, "found"), _json({**call.args, "id": blind_id}))
-    out = _decode(raw)
+    return cast(R, _found(_decode(raw), blind_id))
+
+
+def _found(out: Any, blind_id: str) -> Any:
     if not isinstance(out, dict) or not out.get("found"):
         raise NotInFrame(blind_id)
-    return cast(R, out.get("r"))
+    return out.get("r")
 
 
 async def run_on_handle(handle: ElementHandle, call: ElementCall[R]) -> R:
     """``call.function(el, call.args)`` on an element Playwright gave us as a handle."""
     raw = await handle.evaluate(_script(call.script, call.function, "element"), _json(call.args))
     return cast(R, _decode(raw))
+
+
+# For Runtime.callFunctionOn on an element DevTools resolved into the page's main world: keep it under a
+# one-off random name on window, for take_element (Playwright makes handles only from its own evaluations).
+PASS_ELEMENT = "function (key) { window[key] = this; }"
+
+
+async def take_element(frame: Frame, key: str) -> ElementHandle | None:
+    """The element :data:`PASS_ELEMENT` left under ``key`` in ``frame``'s main world, as a Playwright handle
+    (the name is deleted in the same call); None when there is none."""
+    handle = await frame.evaluate_handle("(key) => { const el = window[key]; delete window[key]; return el; }", key)
+    element = handle.as_element()
+    if element is None:
+        await handle.dispose()
+    return element
 
 
 async def run_standalone(frame: Frame, text: str) -> None:

@@ -65,3 +65,23 @@ async def test_tree_items_and_disclosures_say_expanded_or_collapsed(session: Bro
     state = {i.name.split()[0]: i.state.get("expanded") for i in listing.items}
     assert state["src"] is True and state["docs"] is False
     assert state["Show"] is False and state["Shipping"] is True
+
+
+_BARE = """<html><body>
+  <p id="vol">Volume</p>
+  <div aria-labelledby="vol"><span tabindex="0" class="knob-handle ui-corner-all ui-state-default">&nbsp;</span></div>
+  <div aria-label="Formatting">
+    <span tabindex="0" class="bold-toggle ui-widget">&nbsp;</span>
+    <span tabindex="0" class="italic-toggle">&nbsp;</span>
+  </div>
+</body></html>"""
+
+
+async def test_bare_focusable_controls_get_guessed_names(session: BrowserSession) -> None:
+    """A nameless focusable element alone in a container the page labelled takes that label (with what its
+    class words say it is); beside other controls it is named by its class words alone, styling words left out."""
+    await _open(session, _BARE)
+    listing = await list_interactives(session, limit=40)
+    got = [(i.role, i.name, i.name_guessed) for i in listing.items]
+    assert got == [("focusable", "Volume (knob handle)", True), ("focusable", "bold toggle", True),
+                   ("focusable", "italic toggle", True)]

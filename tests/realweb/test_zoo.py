@@ -1,8 +1,5 @@
 """The widget zoo: real UI libraries from npm, each widget listed as a screen reader announces it and
 operated by number, checked through the library's own state.
-
-Widgets the listing does not yet reach (see ``LISTING_GAPS``) are asserted to be missed, so the test fails —
-and the entry must go — the day the listing learns them; they are not skipped.
 """
 
 from __future__ import annotations
@@ -17,13 +14,6 @@ from browserops.demo_site.zoo_tasks import TASKS, Task
 from browserops.tools.base import ToolContext
 from tests.realweb.zoo_driver import find_item, page_true, run_task
 from tests.tools.helpers import fails, ok, open_page
-
-# Listing misses still open (issue 14), each with why; @playwright/mcp misses both too (bench/widgets.py).
-LISTING_GAPS = {
-    # No ARIA at all: a screen reader announces nothing either; a role from class words would be a guess.
-    "jqueryui:slider": "jQuery UI's slider handle is a bare <span tabindex=0>: listed nameless as 'focusable'",
-}
-WORKING = [t for t in TASKS if t.id not in LISTING_GAPS]
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +34,7 @@ def test_every_library_page_loads_its_library(zoo: ZooSite) -> None:
     assert len({t.page for t in TASKS} - {"native"}) >= 8
 
 
-@pytest.mark.parametrize("task", WORKING, ids=[t.id for t in WORKING])
+@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
 async def test_widget_is_listed_and_operated(tool_ctx: ToolContext, zoo: ZooSite, task: Task) -> None:
     outcome = await run_task(tool_ctx, zoo.url(task.page), task)
     assert outcome.listed, (task.id, outcome.item)
@@ -52,11 +42,26 @@ async def test_widget_is_listed_and_operated(tool_ctx: ToolContext, zoo: ZooSite
     assert outcome.operated, task.check
 
 
-@pytest.mark.parametrize("gap", sorted(LISTING_GAPS))
-async def test_known_listing_gaps_still_missed(tool_ctx: ToolContext, zoo: ZooSite, gap: str) -> None:
-    task = next(t for t in TASKS if t.id == gap)
-    await open_page(tool_ctx, zoo.url(task.page))
-    assert await find_item(tool_ctx, task.role, task.name, timeout_s=1.0) is None, f"{gap} now works: un-list it"
+async def test_bare_slider_handle_is_named_from_its_labelled_container_and_moved_by_keys(
+        tool_ctx: ToolContext, zoo: ZooSite) -> None:
+    """jQuery UI's slider handle has no role and no name: it is listed focusable, with a name guessed from the
+    container the page labelled (aria-labelledby) and its class words, said to be guessed; arrow keys pressed
+    on it by number move the slider's own value, Home/End to its ends."""
+    await open_page(tool_ctx, zoo.url("jqueryui"))
+    handle = await find_item(tool_ctx, "focusable", "Volume (slider handle)")
+    assert handle is not None and handle["name_guessed"] is True, handle
+    assert await page_true(tool_ctx, "$('#slider').slider('value') === 20")
+    for _ in range(3):
+        await ok(tool_ctx, "browser_press", key="ArrowRight", id=handle["n"])
+    assert await page_true(tool_ctx, "$('#slider').slider('value') === 23")
+    pressed = await ok(tool_ctx, "browser_press", key="ArrowLeft", id=handle["n"])
+    assert pressed["target"]["n"] == handle["n"]
+    assert await page_true(tool_ctx, "$('#slider').slider('value') === 22")
+    await ok(tool_ctx, "browser_press", key="End", id=handle["n"])
+    assert await page_true(tool_ctx, "$('#slider').slider('value') === 100")
+    # The focus stays on the handle: a key pressed without a target moves it too.
+    await ok(tool_ctx, "browser_press", key="Home")
+    assert await page_true(tool_ctx, "$('#slider').slider('value') === 0")
 
 
 async def test_ambiguous_or_impossible_dates_are_refused(tool_ctx: ToolContext, zoo: ZooSite) -> None:

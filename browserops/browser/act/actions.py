@@ -30,8 +30,8 @@ from browserops.browser.js.element import After
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.frames import frame_ids
+from browserops.browser.numbering.isolated import isolated_runner
 from browserops.browser.numbering.locate import element_call
-from browserops.browser.scripts import run
 from browserops.contract import BrowserOpsError, ErrorCode
 
 TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
@@ -142,14 +142,18 @@ def report_value(result: dict[str, Any], value: str, typed: str, *, secret: bool
 
 
 async def focused_element(session: BrowserSession) -> dict[str, Any] | None:
-    """The element holding keyboard focus (through frames and shadow roots), with its id and number."""
+    """The element holding keyboard focus (through frames and shadow roots), with its id and number. Asked
+    where the listing looks (the frame's isolated world, which also sees into the closed shadow roots the
+    listing reached: the page's own world sees only their host)."""
     page = session.page
+    runner = await isolated_runner(session, page)
     for frame in page.frames:
         if frame.is_detached():
             continue
         ids = frame_ids(session, frame)
+        call = focusnav_js.active(ids.prefix, ids.seq)
         try:
-            info = await run(frame, focusnav_js.active(ids.prefix, ids.seq))
+            info = await runner.run_here(frame, call)
         except PlaywrightError:
             continue
         if not info or info.get("frame_focus"):

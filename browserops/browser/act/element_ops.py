@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator
 
 from browserops.browser.act.effects import NavWatch, action_error
 from browserops.browser.js import element as element_js
@@ -191,7 +192,7 @@ async def finish(located: Located, nav: NavWatch, timeout_ms: int, result: dict[
 async def focus_element(located: Located, label: str, timeout_ms: int) -> None:
     loc = located.locator
     try:
-        await loc.focus(timeout=timeout_ms)
+        await (loc.focus(timeout=timeout_ms) if isinstance(loc, Locator) else loc.focus())
         if not await element_call(located, element_js.is_focused()):
             await loc.click(timeout=timeout_ms)
         focused = await element_call(located, element_js.is_focused())

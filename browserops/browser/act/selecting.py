@@ -15,7 +15,7 @@ from browserops.browser.js import element as element_js
 from browserops.browser.js.element import Desc, PopupOption
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import frame_ids
-from browserops.browser.numbering.locate import Located, blind_locator, element_call
+from browserops.browser.numbering.locate import Located, element_call, other_element
 from browserops.contract import BrowserOpsError, ErrorCode
 
 POPUP_WAIT_S = 1.5
@@ -70,9 +70,9 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
         raise BrowserOpsError(ErrorCode.ELEMENT_NOT_FOUND, f"No option matching {choice!r} in {label}.{listed}",
                               details={"options": options})
     # The option was stamped just now in the combobox's own frame (popupOptions looks in its document).
-    option = blind_locator(located.frame, str(found["id"]))
     try:
-        if not await option.count():
+        option = await other_element(located, str(found["id"]))
+        if option is None:
             raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"The option {found.get('label')!r} vanished before it "
                                   "could be clicked. Try again.")
         await option.click(timeout=timeout_ms)

@@ -194,9 +194,11 @@ function nameOf(el, role) {
   return norm(el.getAttribute("title") || el.getAttribute("aria-placeholder") || el.getAttribute("placeholder"));
 }
 
+// The focused element, through open shadow roots and the closed ones this (isolated) world was handed.
 function deepActiveElement(doc) {
   let a = (doc || document).activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; }
+  let sr;
+  while (a && (sr = shadowOf(a)) && sr.activeElement) { a = sr.activeElement; }
   return a;
 }
 
@@ -293,7 +295,11 @@ function iconLeaf(el) {
 const GENERIC_CLASS_WORDS = new Set(["icon", "icons", "ico", "fa", "fas", "far", "fal", "fab", "fa-solid",
   "fa-regular", "btn", "button", "svg", "glyph", "glyphicon", "material", "symbols", "outlined", "round",
   "rounded", "sharp", "js", "is", "has", "ui", "sm", "md", "lg", "xl", "xs", "small", "large", "img", "image",
-  "c", "l", "m", "s", "x", "active", "hover", "clickable", "pointer", "wrapper", "container", "inner"]);
+  "c", "l", "m", "s", "x", "active", "hover", "clickable", "pointer", "wrapper", "container", "inner",
+  // Styling words of widget libraries' class names (ui-corner-all, ui-state-default, ui-widget-content,
+  // ui-button-icon-only, clearfix): they say how it looks, not what it is.
+  "corner", "all", "tl", "tr", "bl", "br", "state", "default", "widget", "content", "clearfix", "only", "helper",
+  "front", "reset", "primary", "secondary", "highlight", "focus"]);
 
 // Words out of an identifier or a file name: "icon-more_horiz" -> "more horiz", "ReplyArrow.svg" -> "reply arrow".
 function identWords(s) {
@@ -302,8 +308,11 @@ function identWords(s) {
   return words.map((w) => w.toLowerCase()).filter((w) => w.length > 1 && !GENERIC_CLASS_WORDS.has(w));
 }
 
+const CONTROL_SELECTOR = "a[href], button, input, select, textarea, [tabindex], [role], [contenteditable]";
+
 // A name for a nameless control, guessed from what the page author left: title, alt, aria-*, data-* hints,
-// an icon's file name (img src, svg <use href>, CSS background image), then class words. "" if nothing.
+// an icon's file name (img src, svg <use href>), its labelled parent, a CSS background image, then class
+// words. "" if nothing.
 function guessName(el) {
   const attrs = ["title", "alt", "aria-label", "aria-description", "data-tooltip", "data-title",
     "data-original-title", "data-label", "data-action", "data-testid", "name"];
@@ -322,6 +331,18 @@ function guessName(el) {
     const words = identWords(file);
     if (words.length) { return words.join(" "); }
   }
+  // Its parent labelled by the page (aria-labelledby / aria-label on a widget's container, e.g. a slider
+  // whose handle is a bare focusable span) and holding no other control: the label is the control's, with
+  // what its class words say it is ("Volume (slider handle)").
+  const up = el.parentElement;
+  const upRole = up ? up.getAttribute("role") : null;
+  if (up && (!upRole || upRole === "group") && (up.hasAttribute("aria-labelledby") || up.hasAttribute("aria-label"))) {
+    const label = idrefText(up, "aria-labelledby") || norm(up.getAttribute("aria-label"));
+    if (label && up.querySelectorAll(CONTROL_SELECTOR).length === 1) {
+      const what = classWords(el);
+      return what ? label + " (" + what + ")" : label;
+    }
+  }
   const bg = getComputedStyle(el).backgroundImage;
   const m = bg && /url\(["']?([^"')]+)/.exec(bg);
   if (m) {
@@ -329,11 +350,16 @@ function guessName(el) {
     if (words.length) { return words.join(" "); }
   }
   for (const n of nodes) {
-    const cls = typeof n.className === "string" ? n.className : n.getAttribute("class");
-    const words = identWords(cls);
-    if (words.length) { return Array.from(new Set(words)).slice(0, 4).join(" "); }
+    const words = classWords(n);
+    if (words) { return words; }
   }
   return "";
+}
+
+// Up to four words of an element's class names that are neither generic nor styling ("" if none).
+function classWords(el) {
+  const cls = typeof el.className === "string" ? el.className : el.getAttribute("class");
+  return Array.from(new Set(identWords(cls))).slice(0, 4).join(" ");
 }
 
 // Flags carried down the composed-tree walk.

@@ -23,26 +23,39 @@ its first ``browser_navigate``) on, Chromium makes it with every document of the
 its utility world), and its context ids are learnt at DOMContentLoaded, never waiting for the load event.
 The closed-shadow-root check asks DevTools only about the custom elements the walk could not see into, right
 behind the walk in the same round trip.
+
+Acting goes through here too for an element only this world sees (inside a closed shadow root):
+:meth:`IsolatedRunner.run_on` runs an element call on it by blind id, :meth:`IsolatedRunner.element_handle`
+hands it to Playwright (see :mod:`browserops.browser.numbering.locate`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from playwright.async_api import CDPSession, Frame, Page
+from playwright.async_api import CDPSession, ElementHandle, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.js.listing import click_listeners, register_closed_root, take_unseen_hosts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.scripts import (
+    PASS_ELEMENT,
+    ElementCall,
     PageCall,
     PageScriptError,
     expression,
+    run,
+    take_element,
+    world_element_expression,
     world_expression,
+    world_found_expression,
+    world_found_result,
     world_function,
     world_reference,
     world_result,
@@ -50,6 +63,7 @@ from browserops.browser.scripts import (
 
 WORLD_NAME = "browserops"
 CLOSED_GROUP = f"{WORLD_NAME}-closed"  # DevTools object group of the closed-root check's page objects
+HANDLES_KEPT = 8
 R = TypeVar("R")
 
 
@@ -65,6 +79,12 @@ class _Worlds:
     # Frame id -> backend node id of its <iframe>/<frame> element: an element keeps its frame for the frame's
     # whole life (moving it makes a new frame), so it is asked once per frame.
     owners: dict[str, int] = field(default_factory=dict)
+    # Handles made for elements in closed roots: the latest few are kept, older ones disposed (a page that
+    # never navigates would otherwise keep every one).
+    handles: deque[ElementHandle] = field(default_factory=lambda: deque(maxlen=HANDLES_KEPT))
+    # Frames whose current world was handed closed shadow roots: only there can an element be that the page's
+    # own world does not see (so a stale number costs no extra round trip on the many pages without any).
+    closed: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -125,6 +145,7 @@ async def _context(cdp: CDPSession, worlds: _Worlds, target: _CdpFrame, fresh: b
         # One world per document: forget this frame's worlds of earlier documents.
         for old in [k for k in worlds.contexts if k[0] == target.id]:
             del worlds.contexts[old]
+        worlds.closed.discard(target.id)  # a new world knows no closed roots yet
         worlds.contexts[key] = int(created["executionContextId"])
     return worlds.contexts[key]
 
@@ -140,14 +161,19 @@ async def _owner(cdp: CDPSession, worlds: _Worlds, frame_id: str) -> int | None:
     return worlds.owners[frame_id]
 
 
-async def _evaluate(cdp: CDPSession, context: int, expression: str) -> Any:
-    answer = await cdp.send("Runtime.evaluate", {"expression": expression, "contextId": context,
-                                                 "returnByValue": True, "awaitPromise": True})
+async def _evaluate(cdp: CDPSession, context: int, expression: str, *, by_value: bool = True) -> Any:
+    """The expression's value (``by_value``), or else DevTools' remote object of it (in the handle group)."""
+    params: dict[str, Any] = {"expression": expression, "contextId": context, "returnByValue": by_value,
+                              "awaitPromise": True}
+    if not by_value:
+        params["objectGroup"] = f"{WORLD_NAME}-handle"
+    answer = await cdp.send("Runtime.evaluate", params)
     details = answer.get("exceptionDetails")
     if details:
         exc = details.get("exception") or {}
         raise PageScriptError(str(exc.get("description") or details.get("text") or "the script threw"))
-    return (answer.get("result") or {}).get("value")
+    result = answer.get("result") or {}
+    return result.get("value") if by_value else result
 
 
 def _closed_inside(node: dict[str, Any]) -> list[int]:
@@ -176,15 +202,34 @@ class IsolatedRunner:
     def reaches(self, frame: Frame) -> bool:
         return self._cdp is not None and frame in self._frames
 
+    def holds_closed_roots(self, frame: Frame) -> bool:
+        """Whether the frame's world was handed closed shadow roots (and so may see elements the page's own
+        world does not)."""
+        return self.reaches(frame) and self._frames[frame].id in self._worlds.closed
+
     async def run(self, frame: Frame, call: PageCall[R]) -> R:
         """``call`` in the frame's isolated world. Raises :class:`PageScriptError` when the script throws
         there (or answers with something not ours) and PlaywrightError when the frame is gone."""
+        return world_result(call, await self._evaluate_in(frame, world_expression(call)))
+
+    async def run_here(self, frame: Frame, call: PageCall[R]) -> R:
+        """``call`` where the listing runs: the frame's isolated world when DevTools reaches the frame (it also
+        sees into the closed shadow roots the listing reached), else the frame's own world through Playwright."""
+        return await (self.run(frame, call) if self.reaches(frame) else run(frame, call))
+
+    async def run_on(self, frame: Frame, blind_id: str, call: ElementCall[R]) -> R:
+        """``call`` on the element with ``blind_id`` in the frame's isolated world, which also sees into the
+        closed shadow roots the listing handed it (:meth:`closed_roots`). Raises :class:`NotInFrame` when
+        the element is not there, else as :meth:`run`."""
+        raw = await self._evaluate_in(frame, world_found_expression(blind_id, call))
+        return world_found_result(call, blind_id, raw)
+
+    async def _evaluate_in(self, frame: Frame, text: str, *, by_value: bool = True) -> Any:
         assert self._cdp is not None
         target = self._frames[frame]
-        text = world_expression(call)
         try:
             context = await _context(self._cdp, self._worlds, target, fresh=False)
-            return world_result(call, await _evaluate(self._cdp, context, text))
+            return await _evaluate(self._cdp, context, text, by_value=by_value)
         except PageScriptError:
             raise
         except PlaywrightError as exc:
@@ -192,7 +237,43 @@ class IsolatedRunner:
                 raise
         # The document changed under the remembered world (same loader, e.g. document.open): make a new one.
         context = await _context(self._cdp, self._worlds, target, fresh=True)
-        return world_result(call, await _evaluate(self._cdp, context, text))
+        return await _evaluate(self._cdp, context, text, by_value=by_value)
+
+    async def element_handle(self, frame: Frame, blind_id: str) -> ElementHandle | None:
+        """A Playwright handle of the element with ``blind_id`` that this world sees and the page's own world
+        may not (inside a closed shadow root), so Playwright's actions (click, fill, press…) can act on it:
+        Playwright acts on a handle inside a closed root (its hit test walks up from the element), it only
+        cannot find one there. None when the element is not there.
+
+        DevTools resolves the element into the frame's main world; Playwright's handles come only from its
+        own evaluations, so the object is passed over under a random one-off name on ``window`` and taken
+        (and the name deleted) by the next call: a page sees nothing of it unless it lists ``window``'s own
+        properties in that instant, and learns only an element of its own."""
+        if self._cdp is None or frame not in self._frames:
+            return None
+        cdp = self._cdp
+        group = f"{WORLD_NAME}-handle"
+        key = f"__bo_{secrets.token_hex(8)}"
+        try:
+            found = await self._evaluate_in(frame, world_element_expression(blind_id), by_value=False)
+            if not isinstance(found, dict) or found.get("subtype") != "node":
+                return None
+            node = (await cdp.send("DOM.describeNode", {"objectId": found["objectId"]}))["node"]
+            main = await cdp.send("DOM.resolveNode", {"backendNodeId": node["backendNodeId"], "objectGroup": group})
+            await cdp.send("Runtime.callFunctionOn", {"objectId": main["object"]["objectId"],
+                                                      "functionDeclaration": PASS_ELEMENT,
+                                                      "arguments": [{"value": key}]})
+            element = await take_element(frame, key)
+        finally:
+            with contextlib.suppress(PlaywrightError):
+                await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": group})
+        kept = self._worlds.handles
+        if element is not None:
+            if len(kept) == kept.maxlen:
+                with contextlib.suppress(PlaywrightError):
+                    await kept[0].dispose()
+            kept.append(element)
+        return element
 
     async def frame_box(self, frame: Frame) -> tuple[bool, tuple[float, float, float, float] | None,
                                                        tuple[float, float]]:
@@ -289,7 +370,10 @@ class IsolatedRunner:
         finally:
             with contextlib.suppress(PlaywrightError):
                 await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": group})
-        return sum(1 for d in done if not isinstance(d, BaseException))  # a root gone meanwhile is not handed over
+        handed = sum(1 for d in done if not isinstance(d, BaseException))  # a root gone meanwhile is not handed
+        if handed:
+            self._worlds.closed.add(self._frames[frame].id)
+        return handed
 
     async def click_listeners(self, frame: Frame, ids: list[str]) -> list[str] | None:
         """The ids among ``ids`` whose element has a click-like listener; None when that cannot be asked
@@ -360,6 +444,9 @@ async def prepare_worlds(session: BrowserSession, page: Page) -> None:
         _start(cdp, page, worlds)
     assert worlds.prepared is not None
     await asyncio.shield(worlds.prepared)
+def closed_roots_known(session: BrowserSession, page: Page) -> bool:
+    """Whether any frame's world of this page was handed closed shadow roots (no round trip)."""
+    return bool(_worlds(session, page).closed)
 
 
 async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner:

@@ -8,6 +8,11 @@ element already found. An element that is not there raises :class:`ElementGone` 
 a number, ``BROWSER_ELEMENT_NOT_FOUND`` for an id), so "stale number" and "element gone" read the same in
 every tool. Playwright's own actions (click, fill, select_option, set_checked) act through
 :attr:`Located.locator`.
+
+An element the page's own world cannot see — inside a closed shadow root, which the listing reaches through
+DevTools (:mod:`browserops.browser.numbering.isolated`) — is looked for last in the frames' isolated worlds,
+where the listing found it: the calls then run there (:attr:`Located.world`), and Playwright acts on a handle
+of it instead of a locator (Playwright acts inside closed roots; it only cannot find elements there).
 """
 
 from __future__ import annotations
@@ -16,12 +21,13 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar
 
+from playwright.async_api import ElementHandle, Frame, Locator
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame, Locator
 
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import BLIND_ID_ATTR, BLIND_ID_PATTERN, ListedElement, latest_listing
 from browserops.browser.numbering.frames import frame_by_label
+from browserops.browser.numbering.isolated import IsolatedRunner, closed_roots_known, isolated_runner
 from browserops.browser.scripts import ElementCall, NotInFrame, run_on
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -45,6 +51,15 @@ class ElementGone(BrowserOpsError):
         self.blind_id = blind_id
 
 
+@dataclass(frozen=True)
+class InWorld:
+    """An element found only in its frame's isolated world (inside a closed shadow root): the world that sees
+    it and a Playwright handle of it."""
+
+    runner: IsolatedRunner
+    handle: ElementHandle
+
+
 @dataclass
 class Located:
     """An element found on the page: the listing item (for a number), its blind id and its frame."""
@@ -53,14 +68,27 @@ class Located:
     blind_id: str
     frame: Frame
     target: int | str
+    world: InWorld | None = None  # set when only the frame's isolated world sees it
 
     @property
-    def locator(self) -> Locator:
+    def locator(self) -> Locator | ElementHandle:
+        """What Playwright's actions act on: a locator by blind id, or the handle for an element in a closed root."""
+        if self.world is not None:
+            return self.world.handle
         return blind_locator(self.frame, self.blind_id)
 
 
 def blind_locator(frame: Frame, blind_id: str) -> Locator:
     return frame.locator(f'[{BLIND_ID_ATTR}="{blind_id}"]').first
+
+
+async def other_element(located: Located, blind_id: str) -> Locator | ElementHandle | None:
+    """Another element (e.g. an option a combobox just opened) where ``located`` was found, for Playwright to act
+    on: a locator, or for an element seen only by the isolated world a handle of it (None when it is not there)."""
+    if located.world is None:
+        locator = blind_locator(located.frame, blind_id)
+        return locator if await locator.count() else None
+    return await located.world.runner.element_handle(located.frame, blind_id)
 
 
 def coerce_target(target: int | str) -> int | str:
@@ -155,14 +183,42 @@ async def locate(session: BrowserSession, target: int | str, call: ElementCall[R
             failure = failure or (exc if frame is first else None)
             continue
         return Located(item, blind_id, frame, target), result
+    found = await _in_isolated_worlds(session, first, blind_id, call)
+    if found is not None:
+        frame, world, result = found
+        return Located(item, blind_id, frame, target, world), result
     if failure is not None and first is not None and not first.is_detached() and not _navigating(failure):
         raise failure
     raise ElementGone(target, item, blind_id)
 
 
+async def _in_isolated_worlds(session: BrowserSession, first: Frame | None, blind_id: str,
+                              call: ElementCall[R]) -> tuple[Frame, InWorld, R] | None:
+    """The element as the frames' isolated worlds see it, where the page's own world did not (a closed shadow
+    root the listing reached through DevTools); None when no world has it either."""
+    page = session.page
+    if not closed_roots_known(session, page):
+        return None
+    runner = await isolated_runner(session, page)
+    frames = ([first] if first is not None else []) + [f for f in page.frames if f is not first]
+    for frame in frames:
+        if frame.is_detached() or not runner.holds_closed_roots(frame):
+            continue
+        try:
+            result = await runner.run_on(frame, blind_id, call)
+            handle = await runner.element_handle(frame, blind_id)
+        except (NotInFrame, PlaywrightError):
+            continue
+        if handle is not None:
+            return frame, InWorld(runner, handle), result
+    return None
+
+
 async def element_call(located: Located, call: ElementCall[R]) -> R:
     """Run ``call`` on an element found before; :class:`ElementGone` when it has gone meanwhile."""
     try:
+        if located.world is not None:
+            return await located.world.runner.run_on(located.frame, located.blind_id, call)
         return await run_on(located.frame, located.blind_id, call)
     except NotInFrame:
         raise ElementGone(located.target, located.item, located.blind_id, acting=True) from None

@@ -18,7 +18,8 @@ from playwright.async_api import Frame, Page
 from browserops.browser.js import overlay as overlay_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import Listing, latest_listing
-from browserops.browser.scripts import PageCall, run
+from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
+from browserops.browser.scripts import PageCall
 
 Scheme = Literal["dark", "blue", "light"]
 SCHEMES: dict[str, str] = {
@@ -47,9 +48,11 @@ def overlay_state(session: BrowserSession) -> OverlayState | None:
     return session.state(DrawnOverlay).state
 
 
-async def _run(frame: Frame, call: PageCall[overlay_js.Shown] | PageCall[overlay_js.Removed]) -> dict[str, Any] | None:
+async def _run(runner: IsolatedRunner, frame: Frame,
+               call: PageCall[overlay_js.Shown] | PageCall[overlay_js.Removed]) -> dict[str, Any] | None:
     try:
-        result: Mapping[str, Any] = await run(frame, call)
+        # Where the listing runs, so controls inside the closed shadow roots it reached get badges too.
+        result: Mapping[str, Any] = await runner.run_here(frame, call)
     except PlaywrightError:
         return None  # a frame that navigated away has no badges to draw or remove
     return dict(result)
@@ -58,12 +61,14 @@ async def _run(frame: Frame, call: PageCall[overlay_js.Shown] | PageCall[overlay
 async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = "dark") -> dict[str, Any]:
     """Draw the listing's numbers. Returns how many badges were drawn and which numbers had no element."""
     page = session.page
+    runner = await isolated_runner(session, page)
     state = overlay_state(session)
     if (state is not None and state.page is page and state.generation == listing.generation
             and state.scheme == scheme and state.result is not None):
         # Already drawn for this listing (a listing redraws an overlay that is on): keep it if still there.
         try:
-            if await run(page.main_frame, overlay_js.present()) or not any(i.frame == "main" for i in listing.items):
+            present = await runner.run_here(page.main_frame, overlay_js.present())
+            if present or not any(i.frame == "main" for i in listing.items):
                 return dict(state.result)
         except PlaywrightError:
             pass
@@ -76,7 +81,7 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
     for frame in frames:
         items = by_frame.get(labelled.get(id(frame), ""), [])
         # Frames without items still run, to remove badges a previous overlay left there.
-        jobs.append(_run(frame, overlay_js.show(items, scheme) if items else overlay_js.hide()))
+        jobs.append(_run(runner, frame, overlay_js.show(items, scheme) if items else overlay_js.hide()))
     results = await asyncio.gather(*jobs)
     shown = sum(int(r.get("shown", 0)) for r in results if r)
     missing = sorted(n for r in results if r for n in r.get("missing", []))
@@ -90,7 +95,8 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
 async def hide_overlay(session: BrowserSession) -> dict[str, Any]:
     """Remove every badge and listener we added, in every frame of the active page."""
     page = session.page
-    results = await asyncio.gather(*(_run(f, overlay_js.hide()) for f in page.frames if not f.is_detached()))
+    runner = await isolated_runner(session, page)
+    results = await asyncio.gather(*(_run(runner, f, overlay_js.hide()) for f in page.frames if not f.is_detached()))
     session.state(DrawnOverlay).state = None
     return {"removed": sum(int(r.get("removed", 0)) for r in results if r)}
 
