@@ -64,18 +64,23 @@ _PAGE = """<html><body>
 </script></body></html>"""
 
 
-async def _open(tool_ctx: ToolContext) -> list[dict[str, Any]]:
-    """The page in a document of its own (custom element names are defined once per window)."""
+async def _navigate_to(tool_ctx: ToolContext, html: str) -> None:
+    """``html`` in a document of its own (custom element names are defined once per window)."""
     page = tool_ctx.session.page
 
     async def serve(route: Route) -> None:
-        await route.fulfill(status=200, content_type="text/html", body=_PAGE)
+        await route.fulfill(status=200, content_type="text/html", body=html)
 
     await page.route(_URL, serve)
     try:
         await ok(tool_ctx, "browser_navigate", url=_URL)
     finally:
         await page.unroute(_URL)
+
+
+async def _open(tool_ctx: ToolContext) -> list[dict[str, Any]]:
+    page = tool_ctx.session.page
+    await _navigate_to(tool_ctx, _PAGE)
     assert await page.evaluate("document.querySelector('act-shop-card').shadowRoot") is None  # closed indeed
     return await listed(tool_ctx)
 
@@ -169,15 +174,7 @@ _FRAMED = """<html><body><p>Outer</p>
 
 async def test_click_inside_a_closed_shadow_root_in_a_child_frame(tool_ctx: ToolContext) -> None:
     page = tool_ctx.session.page
-
-    async def serve(route: Route) -> None:
-        await route.fulfill(status=200, content_type="text/html", body=_FRAMED)
-
-    await page.route(_URL, serve)
-    try:
-        await ok(tool_ctx, "browser_navigate", url=_URL)
-    finally:
-        await page.unroute(_URL)
+    await _navigate_to(tool_ctx, _FRAMED)
     order = by_name(await listed(tool_ctx), "Order")
     assert order.get("frame")  # listed in the child frame
     await ok(tool_ctx, "browser_overlay_act", index=order["n"], action="click")
