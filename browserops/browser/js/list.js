@@ -3,6 +3,8 @@
 //        iconVerdicts, closed}
 //  - off/fclip place this frame's viewport inside the top-level viewport (null for the main frame);
 //  - keep: how many items (in sorted order) to describe; the rest are only counted;
+//  - skip: how many of those first ones not to describe (the frame alone makes the listing: they are before
+//    the window asked for);
 //  - scope: {viewport: true} | {id} | {text}: restrict to the viewport, a container by blind id, or a
 //    container (dialog, form, region, landmark...) by role or accessible name;
 //  - match: {text, roles} for browser_find: every candidate is described and tested;
@@ -143,7 +145,7 @@ function main(args) {
     }
   } else {
     const keep = Math.min(args.keep, cands.length);
-    for (let i = 0; i < keep; i++) { out.items.push(describe(cands[i], i)); }
+    for (let i = args.skip || 0; i < keep; i++) { out.items.push(describe(cands[i], i)); }
   }
   // Stamp after all reads, so attribute writes do not force style recalculation mid-walk.
   for (const item of out.items) { item.id = ensureUniqueId(cands[item.i].el); }

@@ -24,7 +24,7 @@ class FrameListing(TypedDict, total=False):
 
 
 def list_frame(args: dict[str, Any]) -> PageCall[FrameListing]:
-    """args: ``FrameView.script_args()`` plus keep, scope, match, track (see the head of ``list.js``)."""
+    """args: ``FrameView.script_args()`` plus keep, skip, scope, match, track (see the head of ``list.js``)."""
     return PageCall("list", "main", args)
 
 

@@ -165,8 +165,12 @@ async def list_interactives(
     parsed = _parse_scope(session, scope)
     page, runner, frames = await prepare(session, parsed.frame)
     tracking = parsed.js() is None and parsed.frame is None
-    scanned = await scan(session, runner, frames, {"keep": offset + limit, "scope": parsed.js(), "match": None,
-                                        "track": tracking})
+    # One frame to list: its own order is the listing's, so it describes only this window (paging through a
+    # 5000-item page described 500, 1000, ... 5000 items per call before). Several frames: each describes
+    # its head up to offset + limit, since the merge decides which frame's items fall in the window.
+    skip = offset if frames.children is None and len(frames.first) == 1 else 0
+    scanned = await scan(session, runner, frames, {"keep": offset + limit, "skip": skip, "scope": parsed.js(),
+                                                   "match": None, "track": tracking})
     results = scanned.results
     if parsed.js() and (parsed.blind_id or parsed.text) and not any(r.data.get("scopeFound") for r in results):
         raise _scope_error(parsed, results)
@@ -175,7 +179,7 @@ async def list_interactives(
     merged = sorted(
         ((r.view, raw) for r in results for raw in r.data["items"]), key=lambda pair: _sort_key(pair[1], pair[0])
     )
-    window = merged[offset : offset + limit]
+    window = merged[offset - skip : offset - skip + limit]
     items = [_item(view, raw, offset + i + 1, keep_new) for i, (view, raw) in enumerate(window)]
     total = sum(int(r.data["total"]) for r in results)
     listing = Listing(
