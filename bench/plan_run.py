@@ -13,7 +13,9 @@ Russian one (Имя, Фамилия, Город). 19 browser-act steps and one n
   Playwright's ``page.screenshot`` like the raw script's, to show how much of the gap the screenshots make;
 - ``raw``: a Playwright script with ``get_by_label``/``get_by_role`` locators doing the same steps and waiting
   for the same confirmations; ``raw+shots`` also saves the screenshots browserops keeps (one before the first
-  step on a page, one after every step), which is the evidence the two-phase commit owes.
+  step on a page, one after every step), which is the evidence the two-phase commit owes;
+  ``raw+shots+fence`` is that script behind browserops' origin fence (a Python route every request of a run
+  passes through, since ``run`` narrows the origin rules to the plan's origins): the fence's own cost.
 
 Chromium start-up is excluded on both sides: one browser is started before any timing and both use it.
 ``prepare`` is not timed (the raw script has no counterpart). Rounds alternate the order; medians are reported.
@@ -39,6 +41,7 @@ from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.contract import ToolResult
 from browserops.demo_site import DemoSite
+from browserops.origins import OriginRules
 from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
@@ -156,7 +159,8 @@ def _check_site(site: DemoSite) -> None:
 
 
 async def run(rounds: int) -> dict[str, Any]:
-    timings: dict[str, list[float]] = {"browserops": [], "browserops/pw-shots": [], "raw": [], "raw+shots": []}
+    timings: dict[str, list[float]] = {"browserops": [], "browserops/pw-shots": [], "raw": [], "raw+shots": [],
+                                       "raw+shots+fence": []}
     tool_ms: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
 
     real_call = ToolRunner.call
@@ -174,7 +178,7 @@ async def run(rounds: int) -> dict[str, Any]:
         async with BrowserSession(SessionOptions()) as session:
             version = session.context.browser.version if session.context.browser else None
             for r in range(rounds):
-                order = ["browserops", "browserops/pw-shots", "raw", "raw+shots"]
+                order = ["browserops", "browserops/pw-shots", "raw", "raw+shots", "raw+shots+fence"]
                 if r % 2:
                     order.reverse()
                 for who in order:
@@ -199,9 +203,17 @@ async def run(rounds: int) -> dict[str, Any]:
                             last = {k: [v[0] - before.get(k, [0, 0.0])[0], v[1] - before.get(k, [0, 0.0])[1]]
                                     for k, v in tool_ms.items()}
                     else:
+                        # +fence: the raw script behind browserops' origin fence (the route every request of a
+                        # run passes through, run narrowing the rules to the plan's origins): what it costs.
+                        fenced = who.endswith("+fence")
+                        if fenced:
+                            await session.set_origin_rules(OriginRules.of([site.base_url]))
                         started = time.perf_counter()
-                        await raw_script(session.page, site.base_url, _Shots(folder if who == "raw+shots" else None))
+                        await raw_script(session.page, site.base_url,
+                                         _Shots(folder if "+shots" in who else None))
                         elapsed = (time.perf_counter() - started) * 1000
+                        if fenced:
+                            await session.set_origin_rules(OriginRules())
                     _check_site(site)
                     timings[who].append(elapsed)
     med = {k: round(statistics.median(v), 1) for k, v in timings.items()}
@@ -216,6 +228,8 @@ async def run(rounds: int) -> dict[str, Any]:
         "ratio": round(med["browserops"] / med["raw+shots"], 2),
         "ratio_with_playwright_screenshots": round(med["browserops/pw-shots"] / med["raw+shots"], 2),
         "ratio_vs_raw_without_screenshots": round(med["browserops"] / med["raw"], 2),
+        "raw_playwright_with_screenshots_behind_origin_fence_ms": med["raw+shots+fence"],
+        "origin_fence_cost_ratio": round(med["raw+shots+fence"] / med["raw+shots"], 2),
         "goal_ratio": GOAL_RATIO, "goal_met": med["browserops"] / med["raw+shots"] <= GOAL_RATIO,
         "all_ms": {k: [round(x, 1) for x in v] for k, v in timings.items()},
         "browserops_tool_time_last_round": breakdown,

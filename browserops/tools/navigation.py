@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from browserops.browser.numbering import isolated
+from browserops.browser.numbering import worlds
 from browserops.browser.page import navigation, waiting
 from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
@@ -22,7 +22,7 @@ class NoArgs(ToolArgs):
 
 async def _navigate(ctx: ToolContext, args: NavigateArgs) -> dict[str, Any]:
     waiting.track_network(ctx.session)  # so browser_wait(network_idle) counts this page's requests from the start
-    await isolated.prepare_worlds(ctx.session, ctx.session.page)  # its first listing then finds our world made
+    await worlds.prepare_worlds(ctx.session, ctx.session.page)  # its first listing then finds our world made
     data = await navigation.goto(ctx.session.page, args.url, ctx.settings.navigation_timeout_ms)
     ctx.signals["navigated"] = True
     return data

@@ -114,6 +114,9 @@ async def test_scroll_the_page_and_smoothly(tool_ctx: ToolContext, demo_site: De
     assert down["kind"] == "page" and down["y"] == 640 and down["above"] == 640  # 80 % of an 800 px viewport
     bottom = await ok(tool_ctx, "browser_scroll", to="bottom", behavior="smooth")
     assert bottom["below"] == 0 and bottom["y"] > 2000
+    # Already there: nothing moves (no scrollend comes) and the call still ends, saying so.
+    again = await ok(tool_ctx, "browser_scroll", to="bottom", behavior="smooth")
+    assert again["moved"] is False and again["y"] == bottom["y"]
     data = await ok(tool_ctx, "browser_list_interactives")
     assert by_name(data["items"], "Bottom button")["n"] < data.get("off_screen_from", 10**6)  # in the viewport
     top = await ok(tool_ctx, "browser_scroll", to="top")

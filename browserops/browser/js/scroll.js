@@ -31,20 +31,22 @@ function position(box, isDoc) {
   return out;
 }
 
-function settle(read) {
-  // Smooth scrolling animates: wait until the position stops moving (max ~1.5 s).
+function settle(read, before, scroller) {
+  // Smooth scrolling animates: done at the scroller's "scrollend". Only when the position never leaves where
+  // it was (nothing to scroll: no scrollend comes) does stillness decide, after a few frames. A busy renderer
+  // may start or run the animation late, so a few still frames mid-way prove nothing; 5 s caps it all.
   return new Promise((resolve) => {
-    let last = read();
-    let still = 0;
-    const started = performance.now();
+    let done = false;
+    const finish = () => { if (!done) { done = true; resolve(); } };
+    scroller.addEventListener("scrollend", finish, { once: true });
+    let frames = 0;
     const step = () => {
-      const now = read();
-      still = now === last ? still + 1 : 0;
-      last = now;
-      if (still >= 3 || performance.now() - started > 1500) { resolve(); } else { requestAnimationFrame(step); }
+      if (done) { return; }
+      frames += 1;
+      if (frames >= 10 && read() === before) { finish(); } else if (frames < 10) { requestAnimationFrame(step); }
     };
     requestAnimationFrame(step);
-    setTimeout(() => resolve(), 1600);  // rAF does not run in background tabs
+    setTimeout(finish, 5000);  // rAF does not run in background tabs; a scrollend may never come
   });
 }
 
@@ -87,7 +89,7 @@ async function scrollAround(el, args) {
     }
     if (dx || dy) { (isDoc ? window : box).scrollBy({ left: dx, top: dy, behavior }); }
   }
-  if (behavior === "smooth") { await settle(read); }
+  if (behavior === "smooth") { await settle(read, before, isDoc ? document : box); }
   const out = position(target, isDoc);
   out.kind = kind;
   out.moved = read() !== before;

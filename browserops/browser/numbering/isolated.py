@@ -18,9 +18,8 @@ n-th such sibling; then, for the rest (an about:blank frame, which DevTools repo
 URL), same parent and name, in order. A world lives as long as its document: contexts are remembered per
 (frame id, loader id), and re-created once when Chromium says the context is gone.
 
-First listings are what a user waits for, so the world is made ahead of them: from a page's first listing (or
-its first ``browser_navigate``) on, Chromium makes it with every document of the page (as Playwright does for
-its utility world), and its context ids are learnt at DOMContentLoaded, never waiting for the load event.
+First listings are what a user waits for, so the world is made ahead of them
+(:mod:`browserops.browser.numbering.worlds` keeps the worlds and their DevTools ids per document).
 The closed-shadow-root check asks DevTools only about the custom elements the walk could not see into, right
 behind the walk in the same round trip.
 
@@ -34,8 +33,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections import deque
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from playwright.async_api import CDPSession, ElementHandle, Frame, Page
@@ -44,6 +41,18 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.js.listing import click_listeners, register_closed_root, take_unseen_hosts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.worlds import (
+    WORLD_NAME,
+    CdpFrame,
+    PageWorlds,
+    evaluate_in,
+    forget_owners,
+    frame_owner,
+    match_frames,
+    page_worlds,
+    start_worlds,
+    world_context,
+)
 from browserops.browser.scripts import (
     PASS_ELEMENT,
     ElementCall,
@@ -61,119 +70,8 @@ from browserops.browser.scripts import (
     world_result,
 )
 
-WORLD_NAME = "browserops"
 CLOSED_GROUP = f"{WORLD_NAME}-closed"  # DevTools object group of the closed-root check's page objects
-HANDLES_KEPT = 8
 R = TypeVar("R")
-
-
-@dataclass
-class _Worlds:
-    contexts: dict[tuple[str, str], int] = field(default_factory=dict)  # (frame id, loader id) -> context id
-    # Frames whose last listing's icon candidates all proved listener-less: the next listing tells the world
-    # so (an empty iconVerdicts) instead of a call of its own.
-    no_listeners: set[str] = field(default_factory=set)
-    main: _CdpFrame | None = None  # the main frame as last matched (its id outlives navigations)
-    prepared: asyncio.Task[None] | None = None  # asking Chromium to make our world in every new document
-    warming: asyncio.Task[None] | None = None  # learning the worlds' context ids of the latest document
-    # Frame id -> backend node id of its <iframe>/<frame> element: an element keeps its frame for the frame's
-    # whole life (moving it makes a new frame), so it is asked once per frame.
-    owners: dict[str, int] = field(default_factory=dict)
-    # Handles made for elements in closed roots: the latest few are kept, older ones disposed (a page that
-    # never navigates would otherwise keep every one).
-    handles: deque[ElementHandle] = field(default_factory=lambda: deque(maxlen=HANDLES_KEPT))
-    # Frames whose current world was handed closed shadow roots: only there can an element be that the page's
-    # own world does not see (so a stale number costs no extra round trip on the many pages without any).
-    closed: set[str] = field(default_factory=set)
-
-
-@dataclass(frozen=True)
-class _CdpFrame:
-    id: str
-    loader: str
-
-
-@dataclass
-class IsolatedWorlds:
-    """This session's isolated worlds, per page (kept with :meth:`BrowserSession.state`)."""
-
-    by_page: dict[Page, _Worlds] = field(default_factory=dict)
-
-
-def _worlds(session: BrowserSession, page: Page) -> _Worlds:
-    by_page = session.state(IsolatedWorlds).by_page
-    for old in [p for p in by_page if p.is_closed()]:
-        del by_page[old]
-    return by_page.setdefault(page, _Worlds())
-
-
-def _match(tree: dict[str, Any], page: Page) -> dict[Frame, _CdpFrame]:
-    """Playwright frame -> DevTools frame, walking both trees from the top."""
-    out: dict[Frame, _CdpFrame] = {}
-
-    def walk(frame: Frame, node: dict[str, Any]) -> None:
-        info = node["frame"]
-        out[frame] = _CdpFrame(str(info["id"]), str(info.get("loaderId", "")))
-        kids = [(k, str(k["frame"].get("url") or "") + str(k["frame"].get("urlFragment") or ""),
-                 str(k["frame"].get("name") or "")) for k in node.get("childFrames") or []]
-        taken: set[int] = set()
-        unmatched: list[Frame] = []
-        for child in frame.child_frames:
-            i = next((i for i, (_, url, name) in enumerate(kids)
-                      if i not in taken and (url, name) == (child.url, child.name)), None)
-            if i is None:
-                unmatched.append(child)
-            else:
-                taken.add(i)
-                walk(child, kids[i][0])
-        # DevTools gives an about:blank or srcdoc frame its creator's URL, and a frame that navigated meanwhile
-        # differs in URL only: the rest match by name, in document order (both trees keep it).
-        for child in unmatched:
-            i = next((i for i, (_, _, name) in enumerate(kids) if i not in taken and name == child.name), None)
-            if i is not None:
-                taken.add(i)
-                walk(child, kids[i][0])
-
-    walk(page.main_frame, tree)
-    return out
-
-
-async def _context(cdp: CDPSession, worlds: _Worlds, target: _CdpFrame, fresh: bool) -> int:
-    key = (target.id, target.loader)
-    if fresh or key not in worlds.contexts:
-        created = await cdp.send("Page.createIsolatedWorld", {"frameId": target.id, "worldName": WORLD_NAME})
-        # One world per document: forget this frame's worlds of earlier documents.
-        for old in [k for k in worlds.contexts if k[0] == target.id]:
-            del worlds.contexts[old]
-        worlds.closed.discard(target.id)  # a new world knows no closed roots yet
-        worlds.contexts[key] = int(created["executionContextId"])
-    return worlds.contexts[key]
-
-
-async def _owner(cdp: CDPSession, worlds: _Worlds, frame_id: str) -> int | None:
-    """The backend node id of the frame's element (remembered), or None when DevTools cannot say."""
-    if frame_id not in worlds.owners:
-        try:
-            owner = await cdp.send("DOM.getFrameOwner", {"frameId": frame_id})
-        except PlaywrightError:
-            return None
-        worlds.owners[frame_id] = int(owner["backendNodeId"])
-    return worlds.owners[frame_id]
-
-
-async def _evaluate(cdp: CDPSession, context: int, expression: str, *, by_value: bool = True) -> Any:
-    """The expression's value (``by_value``), or else DevTools' remote object of it (in the handle group)."""
-    params: dict[str, Any] = {"expression": expression, "contextId": context, "returnByValue": by_value,
-                              "awaitPromise": True}
-    if not by_value:
-        params["objectGroup"] = f"{WORLD_NAME}-handle"
-    answer = await cdp.send("Runtime.evaluate", params)
-    details = answer.get("exceptionDetails")
-    if details:
-        exc = details.get("exception") or {}
-        raise PageScriptError(str(exc.get("description") or details.get("text") or "the script threw"))
-    result = answer.get("result") or {}
-    return result.get("value") if by_value else result
 
 
 def _closed_inside(node: dict[str, Any]) -> list[int]:
@@ -194,7 +92,7 @@ def _closed_inside(node: dict[str, Any]) -> list[int]:
 class IsolatedRunner:
     """One listing's view of the page's DevTools frames: ``run(frame, name, args)`` per frame."""
 
-    def __init__(self, cdp: CDPSession | None, worlds: _Worlds, frames: dict[Frame, _CdpFrame]) -> None:
+    def __init__(self, cdp: CDPSession | None, worlds: PageWorlds, frames: dict[Frame, CdpFrame]) -> None:
         self._cdp = cdp
         self._worlds = worlds
         self._frames = frames
@@ -228,16 +126,16 @@ class IsolatedRunner:
         assert self._cdp is not None
         target = self._frames[frame]
         try:
-            context = await _context(self._cdp, self._worlds, target, fresh=False)
-            return await _evaluate(self._cdp, context, text, by_value=by_value)
+            context = await world_context(self._cdp, self._worlds, target, fresh=False)
+            return await evaluate_in(self._cdp, context, text, by_value=by_value)
         except PageScriptError:
             raise
         except PlaywrightError as exc:
             if "context" not in str(exc).lower():
                 raise
         # The document changed under the remembered world (same loader, e.g. document.open): make a new one.
-        context = await _context(self._cdp, self._worlds, target, fresh=True)
-        return await _evaluate(self._cdp, context, text, by_value=by_value)
+        context = await world_context(self._cdp, self._worlds, target, fresh=True)
+        return await evaluate_in(self._cdp, context, text, by_value=by_value)
 
     async def element_handle(self, frame: Frame, blind_id: str) -> ElementHandle | None:
         """A Playwright handle of the element with ``blind_id`` that this world sees and the page's own world
@@ -283,7 +181,7 @@ class IsolatedRunner:
         is not rendered."""
         if self._cdp is None or frame not in self._frames or frame.parent_frame is None:
             return False, None, (0.0, 0.0)
-        backend = await _owner(self._cdp, self._worlds, self._frames[frame].id)
+        backend = await frame_owner(self._cdp, self._worlds, self._frames[frame].id)
         if backend is None:
             return False, None, (0.0, 0.0)
         try:
@@ -312,7 +210,7 @@ class IsolatedRunner:
         both requests are sent before either answer is awaited, and the renderer runs them in that order."""
         assert self._cdp is not None
         cdp = self._cdp
-        context = await _context(cdp, self._worlds, self._frames[frame], fresh=False)
+        context = await world_context(cdp, self._worlds, self._frames[frame], fresh=False)
 
         async def hosts() -> str | None:
             try:
@@ -340,7 +238,7 @@ class IsolatedRunner:
         group = CLOSED_GROUP
         done: list[Any] = []
         try:
-            context = await _context(cdp, self._worlds, self._frames[frame], fresh=False)
+            context = await world_context(cdp, self._worlds, self._frames[frame], fresh=False)
             props = (await cdp.send("Runtime.getProperties", {"objectId": array, "ownProperties": True}))["result"]
             hosts = [str(p["value"]["objectId"]) for p in props
                      if str(p.get("name", "")).isdigit() and (p.get("value") or {}).get("objectId")]
@@ -391,64 +289,6 @@ class IsolatedRunner:
         return [str(v) for v in value] if isinstance(value, list) else None
 
 
-async def _prepare(cdp: CDPSession) -> None:
-    # Playwright readies its own utility world the same way: an empty script for our world name makes Chromium
-    # create the world with every document, in every frame of the page (the page sees nothing of it), so a
-    # first listing finds it made instead of waiting for its creation (tens of ms on a busy machine). The
-    # page's DevTools agent runs such scripts only once enabled.
-    with contextlib.suppress(PlaywrightError):
-        await cdp.send("Page.enable")
-        await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": "", "worldName": WORLD_NAME})
-
-
-async def _warm(cdp: CDPSession, page: Page, worlds: _Worlds) -> None:
-    # At DOMContentLoaded (never the load event): learn the new document's world context ids now, so its first
-    # listing does not wait for that round trip behind the page's own work. Read-only; the page sees nothing.
-    with contextlib.suppress(PlaywrightError, KeyError):
-        tree = (await cdp.send("Page.getFrameTree"))["frameTree"]
-        if page.is_closed():
-            return
-        frames = _match(tree, page)
-        worlds.main = frames.get(page.main_frame, worlds.main)
-        _forget_owners(worlds, frames)
-        await asyncio.gather(*(_context(cdp, worlds, target, fresh=False) for target in frames.values()),
-                             *(_owner(cdp, worlds, target.id) for f, target in frames.items() if f.parent_frame),
-                             return_exceptions=True)
-
-
-def _forget_owners(worlds: _Worlds, frames: dict[Frame, _CdpFrame]) -> None:
-    ids = {target.id for target in frames.values()}
-    for gone in [k for k in worlds.owners if k not in ids]:
-        del worlds.owners[gone]
-
-
-def _start(cdp: CDPSession, page: Page, worlds: _Worlds) -> None:
-    """Once per page: worlds made with every document, and their ids learnt at each DOMContentLoaded."""
-    worlds.prepared = asyncio.ensure_future(_prepare(cdp))
-
-    def on_document(_: Page) -> None:
-        worlds.warming = asyncio.ensure_future(_warm(cdp, page, worlds))
-
-    page.on("domcontentloaded", on_document)
-
-
-async def prepare_worlds(session: BrowserSession, page: Page) -> None:
-    """Have Chromium make our isolated world in each document ``page`` loads from now on (once per page; no
-    effect on the page). Call it before a navigation so even that document's first listing finds its world
-    ready; the first listing of a page calls it too."""
-    cdp = await page_cdp(session, page)
-    if cdp is None:
-        return
-    worlds = _worlds(session, page)
-    if worlds.prepared is None:
-        _start(cdp, page, worlds)
-    assert worlds.prepared is not None
-    await asyncio.shield(worlds.prepared)
-def closed_roots_known(session: BrowserSession, page: Page) -> bool:
-    """Whether any frame's world of this page was handed closed shadow roots (no round trip)."""
-    return bool(_worlds(session, page).closed)
-
-
 async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner:
     """The runner for this page now; reaches nothing when the browser offers no DevTools session.
 
@@ -457,10 +297,10 @@ async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner
     found gone at the first evaluate and made anew (:meth:`IsolatedRunner.run`)."""
     cdp = await page_cdp(session, page)
     if cdp is None:
-        return IsolatedRunner(None, _Worlds(), {})
-    worlds = _worlds(session, page)
+        return IsolatedRunner(None, PageWorlds(), {})
+    worlds = page_worlds(session, page)
     if worlds.prepared is None:  # for the documents to come; this one's world is made below if need be
-        _start(cdp, page, worlds)
+        start_worlds(cdp, page, worlds)
     if worlds.warming is not None and not worlds.warming.done():
         # The round trips this listing would make anyway, already on their way (a busy page answers them late):
         # wait for those rather than race them with a remembered main frame of the document before.
@@ -470,8 +310,8 @@ async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner
     try:
         tree = (await cdp.send("Page.getFrameTree"))["frameTree"]
     except PlaywrightError:
-        return IsolatedRunner(None, _Worlds(), {})
-    frames = _match(tree, page)
+        return IsolatedRunner(None, PageWorlds(), {})
+    frames = match_frames(tree, page)
     worlds.main = frames.get(page.main_frame)
-    _forget_owners(worlds, frames)
+    forget_owners(worlds, frames)
     return IsolatedRunner(cdp, worlds, frames)

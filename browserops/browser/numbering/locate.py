@@ -27,7 +27,8 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import BLIND_ID_ATTR, BLIND_ID_PATTERN, ListedElement, latest_listing
 from browserops.browser.numbering.frames import frame_by_label
-from browserops.browser.numbering.isolated import IsolatedRunner, closed_roots_known, isolated_runner
+from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
+from browserops.browser.numbering.worlds import closed_roots_known
 from browserops.browser.scripts import ElementCall, NotInFrame, run_on
 from browserops.contract import BrowserOpsError, ErrorCode
 
