@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.async_api import Route
 
 from browserops.browser.numbering.elements import latest_listing
@@ -105,12 +106,16 @@ async def test_type_into_a_field_inside_a_closed_shadow_root(tool_ctx: ToolConte
     assert await page.locator("#out").inner_text() == "qty=7"
 
 
-async def test_select_an_option_inside_a_closed_shadow_root(tool_ctx: ToolContext) -> None:
+@pytest.mark.parametrize(("field", "text", "chosen", "shown"), [
+    ("Size", "large", "Large", "size=Large"),  # a native <select>
+    ("Colour", "Green", "Green", "colour=Green"),  # a custom combobox with a popup list
+])
+async def test_choose_an_option_inside_a_closed_shadow_root(tool_ctx: ToolContext, field: str, text: str,
+                                                           chosen: str, shown: str) -> None:
     items = await _open(tool_ctx)
-    chosen = await ok(tool_ctx, "browser_overlay_act", index=by_name(items, "Size")["n"], action="select",
-                      text="large")
-    assert chosen["chosen"] == "Large"
-    assert await tool_ctx.session.page.locator("#out").inner_text() == "size=Large"
+    result = await ok(tool_ctx, "browser_overlay_act", index=by_name(items, field)["n"], action="select", text=text)
+    assert result["chosen"] == chosen
+    assert await tool_ctx.session.page.locator("#out").inner_text() == shown
 
 
 async def test_follow_a_link_in_a_nested_closed_shadow_root(tool_ctx: ToolContext) -> None:
@@ -130,14 +135,6 @@ async def test_a_removed_element_inside_a_closed_root_is_a_stale_number(tool_ctx
     item = listing.by_number(gone["n"])
     assert item is not None
     await fails(tool_ctx, "browser_act_by_index", "BROWSER_ELEMENT_NOT_FOUND", id=item.blind_id, action="click")
-
-
-async def test_choose_in_a_popup_list_inside_a_closed_shadow_root(tool_ctx: ToolContext) -> None:
-    items = await _open(tool_ctx)
-    chosen = await ok(tool_ctx, "browser_overlay_act", index=by_name(items, "Colour")["n"], action="select",
-                      text="Green")
-    assert chosen["chosen"] == "Green"
-    assert await tool_ctx.session.page.locator("#out").inner_text() == "colour=Green"
 
 
 async def test_press_a_key_on_an_element_inside_a_closed_shadow_root(tool_ctx: ToolContext) -> None:
