@@ -525,14 +525,20 @@ async def test_spa_tabs_switch_without_navigation(page: Page) -> None:
 
 
 async def test_spa_keeps_the_network_busy(page: Page) -> None:
-    # What makes the network never idle: a ping every 400 ms for as long as the page is open. (Asserting
-    # that "networkidle" times out instead depended on timers firing on time, which a loaded CI does not
-    # promise: a ping 500 ms late is an idle network.)
+    # What makes the network never idle: a long poll, the next ping sent as the last is answered, for as long
+    # as the page is open. (Asserting that "networkidle" times out depended on timers firing on time, which a
+    # loaded CI does not promise.) Each ping is answered after the hold it asks for, and only then is the
+    # next one sent.
     await page.goto("/spa")
     marker = await page.evaluate("window.__marker = 7")
     for _ in range(3):
-        async with page.expect_request(lambda request: request.url.endswith("/api/ping"), timeout=10_000):
+        async with page.expect_response(lambda response: "/api/ping?hold=" in response.url, timeout=10_000) as got:
             pass
+        answered = await got.value
+        assert answered.ok
+        async with page.expect_request(lambda request: "/api/ping?hold=" in request.url, timeout=10_000):
+            pass
+    assert await page.evaluate("window.__demoPings") >= 3
     assert await page.evaluate("window.__marker") == marker  # polling, not reloading
 
 

@@ -148,7 +148,18 @@ async def spa(request: Request) -> Response:
     )
 
 
+PING_HOLD_MAX_MS = 1000
+
+
 async def api_ping(request: Request) -> Response:
+    """``?hold=MS`` (at most 1 s) answers after that long: the SPA's long poll, so one request is always in
+    flight and the network never goes idle however late the page's timers fire."""
+    try:
+        hold = min(PING_HOLD_MAX_MS, max(0, int(request.query_params.get("hold", "0"))))
+    except ValueError:
+        hold = 0
+    if hold:
+        await asyncio.sleep(hold / 1000)
     return JSONResponse({"ok": True}, headers={"Cache-Control": "no-store"})
 
 
