@@ -65,7 +65,7 @@ async def _list_isolated(runner: IsolatedRunner, view: FrameView, args: dict[str
     if roots:
         again["closed"] = False  # roots handed over: walk again, into them
     if again:
-        data = await runner.run(view.frame, listing_js.list_frame({**args, **again, "again": True}))
+        data = await runner.run(view.frame, listing_js.list_frame({**args, **again, "again": True, "reuse": False}))
     return data
 
 
@@ -87,12 +87,16 @@ async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any
     return data
 
 
-async def scan(session: BrowserSession, runner: IsolatedRunner, frames: Frames, extra: dict[str, Any]) -> Scan:
-    """Every frame's enumeration, concurrently; the main frame's starts while the child frames are measured."""
+FrameArgs = Callable[[FrameView], dict[str, Any]]
+
+
+async def scan(session: BrowserSession, runner: IsolatedRunner, frames: Frames, args_for: FrameArgs) -> Scan:
+    """Every frame's enumeration, concurrently; the main frame's starts while the child frames are measured.
+    ``args_for(view)``: that frame's arguments of ``list.js`` beside where it sits (window, reuse, scope…)."""
     failed: dict[str, str] = {}
 
     async def one(view: FrameView) -> FrameResult | None:
-        args = {**view.script_args(), **extra}
+        args = {**view.script_args(), **args_for(view)}
         try:
             if view.label == MAIN:
                 data = await _run_list(runner, view, args)
