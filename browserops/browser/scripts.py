@@ -15,15 +15,14 @@ listing-sized result, a string next to nothing — and every listing, hit test a
 - :func:`run_on` — ``fn(el, args)`` on the element with a given blind id in a frame (open shadow roots
   included), in the same round trip as finding it; :class:`NotInFrame` when the frame has no such element;
 - :func:`run_on_handle` — ``fn(el, args)`` on an element Playwright handed us (an iframe's element);
-- :func:`expression` — ``fn(args)`` as one expression for the DevTools protocol's ``Runtime.evaluate``, for
-  the one script that needs the command-line API (``getEventListeners``), which Playwright does not offer;
-- :func:`world_expression` / :func:`world_function` + :func:`world_result` — ``fn(args)`` / ``fn(el, args)``
-  (with ``lib.js``, as :func:`run`) for ``Runtime.evaluate`` / ``Runtime.callFunctionOn`` in a DevTools
-  execution context of our own (the listing's isolated world, :mod:`browserops.browser.numbering.isolated`),
-  and its JSON answer decoded; :func:`world_found_expression` + :func:`world_found_result` do the same for
-  :func:`run_on` (by blind id), and :func:`world_element_expression` evaluates to the element itself;
-- :data:`PASS_ELEMENT` + :func:`take_element` — hand an element DevTools resolved in a frame's main world
-  over to Playwright as a handle (an element inside a closed shadow root, which Playwright cannot find).
+- :func:`run_for_handle` — ``fn(args)`` in a frame, its result (an element) as a Playwright handle;
+- :func:`expression` — ``fn(args)`` as one standalone expression (no ``lib.js``) for ``Runtime.evaluate``.
+
+The same scripts run through the DevTools protocol where Playwright cannot take them: in an execution context
+of our own (a frame's isolated world, :mod:`browserops.browser.numbering.isolated`) — :func:`run_in_context`
+and :func:`run_on_in_context` (as :func:`run` / :func:`run_on`), :func:`reference_in_context` (DevTools'
+object id of the result, to hand page objects around), :func:`run_on_object` (``fn(el, args)`` on an object
+DevTools holds) — and with the command-line API (``getEventListeners``): :func:`run_with_command_line`.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ from importlib import resources
 from typing import Any, Generic, TypeVar, cast
 
 import orjson
-from playwright.async_api import BrowserContext, ElementHandle, Frame
+from playwright.async_api import BrowserContext, CDPSession, ElementHandle, Frame
 from playwright.async_api import Error as PlaywrightError
 
 R = TypeVar("R")
@@ -108,57 +107,22 @@ def expression(call: PageCall[Any]) -> str:
     return f"(() => {{\n{source(call.script)}\nreturn {call.function}({_json(call.args)});\n}})()"
 
 
-def world_expression(call: PageCall[Any]) -> str:
+def _world_expression(call: PageCall[Any]) -> str:
     """``call`` with ``lib.js``, exactly as :func:`run` evaluates it, as one expression whose value is the
-    result's JSON text (decode it with :func:`world_result`)."""
+    result's JSON text."""
     return f"({_script(call.script, call.function, 'page')})({orjson.dumps(_json(call.args)).decode()})"
 
 
-def world_reference(call: PageCall[Any]) -> str:
-    """``call`` with ``lib.js`` as one expression whose value is the function's result itself, not JSON text:
-    for ``Runtime.evaluate`` without ``returnByValue``, when DevTools is to get hold of page objects (elements)
-    the result holds."""
-    if not _NAME.match(call.function):
-        raise ValueError(f"not a function name: {call.function!r}")
-    return (f"(() => {{\n{source('lib')}\n{source(call.script)}\n"
-            f"return {call.function}(JSON.parse({orjson.dumps(_json(call.args)).decode()}));\n}})()")
+def _world_reference(call: PageCall[Any]) -> str:
+    """``call`` with ``lib.js`` as one expression whose value is the function's result itself, not JSON text
+    (for DevTools to get hold of page objects)."""
+    return f"((__boArgs) => {_world_reference_body(call)})({orjson.dumps(_json(call.args)).decode()})"
 
 
-def world_function(call: ElementCall[Any]) -> tuple[str, str]:
-    """``call`` (with ``lib.js``, as :func:`run_on_handle` evaluates it) as a function declaration and its
-    JSON arguments, for ``Runtime.callFunctionOn`` with arguments ``[the object, the JSON text]`` on an object
-    DevTools resolved into our world; its value is the result's JSON text (decode with :func:`world_result`)."""
-    return _script(call.script, call.function, "element"), _json(call.args)
-
-
-def world_found_expression(blind_id: str, call: ElementCall[Any]) -> str:
-    """``call`` on the element with ``blind_id``, exactly as :func:`run_on` evaluates it, as one expression
-    (decode its value with :func:`world_found_result`)."""
+def _world_found_expression(blind_id: str, call: ElementCall[Any]) -> str:
+    """``call`` on the element with ``blind_id``, exactly as :func:`run_on` evaluates it, as one expression."""
     args = _json({**call.args, "id": blind_id})
     return f"({_script(call.script, call.function, 'found')})({orjson.dumps(args).decode()})"
-
-
-def world_found_result(call: ElementCall[R], blind_id: str, raw: object) -> R:
-    """The decoded answer of :func:`world_found_expression`; :class:`NotInFrame` when no element has the id."""
-    del call  # only carries the result type
-    return cast(R, _found(_decode(raw), blind_id))
-
-
-def world_element_expression(blind_id: str) -> str:
-    """An expression whose value is the element with ``blind_id`` (``lib.js``'s ``byBlindId``), or null: for
-    ``Runtime.evaluate`` without ``returnByValue``, to get a DevTools object of the element itself."""
-    return f"({_by_id_script()})({orjson.dumps(_json({'id': blind_id})).decode()})"
-
-
-@cache
-def _by_id_script() -> str:
-    return f"(__boArgs) => {{\n{source('lib')}\nreturn byBlindId(JSON.parse(__boArgs).id);\n}}"
-
-
-def world_result(call: PageCall[R] | ElementCall[R], raw: object) -> R:
-    """The decoded answer of :func:`world_expression` ``(call)``; :class:`PageScriptError` if it is not ours."""
-    del call  # only carries the result type
-    return cast(R, _decode(raw))
 
 
 def _decode(raw: object) -> Any:
@@ -199,21 +163,6 @@ async def run_on_handle(handle: ElementHandle, call: ElementCall[R]) -> R:
     return cast(R, _decode(raw))
 
 
-# For Runtime.callFunctionOn on an element DevTools resolved into the page's main world: keep it under a
-# one-off random name on window, for take_element (Playwright makes handles only from its own evaluations).
-PASS_ELEMENT = "function (key) { window[key] = this; }"
-
-
-async def take_element(frame: Frame, key: str) -> ElementHandle | None:
-    """The element :data:`PASS_ELEMENT` left under ``key`` in ``frame``'s main world, as a Playwright handle
-    (the name is deleted in the same call); None when there is none."""
-    handle = await frame.evaluate_handle("(key) => { const el = window[key]; delete window[key]; return el; }", key)
-    element = handle.as_element()
-    if element is None:
-        await handle.dispose()
-    return element
-
-
 async def run_standalone(frame: Frame, text: str) -> None:
     """Run one of our self-contained scripts (a ``js/*.js`` file its module made ready, e.g. a listener that
     installs itself) in ``frame``; it returns nothing we read."""
@@ -223,3 +172,81 @@ async def run_standalone(frame: Frame, text: str) -> None:
 async def add_standalone(context: BrowserContext, text: str) -> None:
     """Run such a script in every document ``context`` opens from now on, before the page's own scripts."""
     await context.add_init_script(script=text)
+
+
+# ---- The DevTools channel: the same scripts, run by Runtime.evaluate / callFunctionOn ----
+# For a frame's isolated world of ours (browser/numbering/isolated.py), which Playwright does not offer, and for
+# the command-line API (getEventListeners). Each call is built exactly as the Playwright runners build it.
+
+
+async def _evaluate(cdp: CDPSession, text: str, *, context: int | None = None, by_value: bool = True,
+                    group: str | None = None, command_line: bool = False) -> Any:
+    """``Runtime.evaluate``: the value (``by_value``) or DevTools' remote object; a throw is PageScriptError."""
+    params: dict[str, Any] = {"expression": text, "returnByValue": by_value, "awaitPromise": True}
+    if context is not None:
+        params["contextId"] = context
+    if group is not None:
+        params["objectGroup"] = group
+    if command_line:
+        params["includeCommandLineAPI"] = True
+    answer = await cdp.send("Runtime.evaluate", params)
+    details = answer.get("exceptionDetails")
+    if details:
+        exc = details.get("exception") or {}
+        raise PageScriptError(str(exc.get("description") or details.get("text") or "the script threw"))
+    result = answer.get("result") or {}
+    return result.get("value") if by_value else result
+
+
+async def run_in_context(cdp: CDPSession, context: int, call: PageCall[R]) -> R:
+    """``call`` in the DevTools execution context ``context`` (as :func:`run` in a frame)."""
+    return cast(R, _decode(await _evaluate(cdp, _world_expression(call), context=context)))
+
+
+async def run_on_in_context(cdp: CDPSession, context: int, blind_id: str, call: ElementCall[R]) -> R:
+    """``call`` on the element with ``blind_id`` in context ``context`` (as :func:`run_on`); NotInFrame."""
+    raw = await _evaluate(cdp, _world_found_expression(blind_id, call), context=context)
+    return cast(R, _found(_decode(raw), blind_id))
+
+
+async def reference_in_context(cdp: CDPSession, context: int, call: PageCall[Any], group: str) -> str | None:
+    """DevTools' object id of what ``call`` returns in context ``context`` (kept in object ``group`` until it
+    is released), None when it returns null or undefined."""
+    result = await _evaluate(cdp, _world_reference(call), context=context, by_value=False, group=group)
+    if not isinstance(result, dict) or result.get("subtype") == "null":
+        return None
+    object_id = result.get("objectId")
+    return str(object_id) if object_id else None
+
+
+async def run_on_object(cdp: CDPSession, object_id: str, call: ElementCall[R]) -> R:
+    """``call`` on a page object DevTools holds (``Runtime.callFunctionOn``, in that object's world)."""
+    declaration = _script(call.script, call.function, "element")
+    answer = await cdp.send("Runtime.callFunctionOn", {
+        "objectId": object_id, "functionDeclaration": declaration, "returnByValue": True, "awaitPromise": True,
+        "arguments": [{"objectId": object_id}, {"value": _json(call.args)}]})
+    if answer.get("exceptionDetails"):
+        raise PageScriptError(str((answer["exceptionDetails"].get("exception") or {}).get("description")
+                                  or "the script threw"))
+    return cast(R, _decode((answer.get("result") or {}).get("value")))
+
+
+async def run_with_command_line(cdp: CDPSession, call: PageCall[R]) -> R:
+    """``call`` (a standalone script, no lib.js) in the top frame's own world with DevTools' command-line API
+    (``getEventListeners``), which Playwright does not offer; the value as the script returns it."""
+    return cast(R, await _evaluate(cdp, expression(call), command_line=True))
+
+
+async def run_for_handle(frame: Frame, call: PageCall[Any]) -> ElementHandle | None:
+    """``call`` in ``frame`` through Playwright, its result (an element) as a handle; None when it is none."""
+    handle = await frame.evaluate_handle(f"(__boArgs) => {_world_reference_body(call)}", _json(call.args))
+    element = handle.as_element()
+    if element is None:
+        await handle.dispose()
+    return element
+
+
+def _world_reference_body(call: PageCall[Any]) -> str:
+    if not _NAME.match(call.function):
+        raise ValueError(f"not a function name: {call.function!r}")
+    return f"{{\n{source('lib')}\n{source(call.script)}\nreturn {call.function}(JSON.parse(__boArgs));\n}}"

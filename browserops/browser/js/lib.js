@@ -424,12 +424,13 @@ function shadowOf(el) {
 
 // A custom element (a name with a dash) whose shadow root, if any, we cannot see and DevTools has not been
 // asked about yet: it may hold a closed shadow root (walkComposed collects these in st.unseenHosts). Only a
-// defined one (":defined" reads the element's own state, so it holds in any world): elements such as
-// MathJax's thousands of mjx-* are never registered and cannot have a component's shadow root, and asking
-// DevTools about each of them made a page of 13 controls cost hundreds of milliseconds.
+// registered component (":defined" reads the element's own state, so it holds in any world) or an empty
+// element a script may have given a root by hand: an unregistered element with content of its own (MathJax's
+// mjx-*, thousands on a page of formulas) shows that content, so it has no root hiding it, and asking
+// DevTools about each such element made a page of 13 controls cost hundreds of milliseconds.
 function unseenHost(el, st) {
   return el.localName.includes("-") && !shadowOf(el) && !(st.hostsChecked && st.hostsChecked.has(el)) &&
-    el.matches(":defined");
+    (!el.firstChild || el.matches(":defined"));
 }
 
 // Subtrees that hold text, code or formulas only: a highlighted code block or a typeset formula has hundreds

@@ -19,7 +19,7 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.containers import Container
 from browserops.browser.numbering.elements import ListedElement, Listing, store_listing
 from browserops.browser.numbering.frames import MAIN, FrameView
-from browserops.browser.numbering.isolated import IsolatedRunner
+from browserops.browser.numbering.isolated import FrameWorlds
 from browserops.browser.numbering.paging import FrameOrder, KeptOrders, kept_orders, merged_order, window_ranges
 from browserops.browser.numbering.scan import FrameResult, Frames, Scan, prepare, scan
 from browserops.browser.numbering.scope import Scope, expand_role, parse_scope, scope_error
@@ -89,8 +89,8 @@ class _Window:
         start, end = self.ranges.get(view.label, (0, 0))
         return {**base, "start": start, "end": end, "known": kept.walk}
 
-    async def list(self, session: BrowserSession, runner: IsolatedRunner, frames: Frames) -> tuple[Scan, Described]:
-        scanned = await scan(session, runner, frames, self.args)
+    async def list(self, session: BrowserSession, worlds: FrameWorlds, frames: Frames) -> tuple[Scan, Described]:
+        scanned = await scan(session, worlds, frames, self.args)
         _keep_orders(self.state, scanned.results)
         described = {(r.view.label, int(raw["i"])): (r.view, raw) for r in scanned.results for raw in r.data["items"]}
         need = window_ranges(merged_order(self.state), self.offset, self.limit)
@@ -99,7 +99,7 @@ class _Window:
                    if label in views and any((label, i) not in described for i in range(lo, hi))]
         if missing:  # a frame changed between its walk and this page: describe what the new order needs
             self.ranges = need
-            again = await scan(session, runner, Frames(missing, None), lambda v: {**self.args(v), "reuse": True})
+            again = await scan(session, worlds, Frames(missing, None), lambda v: {**self.args(v), "reuse": True})
             _keep_orders(self.state, again.results)
             described.update({(r.view.label, int(raw["i"])): (r.view, raw) for r in again.results
                               for raw in r.data["items"]})
@@ -128,13 +128,13 @@ async def list_interactives(
     if offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"offset must be 0 or more, got {offset}.")
     parsed = parse_scope(session, scope)
-    page, runner, frames = await prepare(session, parsed.frame)
+    page, worlds, frames = await prepare(session, parsed.frame)
     single = frames.children is None and len(frames.first) == 1
     if parsed.js() is not None or parsed.frame is not None or single:
-        scanned, window = await _list_simple(session, runner, frames, parsed, offset, limit, containers, single)
+        scanned, window = await _list_simple(session, worlds, frames, parsed, offset, limit, containers, single)
     else:
         scanned, window = await _Window(kept_orders(session, page), offset, limit, containers).list(
-            session, runner, frames)
+            session, worlds, frames)
     results = scanned.results
     if parsed.container and not any(r.data.get("scopeFound") for r in results):
         seen = list(dict.fromkeys(c for r in results for c in r.data.get("containers") or []))
@@ -150,7 +150,7 @@ async def list_interactives(
     return listing
 
 
-async def _list_simple(session: BrowserSession, runner: IsolatedRunner, frames: Frames, parsed: Scope, offset: int,
+async def _list_simple(session: BrowserSession, worlds: FrameWorlds, frames: Frames, parsed: Scope, offset: int,
                        limit: int, containers: bool, single: bool) -> tuple[Scan, Described]:
     """One frame (its order is the listing's, so it describes just the window: from its kept walk for pages
     after the first), or a scoped listing (walked anew each time; each frame describes its head up to
@@ -159,7 +159,7 @@ async def _list_simple(session: BrowserSession, runner: IsolatedRunner, frames: 
     skip = offset if single else 0
     args = {"start": skip, "end": offset + limit, "reuse": unscoped and offset > 0, "scope": parsed.js(),
             "track": unscoped and parsed.frame is None, "containers": containers}
-    scanned = await scan(session, runner, frames, lambda _: args)
+    scanned = await scan(session, worlds, frames, lambda _: args)
     merged = sorted(((r.view, raw) for r in scanned.results for raw in r.data["items"]),
                     key=lambda pair: _sort_key(pair[1], pair[0]))
     return scanned, merged[offset - skip: offset - skip + limit]
@@ -179,10 +179,11 @@ async def find_elements(session: BrowserSession, *, text: str | None, role: str 
     sources), each with its full-order number. Served from the frames' kept walks while the page is unchanged.
     """
     if not any(v and v.strip() for v in (text, role, within)):
-        raise BrowserOpsError(ErrorCode.INVALID_ARGS, "Give text or role (or within, or several) to find; all are empty.")
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS,
+                              "Give text or role (or within, or several) to find; all are empty.")
     if not 1 <= limit <= MAX_LIMIT or offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"limit must be 1..{MAX_LIMIT} and offset 0 or more.")
-    page, runner, frames = await prepare(session, None)
+    page, worlds, frames = await prepare(session, None)
     state = kept_orders(session, page)
     single = frames.children is None and len(frames.first) == 1
     match = {"text": text.strip() if text else "", "roles": expand_role(role), "within": (within or "").strip()}
@@ -193,7 +194,7 @@ async def find_elements(session: BrowserSession, *, text: str | None, role: str 
         return {"start": 0, "end": 0, "reuse": True, "match": match, "track": False, "keys": not single,
                 "known": kept.walk if kept else None}
 
-    scanned = await scan(session, runner, frames, args)
+    scanned = await scan(session, worlds, frames, args)
     results = scanned.results
     found = [(r.view, raw) for r in results for raw in r.data["items"]]
     if single:
