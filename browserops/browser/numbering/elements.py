@@ -91,6 +91,7 @@ class Listing:
     frame_titles: dict[str, str] = field(default_factory=dict)  # child frame label -> its URL
     url: str = ""  # the page's URL when listed
     failed: dict[str, str] = field(default_factory=dict)  # frame label -> why it could not be enumerated
+    walked: int = 0  # frames walked anew for it (the others answered from their kept walk)
 
     def by_number(self, number: int) -> ListedElement | None:
         for item in self.items:

@@ -144,7 +144,8 @@ async def list_interactives(
     items = [_item(view, raw, offset + i + 1, keep_new) for i, (view, raw) in enumerate(window)]
     listing = Listing(page=page, items=items, total=sum(int(r.data["total"]) for r in results), limit=limit,
                       offset=offset, scope=parsed.raw, frames={r.view.label: r.view.frame for r in results},
-                      frame_titles=_frame_titles(results), url=page.url, failed=scanned.failed)
+                      frame_titles=_frame_titles(results), url=page.url, failed=scanned.failed,
+                      walked=sum(1 for r in results if not r.data.get("reused")))
     if store:
         store_listing(session, listing)
     return listing
@@ -207,7 +208,8 @@ async def find_elements(session: BrowserSession, *, text: str | None, role: str 
     items = [_item(view, raw, position.get((view.label, int(raw["i"])), 0), False) for view, raw in window]
     listing = Listing(page=page, items=items, total=sum(int(r.data["total"]) for r in results), limit=limit,
                       offset=offset, kind="find", frames={r.view.label: r.view.frame for r in results},
-                      frame_titles=_frame_titles(results), url=page.url, failed=scanned.failed)
+                      frame_titles=_frame_titles(results), url=page.url, failed=scanned.failed,
+                      walked=sum(1 for r in results if not r.data.get("reused")))
     store_listing(session, listing)
     return FindResult(listing, len(found))
 
