@@ -667,6 +667,7 @@ function suggestionItems(el) {
 // holding exactly one heading), else the nearest box with text of its own beside the control. The name is
 // the text a person reads there, cut to CONTAINER_CHARS; null when no ancestor tells el apart.
 const CONTAINER_HOPS = 12;
+const CARD_HOPS = 6;  // a card's heading is a few levels above its buttons; no scan of whole page sections
 const CONTAINER_CHARS = 60;
 const CONTEXT_ROLES = new Set(["row", "listitem", "article", "group", "dialog", "alertdialog", "region", "form",
   "tabpanel", "navigation", "complementary", "search", "treeitem", "banner", "contentinfo"]);
@@ -704,7 +705,8 @@ function containerOf(el, counts) {
   }
   let card = null;
   let texty = null;
-  for (const a of chain) {
+  for (let hop = 0; hop < chain.length; hop++) {
+    const a = chain[hop];
     const role = roleOf(a);
     if (role === "row" || a.localName === "tr") {
       const name = rowName(a, el);
@@ -716,12 +718,12 @@ function containerOf(el, counts) {
       if (name) { return { role, name }; }
       continue;
     }
-    if (!card) {
+    if (!card && hop < CARD_HOPS) {
       const heading = soleHeading(a, el);
       if (heading) { card = { role, name: heading }; continue; }
     }
     if (!texty && !card) {
-      const text = leadText(a, el, CONTAINER_CHARS);
+      const text = leadText(a, el, CONTAINER_CHARS, true);
       if (text) { texty = { role, name: text }; }
     }
   }
@@ -763,6 +765,7 @@ function contextName(a, role, el) {
 
 // The text of a box's one heading (a product card, a post), or "" when it has none or several.
 function soleHeading(a, el) {
+  if (!a.querySelector(HEADINGS)) { return ""; }
   const hs = a.querySelectorAll(HEADINGS);
   if (hs.length !== 1 || composedContains(hs[0], el)) { return ""; }
   return leadText(hs[0], el, CONTAINER_CHARS);
@@ -770,28 +773,41 @@ function soleHeading(a, el) {
 
 // The first line of text a person sees in `box` (up to `max` characters, and no further than the first block
 // boundary once there is text: a list item's label, not its submenu), leaving out `skip`'s own subtree (the
-// control itself), form fields and what is not rendered: never a whole-subtree innerText of a long article.
+// control itself), form fields, what is not rendered, and with `own` every control's text and all but the top
+// two levels (the box's own words, not its neighbours' labels), looking at LEAD_NODES nodes at most (OWN_NODES
+// with `own`): never a whole-subtree innerText of a long article, nor a walk through a menu of hundreds of
+// links for words of its own it does not have.
+const LEAD_NODES = 200;
+const OWN_NODES = 24;
 const BLOCK_TAGS = new Set(["div", "p", "li", "ul", "ol", "dl", "dd", "dt", "td", "th", "tr", "table", "br", "hr",
   "section", "article", "header", "footer", "nav", "aside", "form", "fieldset", "h1", "h2", "h3", "h4", "h5", "h6",
   "blockquote", "pre", "figure", "details"]);
-function leadText(box, skip, max) {
+function leadText(box, skip, max, own) {
   let out = "";
   let done = false;
-  const walk = (node) => {
-    for (const c of flatChildren(node)) {
-      if (done || out.length > max) { done = true; return; }
+  let budget = own ? OWN_NODES : LEAD_NODES;
+  const walk = (node, depth) => {
+    // Sibling by sibling (a slot: what is assigned to it): copying a big box's child list costs more than the
+    // few nodes read.
+    const assigned = node.localName === "slot" && node.assignedNodes ? node.assignedNodes({ flatten: true }) : [];
+    let k = 0;
+    for (let c = assigned.length ? assigned[0] : node.firstChild; c;
+      c = assigned.length ? assigned[++k] : c.nextSibling) {
+      if (done || out.length > max || --budget < 0) { done = true; return; }
       if (c === skip) { continue; }
       if (c.nodeType === 3) { out += c.nodeValue; continue; }
       if (c.nodeType !== 1 || SKIP_TAGS.has(c.localName) || FORM_TAGS.has(c.localName)) { continue; }
       const block = BLOCK_TAGS.has(c.localName);
       if (block && out.trim()) { done = true; return; }
+      if (own && c.matches(MARKUP_CONTROLS)) { continue; }
       if (c.localName !== "slot" && !c.checkVisibility()) { continue; }
       if (c.localName === "img") { const alt = c.getAttribute("alt"); if (alt) { out += " " + alt + " "; } continue; }
-      walk(c.shadowRoot || c);
+      if (own && depth >= 2) { continue; }
+      walk(c.shadowRoot || c, depth + 1);
       if (block) { out += " "; }
     }
   };
-  walk(box);
+  walk(box, 0);
   return cut(out, max);
 }
 

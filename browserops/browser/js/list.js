@@ -16,6 +16,7 @@
 //  - closed: report custom elements whose shadow root is unknown (out.closedCheck: how many);
 //  - again: this is a second walk for the same listing (new items are new relative to the listing before).
 const MAX_ICON_CHECKS = 150;
+const SAMPLE_NAMESAKES = 8;
 // Events that change what a listing shows without a DOM mutation: scrolling and resizing (positions),
 // focus (the focused state, an autocomplete's suggestions), typing and toggling (values), loads (layout),
 // hover (menus shown by :hover), the end of animations and transitions, popovers.
@@ -131,7 +132,7 @@ function walkFrame(st, args) {
     id: walkId(st),
     doc: document, version, geometry: geometryKey(args), cands, had, scopeFound: found.scopeFound,
     containers: found.wantScope && !found.scopeFound ? found.containers : null, pendingIcons: found.pendingIcons,
-    groups: null, counts: new Map(), firstById: null,
+    groups: null, namesakes: new Map(), firstById: null,
   };
 }
 
@@ -285,16 +286,23 @@ function containerFor(w, c, all) {
     if (c.cont === undefined) { c.cont = containerOf(c.el, null); }
     return c.cont;
   }
-  const memo = all ? key + "\u0001" : key;  // with all, names are kept even when they tell nothing apart
-  let named = w.counts.get(memo);
-  if (!named) {
-    const counts = ancestorCounts(members);
-    named = new Map(members.map((el) => [el, containerOf(el, counts)]));
-    const names = new Set(Array.from(named.values(), (v) => (v ? v.name.toLowerCase() : "")));
-    if (names.size < 2 && !all) { named = new Map(); }
-    w.counts.set(memo, named);
+  let group = w.namesakes.get(key);
+  if (!group) {
+    group = { counts: ancestorCounts(members), named: new Map(), apart: null };
+    w.namesakes.set(key, group);
   }
-  return named.get(c.el) || null;
+  const named = (el) => {
+    if (!group.named.has(el)) { group.named.set(el, containerOf(el, group.counts)); }
+    return group.named.get(el);
+  };
+  if (group.apart === null) {
+    // Whether the namings tell the namesakes apart, judged on the first few (a page's second copy of its menu
+    // names every item as the first does; hundreds of "Edit" rows differ in their first rows already).
+    const first = members.slice(0, SAMPLE_NAMESAKES);
+    const seen = new Set(first.map((el) => (named(el) || { name: "" }).name.toLowerCase()));
+    group.apart = seen.size > 1;
+  }
+  return group.apart || all ? named(c.el) : null;
 }
 
 function describe(w, i, allContainers) {
