@@ -28,7 +28,7 @@ def _offenders(paths: list[Path], forbidden: tuple[str, ...]) -> list[str]:
 
 
 def test_guards_and_records_do_not_import_deciders_or_front_doors() -> None:
-    paths = [*(PACKAGE / "evidence").glob("*.py"), PACKAGE / "lane.py", PACKAGE / "privacy.py"]
+    paths = [*(PACKAGE / "evidence").glob("*.py"), *(PACKAGE / "lane").glob("*.py"), PACKAGE / "privacy.py"]
     forbidden = ("browserops.plan", "browserops.packs", "browserops.agent", "browserops.cli", "browserops.server",
                  "browserops.mcp_server", "browserops.browser")
     assert _offenders(paths, forbidden) == []
