@@ -3,6 +3,7 @@
 ``prepare`` (read-only) builds a :class:`BrowserPlan`; ``run`` executes it after ``--confirm <phrase>``.
 """
 
+from browserops.plan.build import PlanDraft, build_plan
 from browserops.plan.diff import render_diff, summary_line
 from browserops.plan.loader import load_plan, load_steps, parse_plan, parse_steps, resolve_plan
 from browserops.plan.model import (
@@ -15,7 +16,6 @@ from browserops.plan.model import (
     PlanSource,
     Requirement,
     SideEffectsSummary,
-    build_plan,
     missing_evidence,
     new_request_id,
     stale_fields,
@@ -33,6 +33,7 @@ __all__ = [
     "Kind",
     "PageFingerprint",
     "PlanAction",
+    "PlanDraft",
     "PlanSource",
     "Requirement",
     "SemanticTarget",
