@@ -227,7 +227,7 @@ def test_discovery_workspace_packs_and_problems(tmp_path: Path) -> None:
     write_pack(ws, "bad", "import subprocess\n")
     entries = {e.name: e for e in list_packs(ws)}
     assert {"demo_expense", "demo_statements", "mine", "bad"} <= set(entries)
-    assert entries["demo_expense"].origin == "builtin" and entries["mine"].origin == "workspace"
+    assert entries["demo_expense"].origin == "entry-point" and entries["mine"].origin == "workspace"
     assert entries["demo_statements"].origin == "workspace"  # the workspace's own pack wins
     assert entries["bad"].pack is None and "imports subprocess" in entries["bad"].problems[0]
     assert get_pack(ws, "demo_statements").description == "Test pack"

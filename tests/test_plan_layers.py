@@ -36,7 +36,7 @@ def test_guards_and_records_do_not_import_deciders_or_front_doors() -> None:
 
 def test_plan_data_modules_and_packs_never_touch_the_browser() -> None:
     names = ("steps", "model", "build", "loader", "diff", "phrase", "schemas")
-    paths = [PACKAGE / "plan" / f"{n}.py" for n in names] + [PACKAGE / "packs.py"]
+    paths = [PACKAGE / "plan" / f"{n}.py" for n in names] + list((PACKAGE / "packs").rglob("*.py"))
     forbidden = ("browserops.browser", "browserops.tools.registry", "browserops.agent", "browserops.cli",
                  "browserops.server", "browserops.mcp_server", "browserops.lane")
     assert _offenders(paths, forbidden) == []
