@@ -38,7 +38,7 @@ def test_the_wheel_carries_the_builtin_packs_and_registers_them(tmp_path: Path) 
         entry_points = configparser.ConfigParser()
         entry_points.read_string(archive.read(entry_points_txt).decode())
     assert dict(entry_points["browserops.packs"]) == BUILTIN
-    for name, module in BUILTIN.items():
+    for module in BUILTIN.values():
         folder = module.replace(".", "/")
         assert {f"{folder}/__init__.py", f"{folder}/pack.py"} <= names
     assert {"browserops/packs/builtin/demo_expense/example_input.yaml",

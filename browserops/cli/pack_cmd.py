@@ -98,7 +98,8 @@ def pack_list(state: CliState) -> None:
         ]})
         return
     if not entries:
-        click.echo(f"No domain packs found (looked in the browserops.packs entry points and {state.workspace / PACKS_DIR}).")
+        click.echo("No domain packs found (looked in the browserops.packs entry points and "
+                   f"{state.workspace / PACKS_DIR}).")
         return
     width = max(len(e.name) for e in entries)
     for e in entries:

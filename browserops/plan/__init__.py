@@ -1,6 +1,7 @@
-"""Two-phase commit: BrowserPlan (plan.json), step files, the diff and the confirm phrase.
-
-``prepare`` (read-only) builds a :class:`BrowserPlan`; ``run`` executes it after ``--confirm <phrase>``.
+"""Two-phase commit (docs/design.md §5): the plan model (plan.json, step files, :func:`build_plan`), the diff and
+the confirm phrase, and the engine — ``prepare`` (read-only: looks and writes the plan) and ``run`` (executes it
+after ``--confirm <phrase>``, in the lane, with evidence). The engine reaches the browser only through the tool
+catalogue; where plan steps come from (packs in ``packs/``, a goal explored in ``agent/``) is not decided here.
 """
 
 from browserops.plan.build import PlanDraft, build_plan
