@@ -2,27 +2,31 @@
 
 A script file defines named functions; Python calls one of them by name through a typed call object
 (:class:`PageCall` for ``fn(args)``, :class:`ElementCall` for ``fn(el, args)``), built by the typed wrappers
-beside the scripts (``browser/js/<script>.py``), so a call and its result type are written once. The runner
-wraps ``lib.js`` + the script + the call into one function expression, so an evaluate never depends on
-anything left on the page (a page cannot swap our helpers between calls). No caller-supplied JavaScript ever
-goes through here: function names are the project's own constants, arguments travel as data.
+beside the scripts (``browser/js/<script>.py``), so a call and its result type are written once. Each evaluate
+wraps ``lib.js`` + ``call.js`` (the glue: JSON out, find by blind id) + the script + the call into one function
+expression, so it never depends on anything left on the page (a page cannot swap our helpers between calls).
+No JavaScript is written here, and no caller-supplied JavaScript ever goes through here: function names are the
+project's own constants, arguments travel as data. DevTools calls go through here too (:func:`run_devtools`,
+:func:`run_in_context` and its kin), so every page script lives in ``js/*.js``.
 
 Arguments go in as one JSON string and the result comes back as one: Playwright's own value serialisation (a
 tagged tree built in the page and rebuilt in Python value by value) costs several milliseconds for a
 listing-sized result, a string next to nothing — and every listing, hit test and description crosses here.
 
-- :func:`run` — ``fn(args)`` in a frame;
+- :func:`call_in_frame` — ``fn(args)`` in a frame;
 - :func:`run_on` — ``fn(el, args)`` on the element with a given blind id in a frame (open shadow roots
   included), in the same round trip as finding it; :class:`NotInFrame` when the frame has no such element;
 - :func:`run_on_handle` — ``fn(el, args)`` on an element Playwright handed us (an iframe's element);
-- :func:`run_for_handle` — ``fn(args)`` in a frame, its result (an element) as a Playwright handle;
-- :func:`expression` — ``fn(args)`` as one standalone expression (no ``lib.js``) for ``Runtime.evaluate``.
+- :func:`expression` — ``fn(args)`` as one expression for the DevTools protocol's ``Runtime.evaluate``, for
+  the scripts that need the command-line API (``getEventListeners``), which Playwright does not offer;
+  :func:`run_devtools` evaluates it in a page's main world and returns its value;
+- :func:`run_for_handle` — ``fn(args)`` in a frame, its result (an element) as a Playwright handle.
 
-The same scripts run through the DevTools protocol where Playwright cannot take them: in an execution context
-of our own (a frame's isolated world, :mod:`browserops.browser.numbering.isolated`) — :func:`run_in_context`
-and :func:`run_on_in_context` (as :func:`run` / :func:`run_on`), :func:`reference_in_context` (DevTools'
-object id of the result, to hand page objects around), :func:`run_on_object` (``fn(el, args)`` on an object
-DevTools holds) — and with the command-line API (``getEventListeners``): :func:`run_with_command_line`.
+The same calls run in a DevTools execution context of ours (a frame's isolated world,
+:mod:`browserops.browser.numbering.isolated`), built exactly as above: :func:`run_in_context` and
+:func:`run_on_in_context` (as :func:`call_in_frame` / :func:`run_on`), :func:`reference_in_context` (DevTools'
+object id of the result, to hand page objects around: ``js/handoff.js``) and :func:`run_on_object`
+(``fn(el, args)`` on an object DevTools holds).
 """
 
 from __future__ import annotations
@@ -76,28 +80,18 @@ def source(name: str) -> str:
     return resources.files("browserops.browser").joinpath("js", f"{name}.js").read_text(encoding="utf-8")
 
 
-# The result (or what a returned promise resolves to) as JSON text; undefined as null.
-_JSON_OUT = ("const __boJson = (v) => JSON.stringify(v === undefined ? null : v);\n"
-             "return (__boR && typeof __boR.then === 'function') ? __boR.then(__boJson) : __boJson(__boR);")
-# On an element found by blind id: {found: false}, or {found: true, r: result}.
-_FOUND = ("(() => {{ const el = byBlindId(args.id);\n"
-          "if (!el) {{ return {{ found: false }}; }}\n"
-          "const r = {fn}(el, args);\n"
-          "return (r && typeof r.then === 'function') ? r.then((v) => ({{ found: true, r: v }}))"
-          " : {{ found: true, r }}; }})()")
-
-
 @cache
 def _script(name: str, function: str, kind: str) -> str:
-    """The function expression Playwright evaluates: ``(argsJson) => ...`` or ``(el, argsJson) => ...``."""
+    """The function expression Playwright evaluates: ``(argsJson) => ...`` or ``(el, argsJson) => ...``, its
+    value the result's JSON text (``call.js``)."""
     if not _NAME.match(function):  # only our own constants get here; a typo must not become code
         raise ValueError(f"not a function name: {function!r}")
-    body = f"{source('lib')}\n{source(name)}\nconst args = JSON.parse(__boArgs);\n"
+    body = f"{source('lib')}\n{source('call')}\n{source(name)}\nconst args = JSON.parse(__boArgs);\n"
     if kind == "page":
-        return f"(__boArgs) => {{\n{body}const __boR = {function}(args);\n{_JSON_OUT}\n}}"
+        return f"(__boArgs) => {{\n{body}return __boAsJson({function}(args));\n}}"
     if kind == "found":
-        return f"(__boArgs) => {{\n{body}const __boR = {_FOUND.format(fn=function)};\n{_JSON_OUT}\n}}"
-    return f"(__boEl, __boArgs) => {{\n{body}const __boR = {function}(__boEl, args);\n{_JSON_OUT}\n}}"
+        return f"(__boArgs) => {{\n{body}return __boAsJson(__boOnFound({function}, args));\n}}"
+    return f"(__boEl, __boArgs) => {{\n{body}return __boAsJson({function}(__boEl, args));\n}}"
 
 
 def expression(call: PageCall[Any]) -> str:
@@ -108,21 +102,26 @@ def expression(call: PageCall[Any]) -> str:
 
 
 def _world_expression(call: PageCall[Any]) -> str:
-    """``call`` with ``lib.js``, exactly as :func:`run` evaluates it, as one expression whose value is the
-    result's JSON text."""
+    """``call`` exactly as :func:`call_in_frame` evaluates it, as one expression whose value is the result's
+    JSON text (for ``Runtime.evaluate`` in a DevTools execution context)."""
     return f"({_script(call.script, call.function, 'page')})({orjson.dumps(_json(call.args)).decode()})"
-
-
-def _world_reference(call: PageCall[Any]) -> str:
-    """``call`` with ``lib.js`` as one expression whose value is the function's result itself, not JSON text
-    (for DevTools to get hold of page objects)."""
-    return f"((__boArgs) => {_world_reference_body(call)})({orjson.dumps(_json(call.args)).decode()})"
 
 
 def _world_found_expression(blind_id: str, call: ElementCall[Any]) -> str:
     """``call`` on the element with ``blind_id``, exactly as :func:`run_on` evaluates it, as one expression."""
     args = _json({**call.args, "id": blind_id})
     return f"({_script(call.script, call.function, 'found')})({orjson.dumps(args).decode()})"
+
+
+def _reference_body(call: PageCall[Any]) -> str:
+    """The body of ``(__boArgs) => …`` whose value is ``call``'s result itself, not JSON text (a page object)."""
+    if not _NAME.match(call.function):
+        raise ValueError(f"not a function name: {call.function!r}")
+    return f"{{\n{source('lib')}\n{source(call.script)}\nreturn {call.function}(JSON.parse(__boArgs));\n}}"
+
+
+def _world_reference(call: PageCall[Any]) -> str:
+    return f"((__boArgs) => {_reference_body(call)})({orjson.dumps(_json(call.args)).decode()})"
 
 
 def _decode(raw: object) -> Any:
@@ -138,7 +137,7 @@ def _json(args: Mapping[str, Any]) -> str:
     return orjson.dumps(dict(args)).decode()
 
 
-async def run(frame: Frame, call: PageCall[R]) -> R:
+async def call_in_frame(frame: Frame, call: PageCall[R]) -> R:
     """``call.function(call.args)`` in ``frame``."""
     raw = await frame.evaluate(_script(call.script, call.function, "page"), _json(call.args))
     return cast(R, _decode(raw))
@@ -163,6 +162,17 @@ async def run_on_handle(handle: ElementHandle, call: ElementCall[R]) -> R:
     return cast(R, _decode(raw))
 
 
+async def run_devtools(cdp: CDPSession, call: PageCall[R], *, command_line_api: bool = False) -> R:
+    """``call`` evaluated through DevTools (``Runtime.evaluate``) in the main world of ``cdp``'s page, a returned
+    promise awaited, its value by value: for what Playwright does not offer (the command-line API's
+    ``getEventListeners`` with ``command_line_api``). :class:`PageScriptError` when the script throws."""
+    answer = await cdp.send("Runtime.evaluate", {"expression": expression(call), "returnByValue": True,
+                                                 "awaitPromise": True, "includeCommandLineAPI": command_line_api})
+    if answer.get("exceptionDetails"):
+        raise PageScriptError(f"{call.script}.{call.function} threw in the page")
+    return cast(R, (answer.get("result") or {}).get("value"))
+
+
 async def run_standalone(frame: Frame, text: str) -> None:
     """Run one of our self-contained scripts (a ``js/*.js`` file its module made ready, e.g. a listener that
     installs itself) in ``frame``; it returns nothing we read."""
@@ -174,21 +184,16 @@ async def add_standalone(context: BrowserContext, text: str) -> None:
     await context.add_init_script(script=text)
 
 
-# ---- The DevTools channel: the same scripts, run by Runtime.evaluate / callFunctionOn ----
-# For a frame's isolated world of ours (browser/numbering/isolated.py), which Playwright does not offer, and for
-# the command-line API (getEventListeners). Each call is built exactly as the Playwright runners build it.
+# ---- The same scripts in a DevTools execution context of ours (a frame's isolated world) ----
 
 
-async def _evaluate(cdp: CDPSession, text: str, *, context: int | None = None, by_value: bool = True,
-                    group: str | None = None, command_line: bool = False) -> Any:
-    """``Runtime.evaluate``: the value (``by_value``) or DevTools' remote object; a throw is PageScriptError."""
-    params: dict[str, Any] = {"expression": text, "returnByValue": by_value, "awaitPromise": True}
-    if context is not None:
-        params["contextId"] = context
+async def _evaluate(cdp: CDPSession, text: str, context: int, *, by_value: bool = True,
+                    group: str | None = None) -> Any:
+    """``Runtime.evaluate`` in ``context``: the value (``by_value``) or DevTools' remote object."""
+    params: dict[str, Any] = {"expression": text, "contextId": context, "returnByValue": by_value,
+                              "awaitPromise": True}
     if group is not None:
         params["objectGroup"] = group
-    if command_line:
-        params["includeCommandLineAPI"] = True
     answer = await cdp.send("Runtime.evaluate", params)
     details = answer.get("exceptionDetails")
     if details:
@@ -199,20 +204,20 @@ async def _evaluate(cdp: CDPSession, text: str, *, context: int | None = None, b
 
 
 async def run_in_context(cdp: CDPSession, context: int, call: PageCall[R]) -> R:
-    """``call`` in the DevTools execution context ``context`` (as :func:`run` in a frame)."""
-    return cast(R, _decode(await _evaluate(cdp, _world_expression(call), context=context)))
+    """``call`` in the DevTools execution context ``context`` (as :func:`call_in_frame` in a frame)."""
+    return cast(R, _decode(await _evaluate(cdp, _world_expression(call), context)))
 
 
 async def run_on_in_context(cdp: CDPSession, context: int, blind_id: str, call: ElementCall[R]) -> R:
     """``call`` on the element with ``blind_id`` in context ``context`` (as :func:`run_on`); NotInFrame."""
-    raw = await _evaluate(cdp, _world_found_expression(blind_id, call), context=context)
+    raw = await _evaluate(cdp, _world_found_expression(blind_id, call), context)
     return cast(R, _found(_decode(raw), blind_id))
 
 
 async def reference_in_context(cdp: CDPSession, context: int, call: PageCall[Any], group: str) -> str | None:
     """DevTools' object id of what ``call`` returns in context ``context`` (kept in object ``group`` until it
     is released), None when it returns null or undefined."""
-    result = await _evaluate(cdp, _world_reference(call), context=context, by_value=False, group=group)
+    result = await _evaluate(cdp, _world_reference(call), context, by_value=False, group=group)
     if not isinstance(result, dict) or result.get("subtype") == "null":
         return None
     object_id = result.get("objectId")
@@ -221,32 +226,19 @@ async def reference_in_context(cdp: CDPSession, context: int, call: PageCall[Any
 
 async def run_on_object(cdp: CDPSession, object_id: str, call: ElementCall[R]) -> R:
     """``call`` on a page object DevTools holds (``Runtime.callFunctionOn``, in that object's world)."""
-    declaration = _script(call.script, call.function, "element")
     answer = await cdp.send("Runtime.callFunctionOn", {
-        "objectId": object_id, "functionDeclaration": declaration, "returnByValue": True, "awaitPromise": True,
+        "objectId": object_id, "functionDeclaration": _script(call.script, call.function, "element"),
+        "returnByValue": True, "awaitPromise": True,
         "arguments": [{"objectId": object_id}, {"value": _json(call.args)}]})
     if answer.get("exceptionDetails"):
-        raise PageScriptError(str((answer["exceptionDetails"].get("exception") or {}).get("description")
-                                  or "the script threw"))
+        raise PageScriptError(f"{call.script}.{call.function} threw in the page")
     return cast(R, _decode((answer.get("result") or {}).get("value")))
-
-
-async def run_with_command_line(cdp: CDPSession, call: PageCall[R]) -> R:
-    """``call`` (a standalone script, no lib.js) in the top frame's own world with DevTools' command-line API
-    (``getEventListeners``), which Playwright does not offer; the value as the script returns it."""
-    return cast(R, await _evaluate(cdp, expression(call), command_line=True))
 
 
 async def run_for_handle(frame: Frame, call: PageCall[Any]) -> ElementHandle | None:
     """``call`` in ``frame`` through Playwright, its result (an element) as a handle; None when it is none."""
-    handle = await frame.evaluate_handle(f"(__boArgs) => {_world_reference_body(call)}", _json(call.args))
+    handle = await frame.evaluate_handle(f"(__boArgs) => {_reference_body(call)}", _json(call.args))
     element = handle.as_element()
     if element is None:
         await handle.dispose()
     return element
-
-
-def _world_reference_body(call: PageCall[Any]) -> str:
-    if not _NAME.match(call.function):
-        raise ValueError(f"not a function name: {call.function!r}")
-    return f"{{\n{source('lib')}\n{source(call.script)}\nreturn {call.function}(JSON.parse(__boArgs));\n}}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from browserops.browser.js import listing as listing_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.listing import find_elements, list_interactives
-from browserops.browser.scripts import run
+from browserops.browser.scripts import call_in_frame
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext
 from tests.tools.helpers import ok, open_page
@@ -89,5 +89,5 @@ async def test_the_walk_skips_what_nobody_can_act_on(session: BrowserSession) ->
                                                "Seen but not announced", "Copy"]
     # Only a registered component or an empty custom element is asked about closed shadow roots, not
     # MathJax-style markup with content of its own.
-    data = await run(page.main_frame, listing_js.list_frame({"start": 0, "end": 0, "closed": True}))
+    data = await call_in_frame(page.main_frame, listing_js.list_frame({"start": 0, "end": 0, "closed": True}))
     assert data.get("closedCheck") == 2  # <late-box> (empty) and <my-widget> (registered)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from browserops.agent.summary import observation_from_result
+from browserops.agent.model_summaries import observation_from_result
 from browserops.demo_site import DemoSite
 from browserops.listing_rows import parse_row
 from browserops.tools.base import ToolContext

@@ -45,6 +45,6 @@ def register_closed_root() -> ElementCall[bool]:
 
 def take_unseen_hosts() -> PageCall[list[Any] | None]:
     """The custom elements the last walk met whose shadow root is unknown (``closedCheck``), as page objects
-    (run through :func:`browserops.browser.scripts.world_reference`), None when there are none; they count as
+    (run through :func:`browserops.browser.scripts.reference_in_context`), None when there are none; they count as
     asked about from then on."""
     return PageCall("list", "takeUnseenHosts")

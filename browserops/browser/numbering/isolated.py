@@ -52,13 +52,13 @@ from browserops.browser.scripts import (
     ElementCall,
     PageCall,
     PageScriptError,
+    call_in_frame,
     reference_in_context,
-    run,
+    run_devtools,
     run_for_handle,
     run_in_context,
     run_on_in_context,
     run_on_object,
-    run_with_command_line,
 )
 
 R = TypeVar("R")
@@ -92,7 +92,7 @@ class FrameWorlds:
     async def run_here(self, frame: Frame, call: PageCall[R]) -> R:
         """``call`` where the listing runs: the frame's isolated world when DevTools reaches the frame (it also
         sees into the closed shadow roots the listing reached), else the frame's own world through Playwright."""
-        return await (self.run(frame, call) if self.reaches(frame) else run(frame, call))
+        return await (self.run(frame, call) if self.reaches(frame) else call_in_frame(frame, call))
 
     async def run_on(self, frame: Frame, blind_id: str, call: ElementCall[R]) -> R:
         """``call`` on the element with ``blind_id`` in the frame's isolated world, which also sees into the
@@ -220,7 +220,7 @@ class FrameWorlds:
         if self._cdp is None or frame.parent_frame is not None:
             return None
         try:
-            value = await run_with_command_line(self._cdp, click_listeners(ids))
+            value = await run_devtools(self._cdp, click_listeners(ids), command_line_api=True)
         except PlaywrightError:
             return None
         return [str(v) for v in value] if isinstance(value, list) else None
