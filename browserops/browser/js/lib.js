@@ -666,8 +666,9 @@ function suggestionItems(el) {
 // list item / article / form group / dialog / region / landmark by its name or heading, else a card (a box
 // holding exactly one heading), else the nearest box with text of its own beside the control. The name is
 // the text a person reads there, cut to CONTAINER_CHARS; null when no ancestor tells el apart.
-const CONTAINER_HOPS = 12;
-const CARD_HOPS = 6;  // a card's heading is a few levels above its buttons; no scan of whole page sections
+const CONTAINER_HOPS = 10;
+const CARD_HOPS = 5;  // a card's heading is a few levels above its buttons; no scan of whole page sections
+const TEXT_HOPS = 3;  // a box's own words (a chip's label) sit right around the control
 const CONTAINER_CHARS = 60;
 const CONTEXT_ROLES = new Set(["row", "listitem", "article", "group", "dialog", "alertdialog", "region", "form",
   "tabpanel", "navigation", "complementary", "search", "treeitem", "banner", "contentinfo"]);
@@ -722,7 +723,7 @@ function containerOf(el, counts) {
       const heading = soleHeading(a, el);
       if (heading) { card = { role, name: heading }; continue; }
     }
-    if (!texty && !card) {
+    if (!texty && !card && hop < TEXT_HOPS) {
       const text = leadText(a, el, CONTAINER_CHARS, true);
       if (text) { texty = { role, name: text }; }
     }
