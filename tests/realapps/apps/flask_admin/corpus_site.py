@@ -1,3 +1,4 @@
+# ruff: noqa: RUF012  (Flask-Admin views are configured with class-level lists and dicts, as its docs do)
 """The deployer's Flask-Admin site: a field office's customers, projects and invoices behind a Flask-Login sign-in.
 
 Run: ``python corpus_site.py DATABASE PORT`` (sqlite file, loopback port); ``python corpus_site.py --seed DATABASE``

@@ -191,10 +191,10 @@ async def baseline_create_invoice(page: Any, base_url: str, shots_dir: Path) -> 
     await shots.act("amount", lambda: page.get_by_role("spinbutton", name="Amount").fill("1499.90"))
     for row, (description, quantity) in enumerate([("Stand design", "1"), ("Booth staff (days)", "3")]):
         await shots.act("act", lambda: page.get_by_role("button", name="Add", exact=True).click())
-        await shots.act(f"line{row + 1}_description", lambda: page.get_by_role(
-            "textbox", name="Description").nth(row).fill(description))
-        await shots.act(f"line{row + 1}_quantity", lambda: page.get_by_role(
-            "spinbutton", name="Quantity").nth(row).fill(quantity))
+        await shots.act(f"line{row + 1}_description", lambda row=row, text=description: page.get_by_role(
+            "textbox", name="Description").nth(row).fill(text))
+        await shots.act(f"line{row + 1}_quantity", lambda row=row, text=quantity: page.get_by_role(
+            "spinbutton", name="Quantity").nth(row).fill(text))
     await _save(shots, "Element created")
 
 
