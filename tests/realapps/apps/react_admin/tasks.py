@@ -262,6 +262,7 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
     _task("create_invoice", check_create_invoice, baseline_create_invoice),
     _task("edit_invoice_amount", check_edit_invoice_amount, baseline_edit_invoice_amount),
     _task("edit_customer_vip", check_edit_customer_vip, baseline_edit_customer_vip),
+    _task("flip_customer_vip", check_edit_customer_vip, baseline_edit_customer_vip),
     _task("delete_customer", check_delete_customer, baseline_delete_customer),
     _task("search_open_customer", check_unchanged, baseline_search_open_customer,
           check_bundle=check_opened_record, changes_data=False),
@@ -284,6 +285,11 @@ KNOWN_GAPS: dict[str, str] = {
                          " the value the diff was computed against"
                          " — as edit_invoice_amount: the switch after the sign-in click was never read, and run"
                          " calls its real 'false' stale; behind it the undoable save (issue #24)",
+    "flip_customer_vip": "run complete: the run said complete and evidence verify passed, no PUT reached the"
+                         " server — FALSE COMPLETE: the same edit as edit_customer_vip with the switch clicked"
+                         " ('act') instead of set ('check'), so no unread value stops it: react-admin's undoable"
+                         " save sends PUT only when the 'Element updated · UNDO' notice closes (~5 s); browserops"
+                         " closed the browser first (issue #24)",
     "delete_customer": "run complete: the run said complete and evidence verify passed, no DELETE reached the server"
                        " — FALSE COMPLETE: react-admin's undoable delete sends DELETE only when the 'Element deleted"
                        " · UNDO' notice closes (~5 s); browserops closed the browser first (issue #24)",
