@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from browserops import policy, policy_words
+from browserops import policy
 from browserops.agent.calls import ParsedCall
 from browserops.agent.gate import INSPECT, Judgement
 from browserops.agent.loop import AgentRun
@@ -29,6 +29,7 @@ from browserops.agent.toolspec import ToolSpec, traits_in
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error
 from browserops.plan.steps import Action, Kind, SemanticTarget, Step
+from browserops.policy import words as policy_words
 
 ALLOWED = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE})
 CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
