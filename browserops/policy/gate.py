@@ -27,12 +27,9 @@ from typing import Any, Literal
 
 from browserops.contract import SideEffect, ToolTraits
 from browserops.policy import words
+from browserops.tools.definitions.acting import action_word
 
-# Keys with which element tools may ask to press Enter after typing; typing then also submits the form.
-SUBMIT_FLAGS = ("submit", "enter", "press_enter", "auto_enter")
 ACTIVATING_KEYS = frozenset({"enter", "numpadenter", "return", " ", "space", "spacebar"})
-NON_ACTIVATING_ACTIONS = frozenset({"hover", "focus", "scroll", "scroll_into_view", "highlight", "blur"})
-TYPING_ACTIONS = frozenset({"type", "fill", "input", "clear"})
 TEXT_ENTRY_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
 
 Activation = Literal["none", "type", "type_submit", "activate"]
@@ -102,16 +99,14 @@ UNKNOWN = ToolTraits()
 
 def activation_of(traits: ToolTraits, args: Mapping[str, Any]) -> Activation:
     """Does the call commit something on the page (a click, a select, Enter), only type, or neither? The tool's
-    activation rule (its traits) says how its arguments decide."""
-    action = args.get("action")
-    if isinstance(action, str):
-        action = action.strip().lower()
-        if action in NON_ACTIVATING_ACTIONS:
-            return "none"
-        if action in TYPING_ACTIONS:
-            return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
-        return "activate"  # click, dblclick, select, check, press … and anything unheard of
+    activation rule (its traits) says how its arguments decide; for an acting tool, by its action word's traits
+    (``tools/definitions/acting.py``). A word nobody defined activates: the strict choice."""
     rule = traits.activation
+    if rule == "by_action":
+        word = action_word(args)
+        if word is None or word.commits == "activate":
+            return "activate"
+        return "type_submit" if word.submit and args.get("submit") else "type"
     if rule == "by_dialog":
         return "none" if args.get("accept") is False else "activate"  # Cancel on a dialog commits nothing
     if rule == "by_key":
@@ -120,14 +115,14 @@ def activation_of(traits: ToolTraits, args: Mapping[str, Any]) -> Activation:
     # Closing cookie/newsletter overlays dismisses them; the closer never presses a button that sends anything.
     if rule == "never":
         return "none"
-    if rule == "typing":
-        return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
     return "activate"
 
 
-def _option_text(args: Mapping[str, Any]) -> str:
-    """For a select, the chosen option's label also names what happens ("Delete selected")."""
-    if str(args.get("action", "")).lower() != "select":
+def _option_text(traits: ToolTraits, args: Mapping[str, Any]) -> str:
+    """For a word that names a choice (select), the chosen option's label also names what happens ("Delete
+    selected")."""
+    word = action_word(args) if traits.activation == "by_action" else None
+    if word is None or not word.names_choice:
         return ""
     return " ".join(str(args[k]) for k in ("text", "value", "option", "label") if isinstance(args.get(k), str))
 
@@ -175,7 +170,7 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
     if kind == "activate" and traits.activation == "by_key" and role in TEXT_ENTRY_ROLES:
         kind = "type_submit"  # Enter in a field submits its form: judge it like typing with submit
     name = words.fold_for_words(target.name)
-    own = words.fold_for_words(f"{target.name} {target.value} {_option_text(args)}")
+    own = words.fold_for_words(f"{target.name} {target.value} {_option_text(traits, args)}")
     nearby = words.fold_for_words(target.nearby_text)
     search_like = role in words.SEARCH_ROLES or bool(words.SEARCH.find(name))
     exempt_weak = search_like or role in words.SELECTION_ROLES

@@ -18,7 +18,7 @@ from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.chat.scripted_brain import ScriptedPlanBrain, demo_plans
 
 SID = "default"

@@ -28,7 +28,7 @@ from browserops.cli.repl import run_repl
 from browserops.cli.speech import MISSING_MESSAGE, Speaker
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.chat.scripted_brain import ScriptedPlanBrain, demo_plans
 
 ROOT = Path(__file__).resolve().parents[2]

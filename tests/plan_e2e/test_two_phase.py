@@ -16,8 +16,8 @@ from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle
 from browserops.lane import Lane
 from browserops.privacy import text_digest
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
+from tests.calls import call_tool
 from tests.plan_e2e.helpers import (
     EXPENSE_INPUT,
     ROOT,

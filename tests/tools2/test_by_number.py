@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools2.helpers import call, goto
 
 

@@ -6,7 +6,7 @@ import asyncio
 
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.hooks import after_action
 from tests.tools2.helpers import call, goto
 
@@ -109,7 +109,7 @@ async def test_a_key_press_that_navigated_counts_as_a_new_page(tool_ctx: ToolCon
     tool_ctx.signals.clear()
     assert (await after_action(tool_ctx, "browser_press", OK, {"key": "Enter"}))["ran"] is False
     await tool_ctx.session.page.goto(demo_site.base_url + "/?banner=force")  # what the Enter led to
-    tool_ctx.signals["navigated"] = True
+    tool_ctx.signals.navigated = True
     hook = await after_action(tool_ctx, "browser_press", OK, {"key": "Enter"})
     assert hook["reason"] == "document" and hook["closed"] == 1
 

@@ -17,9 +17,9 @@ from browserops.browser.numbering.elements import ListedElement, Listing, store_
 from browserops.browser.numbering.frames import MAIN, FrameView
 from browserops.browser.numbering.locate import coerce_target, identify_target
 from browserops.browser.numbering.scan import FrameResult, prepare, scan
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.contract import LISTING_MAX_LIMIT, BrowserOpsError, ErrorCode
 
-MAX_LIMIT = 500
+MAX_LIMIT = LISTING_MAX_LIMIT  # the tool definitions check it too (contract.py)
 _FRAME_LABEL = re.compile(r"^f\d+$")
 _BLIND_ID = re.compile(r"^(?:f\d+)?b\d+$")
 
