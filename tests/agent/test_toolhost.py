@@ -29,7 +29,7 @@ async def test_calls_reach_the_real_browser(tool_ctx: ToolContext, demo_site: De
     await host.call("browser_navigate", {"url": demo_site.base_url + "/pay"})
     back = await host.call("browser_back", {})
     assert back["status"] == "ok" and back["data"]["url"].endswith("/search?q=stapler")
-    assert tool_ctx.signals.get("navigated") is True
+    assert tool_ctx.signals.navigated is True
     await host.close()
 
 
