@@ -118,4 +118,4 @@ async def test_signals_belong_to_one_call(tool_ctx: ToolContext, demo_site: Demo
     await goto(tool_ctx, demo_site.base_url + "/search")
     assert tool_ctx.signals.navigated is True
     await call(tool_ctx, "browser_switch_tab")
-    assert "navigated" not in tool_ctx.signals  # a reused context does not carry the last call's facts
+    assert tool_ctx.signals.navigated is False  # a reused context does not carry the last call's facts
