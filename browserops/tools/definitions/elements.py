@@ -97,7 +97,7 @@ FIND = ToolDef(
         "(Cyrillic and Chinese too). Best matches first, each with its number, which you can then use "
         "with browser_overlay_act. It never acts itself."
     ),
-    traits=ToolTraits(side_effect=SideEffect.READ_ONLY, pure_read=True),
+    traits=ToolTraits(side_effect=SideEffect.READ_ONLY, pure_read=True, plan_verb="wait_text"),
 )
 
 

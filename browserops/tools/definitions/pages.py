@@ -23,7 +23,7 @@ NAVIGATE = ToolDef(
         "HTTP status. Element numbers from earlier listings are invalid afterwards: call "
         "browser_list_interactives before acting on the new page."
     ),
-    traits=ToolTraits(side_effect=SideEffect.READ_ONLY, new_document=True),
+    traits=ToolTraits(side_effect=SideEffect.READ_ONLY, new_document=True, plan_verb="navigate"),
 )
 
 
@@ -97,7 +97,7 @@ WAIT = ToolDef(
         "when an element, text, URL or load state did not come in time."
     ),
     timeout_from_args="budget_ms",
-    traits=ToolTraits(side_effect=SideEffect.READ_ONLY, pure_read=True, activation="never"),
+    traits=ToolTraits(side_effect=SideEffect.READ_ONLY, pure_read=True, activation="never", plan_verb="wait_text"),
 )
 
 
