@@ -50,6 +50,11 @@ class Scrubber:
         for variant in sorted(variants, key=len, reverse=True):
             self._patterns.append(re.compile(re.escape(variant), re.IGNORECASE))
 
+    @property
+    def values(self) -> tuple[str, ...]:
+        """The texts remembered (for the run's rules, which look for them in addresses; never recorded)."""
+        return tuple(self._seen)
+
     def add_args(self, args: Mapping[str, Any]) -> None:
         for key in ("text", "value", "answer"):
             value = args.get(key)
