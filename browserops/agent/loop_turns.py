@@ -13,7 +13,7 @@ from browserops.agent.run_core import RunCore
 from browserops.agent.run_rules import without_instructions
 from browserops.agent.run_types import HeldAction, Pause, StepSummary
 from browserops.agent.toolspec import ASK, DONE
-from browserops.agent.validate import check_done
+from browserops.agent.validate import DoneCheck, check_done
 from browserops.contract import ErrorCode, SideEffect, error
 from browserops.evidence.agent_events import DoneInfo, LlmInfo
 from browserops.policy_words import SECRET, fold_for_words
@@ -60,17 +60,26 @@ async def finish(run: RunCore, call: ParsedCall, llm: LlmInfo) -> Pause | None:
     run.steps.done(iteration=run.budget.iterations, llm=llm, info=info, page=view, progress=run.last_progress)
     if not accept:
         run._done_rejections += 1
-        words = ", ".join(repr(w) for w in check.words[:6]) or "(no telling words)"
         run.transcript.add_result(call.call_id, DONE, {
             "tool": DONE, "last_action": "error", "error_class": "NOT_CONFIRMED_BY_PAGE",
-            "error": f"Not finished: the page does not show evidence of what the goal asks for (of {words}, too "
-                     "few appear in its title, URL, headings, messages or text; no confirmation text, no asked-for "
-                     "value, no URL change carrying it). Check the page (browser_extract), continue working, or "
-                     "call assistant_done again naming what the page visibly shows."}, is_error=True)
+            "error": _not_confirmed(check)}, is_error=True)
         return None
     signals = {"url": view.url, "title": view.title, "matched": check.matched, "evidence": check.evidence}
     note = "" if check.verified else " (not confirmed by the page)"
     return await run._end("done", mask_pii(reason) + note, verified=check.verified, signals=signals)
+
+
+def _not_confirmed(check: DoneCheck) -> str:
+    """What the model is told when the page does not confirm its done reason."""
+    if check.states and not check.state_shown:
+        return (f"Not finished: the page does not show the outcome claimed ({', '.join(check.states)}) for what the "
+                "goal names; showing its identifiers or amounts is not showing that it happened. Check the page "
+                "(browser_extract), continue working, or call assistant_done again naming the state the page shows.")
+    words = ", ".join(repr(w) for w in check.words[:6]) or "(no telling words)"
+    return (f"Not finished: the page does not show evidence of what the goal asks for (of {words}, too few appear "
+            "in its title, URL, headings, messages or text; no confirmation text, no asked-for value, no URL change "
+            "carrying it). Check the page (browser_extract), continue working, or call assistant_done again naming "
+            "what the page visibly shows.")
 
 
 def hand_off(run: RunCore, call: ParsedCall, judgement: Judgement, llm: LlmInfo) -> Pause:
