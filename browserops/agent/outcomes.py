@@ -50,8 +50,9 @@ _FAILED = [r"failed", r"declined", r"rejected", r"fehlgeschlagen", r"abgelehnt",
 _FAILED_CJK = ["失败", "错误", "拒绝"]
 
 OUTCOMES: tuple[Outcome, ...] = (
-    _outcome("paid", [r"paid", r"payment (received|successful|complete[d]?|confirmed|sent|made|done)", r"settled", r"bezahlt",
-                      r"beglichen", r"payee?s?", r"regle\w*", r"pagad[oa]s?", r"abonad[oa]s?", r"оплачен\w*"],
+    _outcome("paid", [r"paid", r"payment (received|successful|complete[d]?|confirmed|sent|made|done)", r"settled",
+                      r"bezahlt", r"beglichen", r"payee?s?", r"regle\w*", r"pagad[oa]s?", r"abonad[oa]s?",
+                      r"оплачен\w*"],
              [r"pay", r"settle", r"bezahlen", r"zahlen", r"begleichen", r"payer", r"regler", r"pagar", r"abonar",
               r"оплат\w+", r"заплат\w+"],
              [r"unpaid", r"overdue", r"outstanding", r"pending", r"unbezahlt", r"ausstehend", r"uberfallig",
