@@ -277,6 +277,7 @@ class AgentRun(RunCore):
         started = time.monotonic()
         result = failed if failed is not None else await self.host.call(tool, args)
         act_ms = round((time.monotonic() - started) * 1000, 1)
+        self.scrub.add_result(args, result)
         await self._emit("tool_result", {"tool": tool, "status": result.get("status"), "code": result.get("code"),
                                          "error": self.scrub(str(result.get("error") or ""))[:300] or None,
                                          "iteration": iteration})

@@ -105,7 +105,8 @@ OUTCOMES: tuple[Outcome, ...] = (
              (["已取消"], ["取消"], ["未取消", *_FAILED_CJK])),
 )
 
-_NEGATION = re.compile(r"(?<!\w)(not|no|non|never|nicht|kein\w*|pas|jamais|nunca|не|ни)(\s+\w+){0,2}\s*$")
+_NEGATION = re.compile(r"(?<!\w)(not|no|non|never|nothing|none|nicht|nichts|kein\w*|pas|rien|jamais|nunca|nada|не|ни|"
+                       r"ничего)(\s+\w+){0,2}\s*$")
 _ID = re.compile(r"(?<![\w.,])[\w-]*\d[\w-]*(?![\w]|[.,]\d)")
 _CLAUSE = re.compile(r"[.;,!?:\n]+|\b(?:and|then|und|dann|et|puis|y|luego|и|затем)\b")
 _POLITE = frozenset({"please", "bitte", "stp", "svp", "por", "favor", "пожалуйста", "请", "now", "jetzt"})
@@ -124,10 +125,15 @@ def _goal_verbs(goal: str) -> str:
 
 
 def claimed_outcomes(reason: str, goal: str) -> list[Outcome]:
-    """The states the reason claims; if it claims none, the ones the goal's verbs ask for."""
+    """The states the reason claims. A reason that names none but names what the goal is about (its identifiers:
+    "INV-4242 done") claims what the goal's verbs ask for. A reason that says a state did not come about ("nothing
+    was paid", "the payment failed") claims no outcome: the page need not show one."""
     said = fold_for_words(reason)
-    claimed = [o for o in OUTCOMES if o.shown.spans(said)]
-    if claimed:
+    states = {o.name: _states(o, said) for o in OUTCOMES}
+    if any(not all(found) for found in states.values() if found):
+        return []
+    claimed = [o for o in OUTCOMES if states[o.name]]
+    if claimed or not set(identifiers(goal)) & set(identifiers(reason)):
         return claimed
     verbs = _goal_verbs(goal)
     return [o for o in OUTCOMES if o.asked.spans(verbs)]
