@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote_plus
 
-from browserops.agent.outcomes import outcome_shown
+from browserops.agent.done_states import outcome_shown
 from browserops.agent.toolhost import ToolHost
 from browserops.config import Settings
 from browserops.contract import SideEffect, ToolTraits
@@ -173,7 +173,7 @@ class DoneCheck:
     # through, as the reason claims), url (the page moved to a URL carrying what was asked), claims (most of
     # what the reason names is visible, two things at least), state (the page shows the outcome claimed).
     evidence: list[str] = field(default_factory=list)
-    # The outcome states the reason claims or the goal asks for (paid, sent, deleted…, agent/outcomes.py), and
+    # The outcome states the reason claims or the goal asks for (paid, sent, deleted…, agent/done_states.py), and
     # whether the page shows them: without that, no other evidence verifies.
     states: list[str] = field(default_factory=list)
     state_shown: bool = True
@@ -186,7 +186,7 @@ def check_done(reason: str, haystack: str, *, goal: str = "", url: str = "", sta
     repeats) all visible; a confirmation text on the page that the reason also states; a URL change from the
     start to a URL carrying a term of the goal or the reason; or at least two of the reason's telling words
     visible and at least half of them. None of it counts when the reason claims an outcome (or the goal asks for
-    one) that the page does not show in that state (agent/outcomes.py): identifiers alone prove no outcome.
+    one) that the page does not show in that state (agent/done_states.py): identifiers alone prove no outcome.
     """
     words = keywords(reason)
     folded = _fold(haystack)
@@ -221,3 +221,16 @@ def check_done(reason: str, haystack: str, *, goal: str = "", url: str = "", sta
     if states and state_shown:
         evidence.append("state")
     return DoneCheck(verified, matched[:10], words[:10], evidence, states, state_shown)
+
+
+def not_confirmed_message(check: DoneCheck) -> str:
+    """What the model is told when the page does not confirm its done reason."""
+    if check.states and not check.state_shown:
+        return (f"Not finished: the page does not show the outcome claimed ({', '.join(check.states)}) for what the "
+                "goal names; showing its identifiers or amounts is not showing that it happened. Check the page "
+                "(browser_extract), continue working, or call assistant_done again naming the state the page shows.")
+    words = ", ".join(repr(w) for w in check.words[:6]) or "(no telling words)"
+    return (f"Not finished: the page does not show evidence of what the goal asks for (of {words}, too few appear "
+            "in its title, URL, headings, messages or text; no confirmation text, no asked-for value, no URL change "
+            "carrying it). Check the page (browser_extract), continue working, or call assistant_done again naming "
+            "what the page visibly shows.")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from mcp.client import Client
 
-from browserops.agent.model import tool_turn
+from browserops.agent.model_api import tool_turn
 from browserops.agent.scripted import ModelRequest
 from browserops.demo_site import DemoSite
 from browserops.tools.base import ToolContext

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from mcp.client import Client
 
-from browserops.agent.model import tool_turn
+from browserops.agent.model_api import tool_turn
 from browserops.demo_site.zoo_site import ZooSite
 from browserops.tools.base import ToolContext
 from tests.agent.fake_messages_server import FakeMessagesServer

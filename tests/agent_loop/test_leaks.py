@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 import pytest
 
-from browserops.agent.model import ModelTurn, tool_turn
+from browserops.agent.model_api import ModelTurn, tool_turn
 from browserops.agent.scripted import ModelRequest, Responder
 from browserops.demo_site import DemoSite
 from browserops.policy import RefuseConfirmer

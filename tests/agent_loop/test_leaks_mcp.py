@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from mcp.client import Client
 
-from browserops.agent.model import ModelTurn, tool_turn
+from browserops.agent.model_api import ModelTurn, tool_turn
 from browserops.agent.scripted import ModelRequest
 from browserops.demo_site import DemoSite
 from tests.agent.fake_messages_server import FakeMessagesServer
