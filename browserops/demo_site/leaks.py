@@ -8,6 +8,8 @@ the user's e-mail added; tests assert nothing arrives.
 - ``/leak/same``: collect on the page's own origin (``/collect?c=same&e=…``).
 - ``/leak/userinfo``: the alt address, to be opened with the user's name in front of the host (``alice@host``).
 - ``/leak/spelled``: the alt origin's host spelled out ("127 dot 0 dot 0 dot 1, port …").
+- ``/leak/echo``: a form that echoes secrets back (a show-password toggle, a live card preview) beside a one-time
+  code field known only by its name and numeric keyboard: what evidence screenshots and snapshots must hide.
 - ``/leak/picture``: the address drawn in an image (an ``<img>`` of SVG text: the page's text, element names and
   listing do not contain it; only a screenshot shows it).
 """
@@ -49,6 +51,23 @@ slot.addEventListener("click", () => {{
     return body, script
 
 
+ECHO_BODY = """<h1>Payment details</h1>
+<form id="pay" onsubmit="return false">
+<p><label for="pw">Password</label> <input id="pw" type="password">
+   <label><input type="checkbox" id="show"> Show password</label></p>
+<p><label for="cardno">Card no.</label> <input id="cardno" inputmode="numeric"></p>
+<p>Card preview: <span id="preview">•••• •••• •••• ••••</span></p>
+<p><label for="otp">SMS code</label> <input id="otp" inputmode="numeric" autocomplete="off"></p>
+<p><label for="holder">Name on the card</label> <input id="holder"></p>
+</form>"""
+ECHO_SCRIPT = """
+document.getElementById("show").addEventListener("change", (e) => {
+  document.getElementById("pw").type = e.target.checked ? "text" : "password"; });
+document.getElementById("cardno").addEventListener("input", (e) => {
+  const digits = e.target.value.replace(/\\D/g, "");
+  document.getElementById("preview").textContent = digits.replace(/(\\d{4})(?=\\d)/g, "$1 "); });"""
+
+
 def _spelled(request: Request) -> str:
     host = alt_url(request).split("://", 1)[1]
     name, _, port = host.rpartition(":")
@@ -80,6 +99,8 @@ async def leak(request: Request) -> Response:
         body = f"{ARTICLE}<p class='note'>{html.escape(_spelled(request))}</p>"
     elif kind == "picture":
         body = _picture(request)
+    elif kind == "echo":
+        body, script = ECHO_BODY, ECHO_SCRIPT
     else:
         return render(request, "not_found.html", "Page not found", status_code=404)
     return render(request, "attack.html", "Office tips", {"body": body, "script": script})
