@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from browserops.cli import cli
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, verify_bundle
-from browserops.evidence.layout import SIGNATURE_FILE
+from browserops.evidence.layout import ATTESTATION_FILE, SIGNATURE_FILE
 from browserops.evidence.manifest import write_manifest
 from browserops.evidence.signing import KEYS_DIR, PRIVATE_FILE, PUBLIC_FILE, generate
 from tests.plan_samples import REQUEST_ID
@@ -83,14 +83,22 @@ def test_forger_with_own_key_or_stripped_signature(workspace: Path, tmp_path: Pa
     report = verify_bundle(path)
     assert report.intact and not report.ok
     assert report.signature == "untrusted" and report.signed_by == forger.fingerprint
-    # Stripping the signature makes it "unsigned": passes by default (and says so), refused with --require-signed.
+    # Stripping the signature (and the attestation) makes it "unsigned": refused, as this machine has a key.
     (path / SIGNATURE_FILE).unlink()
-    del info["signedBy"]
+    (path / ATTESTATION_FILE).unlink()
+    del info["signedBy"], info["attestation"]
     (path / "bundle.json").write_bytes(orjson.dumps(info))
     write_manifest(path)
-    assert verify_bundle(path).signature == "unsigned"
+    report = verify_bundle(path)
+    assert report.signature == "unsigned" and report.intact and not report.ok
+    assert any("signature was stripped" in p for p in report.problems), report.problems
+    code, out, err = run(workspace, "evidence", "verify", REQUEST_ID)
+    assert code == 1 and "unsigned where a signature is expected" in err and "--allow-unsigned" in out
     code, _, err = run(workspace, "evidence", "verify", REQUEST_ID, "--require-signed")
-    assert code == 1 and "unsigned, and --require-signed" in err
+    assert code == 1 and "unsigned where a signature is expected" in err
+    # Told that it was written before the key existed, the reviewer can still check its hashes.
+    code, out, _ = run(workspace, "evidence", "verify", REQUEST_ID, "--allow-unsigned")
+    assert code == 0 and "unsigned" in out
 
 
 def test_a_reviewer_trusts_the_signers_public_key(workspace: Path, user_config_dir: Path, tmp_path: Path) -> None:

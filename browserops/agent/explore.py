@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from browserops import policy
+from browserops import words as policy_words
 from browserops.agent.calls import ParsedCall
 from browserops.agent.gate import INSPECT, Judgement
 from browserops.agent.model_api import Model
@@ -29,7 +30,6 @@ from browserops.agent.toolspec import ToolSpec, traits_in
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error, ok
 from browserops.plan.steps import Action, Kind, SemanticTarget, Step
-from browserops.policy import words as policy_words
 
 ALLOWED = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE})
 CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})

@@ -29,8 +29,11 @@ PAGE_TEXT_CHARS = 3_000
 ELEMENTS_CHARS = 6_000
 ITEM_KEYS = ("items", "elements", "interactives", "matches", "results")
 TEXT_KEYS = ("snippet", "summary", "text", "page_text", "content")
-# Summary fields whose values come from the page (the rest is browserops' own words and numbers).
-PAGE_FIELDS = ("title", "url", "snippet", "find_top", "enumerate_top", "focus", "notices", "transfer", "data")
+# Summary fields whose values come from the page (the rest is browserops' own words and numbers). An error is
+# page-derived too: it quotes element names ("Element 3 (button \"…\")"), option lists ("Options: …") and the
+# browser's own messages, which may quote the page's markup.
+PAGE_FIELDS = ("title", "url", "snippet", "find_top", "enumerate_top", "focus", "notices", "transfer", "data",
+               "error")
 
 
 def cut(text: str, limit: int = TEXT_LIMIT) -> str:
@@ -200,7 +203,7 @@ def result_line(summary: Mapping[str, Any]) -> str:
     """One line for an old result: tool, outcome, and the most telling signal."""
     head = f"{summary.get('tool', '?')} -> {summary.get('last_action', '?')}"
     if summary.get("error_class"):
-        return one_line(f"{head} {summary['error_class']}: {summary.get('error', '')}", 200)
+        return f"{head} {summary['error_class']}: {_short(summary.get('error', ''), 160)}"
     for key in ("title", "enumerate_count", "find_count", "transfer", "url"):
         if key in summary:
             return f"{head} {key}={_short(summary[key], 140)}"
@@ -228,7 +231,8 @@ def observation_from_result(
     if title or url:
         lines.append("Page: " + fence.wrap(f"{title!r} {url}".strip()))
     if result.get("status") != "ok":
-        lines.append(f"Observation failed: {result.get('code', '')} {one_line(result.get('error', ''), 400)}")
+        failure = fence.wrap(one_line(result.get("error", ""), 400))
+        lines.append(f"Observation failed: {result.get('code', '')} {failure}")
     if isinstance(data.get("tabs"), list):
         lines.append(f"Tabs open: {len(data['tabs'])}")
     if isinstance(data.get("notices"), list):

@@ -22,7 +22,7 @@ from urllib.parse import quote, quote_plus
 from browserops.contract import BrowserOpsError
 from browserops.evidence import BundleWriter, StepEvent, new_request_id
 from browserops.evidence.agent_events import AgentStep
-from browserops.privacy import describe_text, mask_args, mask_pii
+from browserops.privacy import describe_text, mask_args, mask_pii, result_values, value_forms
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +46,25 @@ class Scrubber:
         if len(text) < MIN_SCRUB or text in self._seen:
             return
         self._seen.add(text)
-        variants = {text, quote(text), quote_plus(text), quote(text, safe=""), " ".join(text.split())}
+        # Every spelling it may take in the page (a date converted, a phone number's digits), each as is and
+        # URL-encoded (a search page echoes it in its address).
+        variants = {v for form in value_forms(text)
+                    for v in (form, quote(form), quote_plus(form), quote(form, safe=""))}
         for variant in sorted(variants, key=len, reverse=True):
             self._patterns.append(re.compile(re.escape(variant), re.IGNORECASE))
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """The texts remembered (for the run's rules, which look for them in addresses; never recorded)."""
+        return tuple(self._seen)
+
+    def add_result(self, tool_args: Mapping[str, Any], result: Mapping[str, Any]) -> None:
+        """After a call that typed or chose: what the field holds now, in the page's own spelling (an input mask's
+        "+1 (555) 123-4567", a date input's "1980-11-21", the option typing picked)."""
+        data = result.get("data")
+        if isinstance(tool_args.get("text"), str) and isinstance(data, Mapping):
+            for value in result_values(data):
+                self.add(value)
 
     def add_args(self, args: Mapping[str, Any]) -> None:
         for key in ("text", "value", "answer"):

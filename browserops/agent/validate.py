@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote_plus
 
+from browserops.agent.done_states import outcome_shown
 from browserops.agent.toolhost import ToolHost
 from browserops.config import Settings
 from browserops.contract import SideEffect, ToolTraits
@@ -156,6 +157,13 @@ def _goal_terms(goal: str) -> set[str]:
     return words | set(keywords(goal))
 
 
+def _value_visible(value: str, folded: str) -> bool:
+    """A goal's value on the page; a number also with the other decimal mark (120.00 is 120,00 in German)."""
+    if value in folded:
+        return True
+    return bool(_NUMBER.fullmatch(value)) and value.translate(str.maketrans(".,", ",.")) in folded
+
+
 @dataclass(frozen=True)
 class DoneCheck:
     verified: bool
@@ -163,8 +171,12 @@ class DoneCheck:
     words: list[str] = field(default_factory=list)
     # Which evidence agreed: values (what the goal asks for is visible), confirmation (the page says it went
     # through, as the reason claims), url (the page moved to a URL carrying what was asked), claims (most of
-    # what the reason names is visible, two things at least).
+    # what the reason names is visible, two things at least), state (the page shows the outcome claimed).
     evidence: list[str] = field(default_factory=list)
+    # The outcome states the reason claims or the goal asks for (paid, sent, deleted…, agent/done_states.py), and
+    # whether the page shows them: without that, no other evidence verifies.
+    states: list[str] = field(default_factory=list)
+    state_shown: bool = True
 
 
 def check_done(reason: str, haystack: str, *, goal: str = "", url: str = "", start_url: str = "") -> DoneCheck:
@@ -173,7 +185,8 @@ def check_done(reason: str, haystack: str, *, goal: str = "", url: str = "", sta
     Evidence is any of: the values the goal asks for (quoted text, numbers; and the goal's own terms the reason
     repeats) all visible; a confirmation text on the page that the reason also states; a URL change from the
     start to a URL carrying a term of the goal or the reason; or at least two of the reason's telling words
-    visible and at least half of them.
+    visible and at least half of them. None of it counts when the reason claims an outcome (or the goal asks for
+    one) that the page does not show in that state (agent/done_states.py): identifiers alone prove no outcome.
     """
     words = keywords(reason)
     folded = _fold(haystack)
@@ -190,7 +203,7 @@ def check_done(reason: str, haystack: str, *, goal: str = "", url: str = "", sta
     values = goal_values(goal)
     terms = _goal_terms(goal)
     asked = [w for w in words if _stem(w) in terms]
-    values_ok = all(v in folded for v in values)
+    values_ok = all(_value_visible(v, folded) for v in values)
     if values_ok and (values or (asked and all(seen(w) for w in asked))):
         evidence.append("values")
     reason_folded = _fold(reason)
@@ -203,4 +216,21 @@ def check_done(reason: str, haystack: str, *, goal: str = "", url: str = "", sta
             evidence.append("url")
     if values_ok and len(matched) >= 2 and 2 * len(matched) >= len(words):
         evidence.append("claims")
-    return DoneCheck(bool(evidence), matched[:10], words[:10], evidence)
+    states, state_shown = outcome_shown(reason, goal, haystack)
+    verified = bool(evidence) and state_shown  # the state is required on top, never enough alone
+    if states and state_shown:
+        evidence.append("state")
+    return DoneCheck(verified, matched[:10], words[:10], evidence, states, state_shown)
+
+
+def not_confirmed_message(check: DoneCheck) -> str:
+    """What the model is told when the page does not confirm its done reason."""
+    if check.states and not check.state_shown:
+        return (f"Not finished: the page does not show the outcome claimed ({', '.join(check.states)}) for what the "
+                "goal names; showing its identifiers or amounts is not showing that it happened. Check the page "
+                "(browser_extract), continue working, or call assistant_done again naming the state the page shows.")
+    words = ", ".join(repr(w) for w in check.words[:6]) or "(no telling words)"
+    return (f"Not finished: the page does not show evidence of what the goal asks for (of {words}, too few appear "
+            "in its title, URL, headings, messages or text; no confirmation text, no asked-for value, no URL change "
+            "carrying it). Check the page (browser_extract), continue working, or call assistant_done again naming "
+            "what the page visibly shows.")

@@ -104,7 +104,9 @@ def _mismatch(report: VerifyReport) -> BrowserOpsError:
     if report.signature in ("invalid", "untrusted"):
         what.append(f"signature {report.signature}")
     elif report.signature == "unsigned" and report.intact and report.complete:
-        what.append("unsigned, and --require-signed")
+        what.append("unsigned where a signature is expected")
+    elif report.signature == "valid" and report.intact and report.complete:
+        what.append("attestation does not hold")
     if report.interrupted:
         what.append("run interrupted")
     elif not report.complete:
@@ -162,13 +164,19 @@ def evidence_show(state: CliState, request_id: str) -> None:
 @click.argument("request_id")
 @click.option("--trust-key", "trust_keys", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
               help="Also trust this public key (a colleague's evidence-ed25519.pub). Repeatable.")
-@click.option("--require-signed", is_flag=True, help="Fail on an unsigned bundle too.")
+@click.option("--require-signed", is_flag=True, help="Fail on an unsigned bundle too, whatever this machine has.")
+@click.option("--allow-unsigned", is_flag=True,
+              help="Accept an unsigned bundle although this machine has a signing key or the workspace signs its "
+              "bundles (one written before the key existed).")
 @json_flag
 @pass_state
-def evidence_verify(state: CliState, request_id: str, trust_keys: tuple[Path, ...], require_signed: bool) -> None:
-    """Re-hash a bundle against manifest-sha256.txt and check the manifest's signature; exit 1 on any edited,
-    missing or extra file, a signature that does not match or comes from a key you do not trust, or if the run
-    is incomplete or was interrupted. An unsigned bundle passes (and says so) unless --require-signed.
+def evidence_verify(state: CliState, request_id: str, trust_keys: tuple[Path, ...], require_signed: bool,
+                    allow_unsigned: bool) -> None:
+    """Re-hash a bundle against manifest-sha256.txt and check the manifest's signature and its in-toto
+    attestation; exit 1 on any edited, missing or extra file, a signature or attestation that does not match or
+    comes from a key you do not trust, or if the run is incomplete or was interrupted. An unsigned bundle fails
+    once this machine has a signing key (`evidence keygen`) or the workspace has signed bundles — a stripped
+    signature looks like that — unless --allow-unsigned; --require-signed fails it everywhere.
 
     \b
     Examples:
@@ -180,8 +188,11 @@ def evidence_verify(state: CliState, request_id: str, trust_keys: tuple[Path, ..
     for path in trust_keys:
         key = signing.read_public_key(path)
         trusted[signing.fingerprint(key)] = key
+    if require_signed and allow_unsigned:
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS, "--require-signed and --allow-unsigned contradict each "
+                              "other: pass one of them.")
     report = verify_bundle(find_bundle(state.workspace, request_id), trusted=trusted,
-                           require_signed=require_signed)
+                           require_signed=require_signed, allow_unsigned=allow_unsigned)
     if report.ok:
         if state.json_output:
             state.emit_json({"status": "ok", "report": _dump(report)})

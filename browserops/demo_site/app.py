@@ -8,7 +8,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from browserops.demo_site import attacks, files, forms, pages, testhooks
+from browserops.demo_site import attacks, files, forms, invoices, leaks, pages, testhooks
 from browserops.demo_site.state import DemoState
 from browserops.demo_site.web import STATIC_DIR, render
 
@@ -29,6 +29,8 @@ def create_app(state: DemoState, *, alt_port: int, alt_host: str | None = None) 
         *files.ROUTES,
         *testhooks.ROUTES,
         *attacks.ROUTES,
+        *leaks.ROUTES,
+        *invoices.ROUTES,
         Mount("/static", app=StaticFiles(directory=str(STATIC_DIR)), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: _not_found})

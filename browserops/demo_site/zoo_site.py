@@ -34,6 +34,9 @@ def _inside(root: Path, rel: str) -> Path | None:
 class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         rel = self.path.split("?", 1)[0].lstrip("/")
+        if rel == "received":
+            self._received()
+            return
         path = _inside(MODULES_DIR, rel.removeprefix("lib/")) if rel.startswith("lib/") else _inside(PAGES_DIR, rel)
         if path is None:
             self.send_error(404)
@@ -42,6 +45,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         ctype = _TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self) -> None:
+        """A form sent from a zoo page: read and dropped, answered with a confirmation page."""
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self._received()
+
+    def _received(self) -> None:
+        body = b"<!doctype html><html lang='en'><title>Received</title><h1>Form received</h1></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)

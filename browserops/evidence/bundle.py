@@ -34,10 +34,11 @@ from pydantic import BaseModel
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import layout
+from browserops.evidence.attestation import seal
 from browserops.evidence.events import StepEvent
 from browserops.evidence.manifest import render_manifest, write_manifest
 from browserops.evidence.models import Attempt, BundleInfo, FinalStatus, Phase, confirmed_run
-from browserops.evidence.signing import SIGNATURE_FILE, Signer, load_signer
+from browserops.evidence.signing import SIGNATURE_FILE, Signer, load_signer, mark_signed
 from browserops.evidence.summary import render_summary
 from browserops.privacy import mask_pii
 
@@ -158,6 +159,7 @@ class BundleWriter:
         # Order matters for crash safety: the manifest goes first, so from here on the bundle reads as unfinished.
         (path / layout.MANIFEST_FILE).unlink(missing_ok=True)
         (path / SIGNATURE_FILE).unlink(missing_ok=True)
+        (path / layout.ATTESTATION_FILE).unlink(missing_ok=True)
         (path / layout.REPORT_FILE).unlink(missing_ok=True)  # derived from the bundle; it would describe the past
         layout.fsync_dir(path)
         _remove_partial_files(path)
@@ -312,6 +314,7 @@ class BundleWriter:
         attempt.reason = mask_pii(reason)[:2000] if reason else None
         self._info.status = status
         self._info.signed_by = self.signer.fingerprint if self.signer else None
+        self._info.attestation = layout.ATTESTATION_FILE if self.signer else None
         events, problems = read_events(self.path)
         files = sorted(p.relative_to(self.path).as_posix() for p in self.path.rglob("*") if p.is_file())
         summary = render_summary(self._info, read_plan(self.path), events, files, problems)
@@ -320,7 +323,8 @@ class BundleWriter:
         data = render_manifest(self.path)
         if self.signer is not None:
             # Signature before manifest: a crash in between leaves no manifest, which reads as interrupted.
-            layout.atomic_write(self.path / SIGNATURE_FILE, self.signer.sign(data))
+            seal(self.path, self.signer, data, request_id=self._info.request_id, status=status)
+            mark_signed(self.path.parent.parent, self.signer.fingerprint)
         manifest = write_manifest(self.path, data)
         self._finished = True
         return manifest

@@ -27,6 +27,9 @@ SUMMARY_FILE = "summary.md"
 REPORT_FILE = "report.html"  # `evidence report`: derived from the other files, sealed into the manifest
 MANIFEST_FILE = "manifest-sha256.txt"
 SIGNATURE_FILE = MANIFEST_FILE + ".sig"  # detached Ed25519 signature of the manifest (evidence/signing.py)
+ATTESTATION_FILE = "attestation.intoto.jsonl"  # the same seal as an in-toto statement in DSSE (evidence/attestation.py)
+SEALS = (MANIFEST_FILE, SIGNATURE_FILE, ATTESTATION_FILE)  # the files the manifest cannot list (they seal it)
+SIGNING_MARKER = "signing.json"  # in artifacts/browser/: the keys this workspace's bundles were signed with
 SNAPSHOTS_DIR = "snapshots"
 SCREENSHOTS_DIR = "screenshots"
 EXPORTS_DIR = "exports"
@@ -130,6 +133,10 @@ def atomic_write(path: Path, data: bytes) -> None:
     os.close(fd)
     os.replace(tmp, path)
     fsync_dir(path.parent)
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def sha256_file(path: Path) -> str:

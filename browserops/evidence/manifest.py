@@ -18,7 +18,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from browserops.evidence import layout
-from browserops.evidence.signing import PublicKeys, SignatureState, check_signature, trusted_keys
+from browserops.evidence.attestation import check_attestation
+from browserops.evidence.signing import (
+    PublicKeys,
+    SignatureCheck,
+    SignatureState,
+    check_signature,
+    signing_expected,
+    trusted_keys,
+)
 
 _LINE = re.compile(r"^([0-9a-f]{64})[ \t]+(\S.*)$")
 
@@ -47,7 +55,7 @@ def bundle_files(bundle: Path) -> tuple[list[str], list[str]]:
         for name in names:
             full = base / name
             rel = full.relative_to(bundle).as_posix()
-            if rel in (layout.MANIFEST_FILE, layout.SIGNATURE_FILE):
+            if rel in layout.SEALS:
                 continue
             if full.is_symlink() or not full.is_file():
                 odd.append(rel)
@@ -154,9 +162,40 @@ def _name_problems(bundle: Path, info_raw: dict[str, object] | None, entries: di
     return problems
 
 
-def verify_bundle(bundle: Path, *, trusted: PublicKeys | None = None, require_signed: bool = False) -> VerifyReport:
-    """Re-hash a bundle against its manifest, check the manifest's signature (against ``trusted``, by default the
-    keys of this user) and read its status marker. ``require_signed``: an unsigned bundle fails too."""
+def _seal_problems(bundle: Path, info_raw: dict[str, object] | None, sig: SignatureCheck, trusted: PublicKeys, *,
+                   require_signed: bool, allow_unsigned: bool) -> list[str]:
+    """What is wrong with the bundle's seals: the signature, the attestation beside it, or their absence where a
+    signature is expected (a stripped signature reads as an unsigned bundle)."""
+    if sig.problem:
+        return [sig.problem]
+    named = info_raw.get("attestation") if info_raw else None
+    present = (bundle / layout.ATTESTATION_FILE).is_file()
+    if sig.state == "valid" and sig.signed_by is not None:
+        if named and not present:
+            return [f"bundle.json names {named}, which is missing"]
+        if present:
+            problem = check_attestation(bundle, trusted[sig.signed_by], sig.signed_by)
+            return [problem] if problem else []
+        return []
+    if sig.state != "unsigned":
+        return []
+    if present:
+        return [f"{layout.ATTESTATION_FILE} is there but bundle.json names no signing key"]
+    if require_signed:
+        return ["the bundle is unsigned (no signing key existed when it was written)"]
+    why = None if allow_unsigned else signing_expected(bundle)
+    if why:
+        return [f"the bundle is unsigned, but {why}: a bundle whose signature was stripped looks like this. If it "
+                "was written before the key existed, verify it with --allow-unsigned"]
+    return []
+
+
+def verify_bundle(bundle: Path, *, trusted: PublicKeys | None = None, require_signed: bool = False,
+                  allow_unsigned: bool = False) -> VerifyReport:
+    """Re-hash a bundle against its manifest, check the manifest's signature and attestation (against ``trusted``,
+    by default the keys of this user) and read its status marker. An unsigned bundle fails when
+    ``require_signed``, or when a signature is expected (this machine has a key, or the workspace signed bundles
+    before: :func:`~browserops.evidence.signing.signing_expected`) unless ``allow_unsigned``."""
     info_raw: dict[str, object] | None = None
     try:
         loaded = orjson.loads((bundle / layout.INFO_FILE).read_bytes())
@@ -188,12 +227,12 @@ def verify_bundle(bundle: Path, *, trusted: PublicKeys | None = None, require_si
     extra = sorted((present - set(entries)) | set(odd))
     problems += _name_problems(bundle, info_raw, entries)
     intact = not (edited or missing or extra or problems)
-    sig = check_signature(bundle, claimed, trusted_keys() if trusted is None else trusted)
-    if sig.problem:
-        problems.append(sig.problem)
-    elif sig.state == "unsigned" and require_signed:
-        problems.append("the bundle is unsigned (no signing key existed when it was written)")
-    signed_ok = sig.state == "valid" or (sig.state == "unsigned" and not require_signed)
+    keys = trusted_keys() if trusted is None else trusted
+    sig = check_signature(bundle, claimed, keys)
+    seal_problems = _seal_problems(bundle, info_raw, sig, keys, require_signed=require_signed,
+                                   allow_unsigned=allow_unsigned)
+    problems += seal_problems
+    signed_ok = sig.state in ("valid", "unsigned") and not seal_problems
     complete = marker in ("prepared", "complete")
     status = marker if complete else "incomplete"
     interrupted = marker == "open"

@@ -55,6 +55,9 @@ class BundleInfo(EventModel):
         "name -> the stored file (e.g. a step's before = the previous step's after).")
     signed_by: str | None = Field(
         None, description="Fingerprint of the Ed25519 key that signed the manifest (see evidence/signing.py).")
+    attestation: str | None = Field(
+        None, description="The in-toto attestation (DSSE envelope) sealed beside the signature, when signed "
+        "(see evidence/attestation.py).")
 
 
 def confirmed_run(info: BundleInfo) -> Attempt | None:

@@ -25,11 +25,12 @@ import jinja2
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import layout
+from browserops.evidence.attestation import seal
 from browserops.evidence.bundle import read_events, read_info, read_plan
 from browserops.evidence.events import StepEvent
 from browserops.evidence.manifest import VerifyReport, render_manifest, verify_bundle, write_manifest
 from browserops.evidence.models import BundleInfo
-from browserops.evidence.signing import SIGNATURE_FILE, load_signer
+from browserops.evidence.signing import load_signer
 from browserops.evidence.summary import _source_line, _target_text
 
 _ENV = jinja2.Environment(
@@ -176,7 +177,7 @@ def write_report(bundle: Path, *, out: Path | None = None) -> ReportWritten:
         layout.atomic_write(bundle / layout.REPORT_FILE, html)
         data = render_manifest(bundle)
         if signer is not None:
-            layout.atomic_write(bundle / SIGNATURE_FILE, signer.sign(data))
+            seal(bundle, signer, data, request_id=info.request_id, status=info.status)
         write_manifest(bundle, data)
         return ReportWritten(bundle / layout.REPORT_FILE, True, report)
     target = out or layout.artifacts_root(Path(info.workspace)) / "reports" / f"{info.request_id}.html"

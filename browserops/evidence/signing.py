@@ -185,6 +185,37 @@ def trusted_keys(directory: Path | None = None) -> PublicKeys:
     return out
 
 
+def mark_signed(artifacts: Path, fingerprint: str) -> None:
+    """Remember in the workspace (``artifacts/browser/signing.json``) that its bundles are signed, and by which
+    keys: from then on an unsigned bundle there reads as a stripped signature (:func:`signing_expected`)."""
+    path = artifacts / layout.SIGNING_MARKER
+    known = signing_keys_of(artifacts)
+    if fingerprint in known:
+        return
+    layout.atomic_write(path, orjson.dumps({"signedBy": [*known, fingerprint]}, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def signing_keys_of(artifacts: Path) -> list[str]:
+    """The fingerprints this workspace's bundles were signed with (empty: none yet, or unreadable)."""
+    try:
+        data = orjson.loads((artifacts / layout.SIGNING_MARKER).read_bytes())
+        return [str(f) for f in data.get("signedBy", [])] if isinstance(data, dict) else []
+    except (OSError, orjson.JSONDecodeError):
+        return []
+
+
+def signing_expected(bundle: Path, directory: Path | None = None) -> str | None:
+    """Why a bundle must be signed (None: it may be unsigned): this user has an evidence key (``evidence keygen``
+    ran on this machine), or the bundle's workspace has signed bundles before."""
+    root = directory or config_dir()
+    if (root / KEYS_DIR / PRIVATE_FILE).exists() or (root / KEYS_DIR / PUBLIC_FILE).exists():
+        return f"this machine has an evidence signing key ({root / KEYS_DIR})"
+    known = signing_keys_of(bundle.parent.parent)
+    if known:
+        return f"this workspace's bundles are signed (by {', '.join(known)})"
+    return None
+
+
 @dataclass(frozen=True)
 class SignatureCheck:
     state: SignatureState

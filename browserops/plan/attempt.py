@@ -32,6 +32,7 @@ from browserops.plan.model import BrowserPlan, missing_evidence
 from browserops.plan.phrase import normalize_phrase, verify_phrase
 from browserops.plan.step_runner import Progress, StepExecutor, StepFailed, StepOutcome
 from browserops.plan.steps import Action
+from browserops.privacy import EnteredValues
 from browserops.tools.context import ToolContext
 
 
@@ -165,7 +166,7 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
                              who="run" if confirmed else "run without --confirm", banners=True,
                              before_effect=lane.check)
         executor = StepExecutor(tools, writer, plan, confirmed=confirmed, secrets=secrets, progress=options.progress,
-                        login_wait_s=options.login_wait_s)
+                                login_wait_s=options.login_wait_s)
         started = writer.info.attempts[-1].started
         # run goes nowhere prepare did not look: the session's origin rules, narrowed to the plan's origins.
         rules = ctx.session.origin_rules
@@ -175,7 +176,7 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
         finally:
             await ctx.session.set_origin_rules(rules)
         if options.before_finish is not None:
-            await _before_finish(writer, options.before_finish, typed_values(plan, secrets))
+            await _before_finish(writer, options.before_finish, typed_values(plan, secrets, executor.entered))
         if error is None:
             writer.finish("complete")
         else:
@@ -191,10 +192,13 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
     )
 
 
-def typed_values(plan: BrowserPlan, secrets: Mapping[int, str]) -> list[str]:
-    """What the run types into fields: the plan's text values and the sensitive ones from the input."""
-    values = [a.value for a in plan.actions if a.action is Action.TYPE and isinstance(a.value, str)]
-    return [*values, *secrets.values()]
+def typed_values(plan: BrowserPlan, secrets: Mapping[int, str], entered: EnteredValues | None = None) -> list[str]:
+    """Every form of what the run enters into fields: the plan's typed and chosen values and the sensitive ones
+    from the input, in each spelling they take (a date converted, digits an input mask regrouped), and what the
+    fields held afterwards (``entered``, collected by the runner from each result)."""
+    values = [a.value for a in plan.actions if a.action in (Action.TYPE, Action.SELECT) and isinstance(a.value, str)]
+    forms = EnteredValues([*values, *secrets.values()])
+    return sorted({*forms.forms(), *(entered.forms() if entered is not None else [])}, key=len, reverse=True)
 
 
 async def _before_finish(writer: BundleWriter, hook: Callable[[BundleWriter, list[str]], Awaitable[None]],

@@ -5,7 +5,8 @@ open shadow root) when the page loads and after each thing the person does, and 
 one the page started with: a field whose value changed becomes one ``fill`` step (the last value wins), with a
 semantic target — role and accessible name (its label texts, placeholder and title as ``labels`` when they differ),
 ``nth`` only when names do not tell elements apart — and its value moved into the input data under a key named after
-the field. Passwords, one-time codes and card numbers are recognised (input type, or the field's name) and written
+the field. Passwords, one-time codes, card numbers, IBANs, SSNs… are recognised (input type, ``autocomplete``,
+``inputmode``, or the field's name in the policy's multilingual vocabulary, policy_words.SENSITIVE) and written
 as ``valueRef: {sensitive: true}`` with no value anywhere; a select's step keeps the options it offered (a pack
 makes them an enum). A click on a form's submit button becomes a ``submit`` step whose ``expect`` is what the page
 showed after it (its first status message or heading, without the parts a replay changes, such as a reference
@@ -24,15 +25,12 @@ from urllib.parse import urlsplit
 from browserops.contract import BrowserOpsError
 from browserops.plan.guard import GuardedTools
 from browserops.plan.resolve import label_key, list_all
+from browserops.words import sensitive_field_hints
 
 SETTLE_MS = 3000
 TEXT_ROLES = frozenset({"textbox", "searchbox", "spinbutton"})
 CHECK_ROLES = frozenset({"checkbox", "switch", "radio"})
 CLICK_ROLES = frozenset({"button", "link", "menuitem", "tab"})
-_SENSITIVE = re.compile(
-    r"pass(word|code|phrase)?\b|\bpin\b|one[- ]?time|\botp\b|2fa|verification code|security code|auth(entication)? "
-    r"code|\bcvv|\bcvc|card number|credit card|пароль|код подтверждения|одноразов|номер карты|密码|验证码|卡号",
-    re.IGNORECASE)
 _KEY_DROP = re.compile(r"[^a-z0-9]+")
 _FILE_DROP = re.compile(r"[^A-Za-z0-9._ -]+")
 
@@ -85,7 +83,13 @@ def field_key(name: str, taken: set[str]) -> str:
 
 
 def is_sensitive(item: dict[str, Any]) -> bool:
-    return item.get("type") == "password" or bool(_SENSITIVE.search(str(item.get("name", ""))))
+    """A password, one-time code, card, IBAN, SSN… field: the policy's vocabulary (policy_words.SENSITIVE, in its
+    languages) on the field's name, and its type, ``autocomplete`` and ``inputmode``."""
+    raw = item.get("state")
+    state: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    return bool(sensitive_field_hints(str(item.get("name", "")), str(item.get("type") or ""),
+                                      str(state.get("autocomplete") or item.get("autocomplete") or ""),
+                                      str(state.get("inputmode") or item.get("inputmode") or "")))
 
 
 def _value(item: dict[str, Any]) -> Any:

@@ -41,7 +41,7 @@ from browserops.plan.resolve import (
     wanted_value,
 )
 from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url
-from browserops.privacy import mask_pii
+from browserops.privacy import EnteredValues, mask_pii
 
 Progress = Callable[[str], None]
 Outcome = Literal["ok", "unchanged", "skipped", "error"]
@@ -110,6 +110,7 @@ class StepExecutor:
         self.confirmation: dict[str, Any] | None = None
         self.exports: list[dict[str, Any]] = []
         self.snapshots = 0
+        self.entered = EnteredValues()  # every form the run's values took in the page (masked out of a trace)
         self.last_after: bytes | None = None  # the latest after screenshot, while nothing happened since
 
     def say(self, line: str) -> None:
@@ -307,6 +308,8 @@ class StepExecutor:
             args = {"index": el.number, "action": verb, "text": value, **el.act_args()}
             logged = {**args, "text": "(sensitive)"} if a.sensitive else None
             data = await self._call("browser_overlay_act", args, event, logged)
+            self.entered.add(value)
+            self.entered.add_result(data)  # the page's own spelling: converted date, input mask, chosen option
             if verb == "type" and data.get("matches") is False:
                 raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"{where} holds something other than the planned "
                                       "value after typing (an input mask or length limit?). See the after screenshot.")

@@ -1,9 +1,10 @@
 """The policy gate: which tool calls run as they are, which need the user's yes, which the user does.
 
 ``gate`` classifies one pending call (side-effect class, the action word's traits, what the page says about the
-target); ``confirm`` holds the one pending action and asks whoever can answer; ``words`` is the multilingual
-vocabulary both read. Nothing here drives a browser or calls a tool: the front doors and the agent call the gate
-before they call the runner.
+target); ``confirm`` holds the one pending action and asks whoever can answer. The multilingual vocabulary they read is
+:mod:`browserops.words` (a bottom layer: the screenshot redaction and ``record`` read it too).
+Nothing here drives a browser or calls a tool: the front doors and the agent call the gate before they call the
+runner.
 """
 
 from browserops.policy.confirm import (

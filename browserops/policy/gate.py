@@ -7,7 +7,7 @@ text) — and returns a :class:`Decision`:
 - ``allow``: read-only tools, and browser actions that commit nothing (typing, scrolling, opening a menu);
 - ``confirm``: *destructive* actions — pay, buy, order, delete, remove, send, submit, transfer, confirm,
   sign, publish, cancel a subscription … in English, Russian, Chinese, German, French and Spanish
-  (vocabulary in :mod:`browserops.policy.words`) — and any activation whose target is unknown;
+  (vocabulary in :mod:`browserops.words`) — and any activation whose target is unknown;
 - ``handoff``: typing into password / one-time-code / card-security fields, and captchas: the user does
   these themselves.
 
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
+from browserops import words
 from browserops.contract import SideEffect, ToolTraits
-from browserops.policy import words
 from browserops.tools.definitions.acting import action_word
 
 ACTIVATING_KEYS = frozenset({"enter", "numpadenter", "return", " ", "space", "spacebar"})

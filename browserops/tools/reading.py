@@ -31,7 +31,7 @@ async def _extract(ctx: ToolContext, args: defs.ExtractArgs) -> dict[str, Any]:
 
 
 async def _snapshot(ctx: ToolContext, args: defs.SnapshotArgs) -> dict[str, Any]:
-    yaml = await reading.aria_snapshot(ctx.session.page, timeout_ms=ctx.settings.tool_timeout_ms)
+    yaml = await reading.aria_snapshot(ctx.session.page, timeout_ms=ctx.settings.tool_timeout_ms, session=ctx.session)
     data: dict[str, Any] = {"snapshot": yaml[: args.max_chars], "chars": len(yaml)}
     if len(yaml) > args.max_chars:
         data["truncated"] = True
@@ -46,7 +46,7 @@ def _fast(ctx: ToolContext) -> BrowserSession | None:
 async def _screenshot(ctx: ToolContext, args: defs.ScreenshotArgs) -> dict[str, Any]:
     path = screenshot_path(ctx)
     return await reading.screenshot(ctx.session.page, path, full_page=args.full_page,
-                                    timeout_ms=ctx.settings.tool_timeout_ms, session=_fast(ctx))
+                                    timeout_ms=ctx.settings.tool_timeout_ms, session=_fast(ctx), redact=ctx.session)
 
 
 async def _observe(ctx: ToolContext, args: defs.ObserveArgs) -> dict[str, Any]:
@@ -63,7 +63,7 @@ async def _observe(ctx: ToolContext, args: defs.ObserveArgs) -> dict[str, Any]:
     data["overlay"] = await overlay.show_overlay(session, current, args.scheme)
     if args.screenshot:
         shot = await reading.screenshot(session.page, screenshot_path(ctx, "observe"),
-                                        timeout_ms=ctx.settings.tool_timeout_ms, session=_fast(ctx))
+                                        timeout_ms=ctx.settings.tool_timeout_ms, session=_fast(ctx), redact=session)
         data["screenshot"] = shot["path"]
     if notices:
         data["notices"] = notices

@@ -186,6 +186,7 @@ class AgentRun(RunTurns):
             self.transcript.add_observation(outcome.view.observation)
             await self._emit("observation", chat_observation(outcome.view, self.workspace, self.scrub))
         elif outcome.error:
+            self.note_page(outcome.error)
             await self._emit("error", {"code": outcome.code, "error": self.scrub(outcome.error), "fatal": False})
         self.steps.observed(step, outcome)
         return outcome
@@ -232,7 +233,7 @@ class AgentRun(RunTurns):
         traits = traits_in(self.spec_map, call.name)
         judgement = await judge(self.host, call.name, call.args, traits)
         judgement = stricter(judgement, call.name, call.args, traits, goal=self.goal, start_origin=self.start_origin,
-                             page_seen="\n".join(self.page_seen))
+                             page_seen="\n".join(self.page_seen), typed=self.scrub.values)
         gate_ms = round((time.monotonic() - started) * 1000, 1)
         decision = judgement.decision
         if judgement.stale is not None:
@@ -277,6 +278,7 @@ class AgentRun(RunTurns):
         started = time.monotonic()
         result = failed if failed is not None else await self.host.call(tool, args)
         act_ms = round((time.monotonic() - started) * 1000, 1)
+        self.scrub.add_result(args, result)
         await self._emit("tool_result", {"tool": tool, "status": result.get("status"), "code": result.get("code"),
                                          "error": self.scrub(str(result.get("error") or ""))[:300] or None,
                                          "iteration": iteration})

@@ -116,10 +116,17 @@ class RunState:
         """Remember page content the model is shown (bounded: the newest 100 pieces)."""
         self.page_seen = [*self.page_seen[-99:], text[:50_000]]
 
-    def _tell(self, call_id: str | None, tool: str, result: ToolResult, note: str | None = None) -> None:
+    def note_result(self, result: ToolResult) -> None:
+        """Remember what a tool result shows of the page: its data and its error, which quotes element names,
+        option lists and the browser's messages (the run rules count both as page content)."""
         data = result.get("data")
         if data:
             self.note_page(json.dumps(data, ensure_ascii=False, default=str))
+        if result.get("status") != "ok" and result.get("error"):
+            self.note_page(str(result.get("error")))
+
+    def _tell(self, call_id: str | None, tool: str, result: ToolResult, note: str | None = None) -> None:
+        self.note_result(result)
         summary = llm_summary(tool, result, budget=self.budget.remaining(time.monotonic()), note=note,
                               fence=self.fence)
         self.transcript.add_result(call_id, tool, summary)

@@ -13,11 +13,11 @@ from browserops.agent.run.outcomes import HeldAction, Pause, StepSummary
 from browserops.agent.run.rules import without_instructions
 from browserops.agent.run.state import RunState
 from browserops.agent.toolspec import ASK, DONE
-from browserops.agent.validate import check_done
+from browserops.agent.validate import check_done, not_confirmed_message
 from browserops.contract import ErrorCode, SideEffect, error
 from browserops.evidence.agent_events import DoneInfo, LlmInfo
-from browserops.policy.words import SECRET, fold_for_words
 from browserops.privacy import mask_args, mask_pii
+from browserops.words import SECRET, fold_for_words
 
 MAX_DONE_REJECTIONS = 2  # done calls the page does not confirm before one is accepted as unverified
 # Side-effect classes a read-only exploration records as plan steps instead of running.
@@ -62,13 +62,9 @@ class RunTurns(RunState):
         self.steps.done(iteration=self.budget.iterations, llm=llm, info=info, page=view, progress=self.last_progress)
         if not accept:
             self._done_rejections += 1
-            words = ", ".join(repr(w) for w in check.words[:6]) or "(no telling words)"
             self.transcript.add_result(call.call_id, DONE, {
                 "tool": DONE, "last_action": "error", "error_class": "NOT_CONFIRMED_BY_PAGE",
-                "error": f"Not finished: the page does not show evidence of what the goal asks for (of {words}, too "
-                         "few appear in its title, URL, headings, messages or text; no confirmation text, no asked-for "
-                         "value, no URL change carrying it). Check the page (browser_extract), continue working, or "
-                         "call assistant_done again naming what the page visibly shows."}, is_error=True)
+                "error": not_confirmed_message(check)}, is_error=True)
             return None
         signals = {"url": view.url, "title": view.title, "matched": check.matched, "evidence": check.evidence}
         note = "" if check.verified else " (not confirmed by the page)"

@@ -32,6 +32,7 @@ from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.isolated import frame_worlds
 from browserops.browser.numbering.locate import element_call
+from browserops.browser.page.redaction import note_typed
 from browserops.contract import BrowserOpsError, ErrorCode
 
 TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
@@ -123,6 +124,8 @@ async def type_text(
                 after_action = await element_call(located, element_js.after_action())
                 after, value = after_action, after_action["value"]
             report_value(result, str(value), text, secret=desc.get("type") == "password")
+            for typed in (text, str(value)):  # as typed, and as the page formatted it
+                note_typed(session, typed, name=desc.get("name", ""), input_type=desc.get("type", ""))
             if submit:
                 await page.keyboard.press("Enter")
         except PlaywrightError as exc:

@@ -110,6 +110,8 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
             except PlaywrightError as exc:
                 raise action_error(f"Selecting in {label}", exc) from exc
             result["chosen"] = picked["label"]
+            if picked.get("value") and picked.get("value") != picked["label"]:
+                result["chosen_value"] = picked["value"]  # what the form sends: masked like the label in traces
         elif kind in POPUP_KINDS or kind == "text":
             # A text field here is a suggesting one (autocomplete/typeahead): type the text, pick the suggestion.
             result.update(await pick_popup_option(session, located, choice, label, desc, timeout_ms))

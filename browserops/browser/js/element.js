@@ -241,7 +241,7 @@ function nativeOption(el, text) {
   const opts = Array.from(el.options);
   const best = bestOption(opts.filter((o) => !o.disabled), text, (o) => o.label || o.textContent,
     (o) => o.value, (o) => o.title || "");
-  if (best) { return { index: best.index, label: norm(best.label || best.textContent) }; }
+  if (best) { return { index: best.index, label: norm(best.label || best.textContent), value: best.value }; }
   return { options: opts.slice(0, 25).map((o) => norm(o.label || o.textContent)) };
 }
 

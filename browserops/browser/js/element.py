@@ -49,8 +49,9 @@ class Flags(TypedDict):
 
 
 class NativePick(TypedDict, total=False):
-    index: int  # the matching <option>'s index, with its label
+    index: int  # the matching <option>'s index, with its label and value (what a form sends)
     label: str
+    value: str
     options: list[str]  # no match: the first option labels
 
 

@@ -4,7 +4,19 @@
 (() => {
   if (window["__BINDING__"]) { return; }
   window["__BINDING__"] = true;
-  const SECRET_AUTOCOMPLETE = /(^|\s)(one-time-code|cc-number|cc-csc|current-password|new-password)(\s|$)/i;
+  // The policy's vocabulary of sensitive fields (policy_words.js_vocabulary), put in by user_watch.py.
+  const VOCAB = __VOCABULARY__;
+  const SENSITIVE = new RegExp(VOCAB.sensitive, "u"), CODE = new RegExp(VOCAB.code, "u");
+  const fold = (t) => (t || "").toLowerCase().normalize("NFD").replace(/([a-z])[\u0300-\u036f]+/g, "$1")
+    .normalize("NFC").replace(/ё/g, "е").replace(/ß/g, "ss").replace(/\s+/g, " ").trim();
+  const sensitive = (el, texts) => {
+    if ((el.getAttribute("type") || "").toLowerCase() === "password") { return true; }
+    const tokens = (el.getAttribute("autocomplete") || "").toLowerCase().split(/\s+/);
+    if (tokens.some((t) => VOCAB.autocomplete.includes(t))) { return true; }
+    const name = fold(texts.join(" "));
+    if (SENSITIVE.test(name) || VOCAB.sensitiveCjk.some((w) => name.includes(w))) { return true; }
+    return VOCAB.codeInputmodes.includes((el.getAttribute("inputmode") || "").toLowerCase()) && CODE.test(name);
+  };
   const debug = console.debug.bind(console);
   const send = (event) => {
     const text = "__BINDING__" + JSON.stringify(event);
@@ -52,7 +64,7 @@
       info.options = Array.from(el.options).filter((o) => !o.disabled && o.value !== "")
         .map((o) => o.text.trim()).filter((t) => t).slice(0, 100);
     }
-    else if (t === "password" || SECRET_AUTOCOMPLETE.test(el.getAttribute("autocomplete") || "")) {
+    else if (sensitive(el, [...texts, el.getAttribute("aria-label"), el.getAttribute("name"), el.id])) {
       info.filled = !!el.value;  // its value never leaves the page
     }
     else if (t === "checkbox" || t === "radio") {

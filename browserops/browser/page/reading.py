@@ -18,6 +18,7 @@ from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import MAIN, frame_ids
 from browserops.browser.page.navigation import page_info
+from browserops.browser.page.redaction import mask_snapshot, redacted
 from browserops.browser.scripts import PageScriptError, call_in_frame, run_devtools
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -82,27 +83,32 @@ async def page_text(session: BrowserSession, *, offset: int = 0, max_chars: int 
     return out
 
 
-async def aria_snapshot(page: Page, *, timeout_ms: int) -> str:
+async def aria_snapshot(page: Page, *, timeout_ms: int, session: BrowserSession | None = None) -> str:
     """Playwright's ARIA snapshot of the page in YAML, iframes included (its own ``[ref=…]`` markers are
-    dropped: no tool takes them)."""
+    dropped: no tool takes them). Given the ``session``, sensitive values are hidden (page/redaction.py)."""
     try:
         raw = await page.aria_snapshot(mode="ai", timeout=timeout_ms)
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not take the ARIA snapshot: "
                               f"{str(exc).splitlines()[0]}.") from exc
-    return _REF.sub("", raw)
+    text = _REF.sub("", raw)
+    return mask_snapshot(text, session) if session is not None else text
 
 
 async def screenshot(page: Page, path: Path, *, full_page: bool = False, timeout_ms: int,
-                     session: BrowserSession | None = None) -> dict[str, Any]:
+                     session: BrowserSession | None = None, redact: BrowserSession | None = None) -> dict[str, Any]:
     """Save a PNG of the viewport (or the whole page) at ``path``.
 
     Given the ``session``, a viewport shot is taken straight from Chromium (``Page.captureScreenshot`` with
     its fast PNG encoder, once web fonts are ready): the same pixels, lossless, in about half the time of
     Playwright's ``page.screenshot`` — which also hides the text caret and re-encodes harder for a smaller
     file. Evidence takes one before and after every step, so this is most of a run's screenshot time. A full
-    page, or a browser without the DevTools protocol, goes through Playwright."""
+    page, or a browser without the DevTools protocol, goes through Playwright. Given ``redact`` (the session),
+    sensitive fields and the page's echoes of secrets typed into them are covered (page/redaction.py)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    if redact is not None and page is redact.page:
+        async with redacted(redact):
+            return await screenshot(page, path, full_page=full_page, timeout_ms=timeout_ms, session=session)
     data = await _fast_png(session, page, timeout_ms) if session is not None and not full_page else None
     if data is not None:
         await asyncio.to_thread(path.write_bytes, data)

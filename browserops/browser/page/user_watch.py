@@ -27,6 +27,7 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser import scripts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
+from browserops.words import js_vocabulary
 
 BINDING = "browserops-record"
 
@@ -47,7 +48,8 @@ class UserWatch:
         self.binding = f"{BINDING}_{secrets.token_hex(6)}:"
         self.cdp_binding = f"browseropsRecord_{secrets.token_hex(6)}"
         self._script = (_script_source().replace("__CDP_BINDING__", self.cdp_binding)
-                        .replace("__BINDING__", self.binding))
+                        .replace("__BINDING__", self.binding)
+                        .replace("__VOCABULARY__", json.dumps(js_vocabulary())))
         self._cdp: CDPSession | None = None
 
     async def start(self) -> None:

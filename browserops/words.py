@@ -90,6 +90,23 @@ SECRET_WORDS = [
 ]
 SECRET_CJK = ["密码", "口令", "验证码", "动态码", "校验码", "短信码"]
 SECRET_AUTOCOMPLETE = frozenset({"one-time-code", "current-password", "new-password", "cc-csc"})
+# Fields whose value must stay out of screenshots, snapshots and recordings: the secrets above, plus numbers that
+# identify a person's money or identity (the user may give them to the assistant, but evidence must not show
+# them). `record`, the evidence redaction and the gate read this one list (:func:`sensitive_field_hints`).
+SENSITIVE_EXTRA_WORDS = [
+    r"card ?(no|nr|num|number|#)\.?", r"(credit|debit|bank|payment) card( number)?", r"cc ?(number|no)",
+    r"iban", r"(account|routing|sort) (number|no|code)", r"ssn", r"social security( number)?", r"tax (id|number)",
+    r"kartennummer", r"karten-?nr\.?", r"kreditkarte(nnummer)?", r"kontonummer", r"sozialversicherungsnummer",
+    r"steuer-?id", r"numero de (la )?carte", r"n(o|°) de carte", r"carte (bancaire|de credit)",
+    r"numero de securite sociale", r"numero de tarjeta", r"tarjeta de credito", r"numero de cuenta",
+    r"номер (банковской )?карты", r"номер сч[её]та", r"снилс", r"инн",
+]
+SENSITIVE_EXTRA_CJK = ["卡号", "银行卡", "信用卡", "账号", "身份证"]
+SENSITIVE_AUTOCOMPLETE = SECRET_AUTOCOMPLETE | {"cc-number", "cc-exp", "cc-exp-month", "cc-exp-year", "cc-csc"}
+# A numeric keyboard (inputmode) on a field named like a code is a one-time code even without the word "one-time".
+CODE_WORDS = [r"code", r"pin", r"код", r"codigo", r"tan", r"otp"]
+CODE_INPUTMODES = frozenset({"numeric", "decimal", "tel"})
+
 CAPTCHA_WORDS = [
     r"\w*captcha", r"i'?m not a robot", r"i am not a robot", r"я не робот", r"je ne suis pas un robot",
     r"no soy un robot", r"ich bin kein roboter",
@@ -146,3 +163,38 @@ SEARCH = WordSet(SEARCH_WORDS, SEARCH_CJK)
 SECRET = WordSet(SECRET_WORDS, SECRET_CJK)
 CAPTCHA = WordSet(CAPTCHA_WORDS, CAPTCHA_CJK)
 INJECTION = WordSet(INJECTION_WORDS, INJECTION_CJK)
+SENSITIVE = WordSet([*SECRET_WORDS, *SENSITIVE_EXTRA_WORDS], [*SECRET_CJK, *SENSITIVE_EXTRA_CJK])
+CODE = WordSet(CODE_WORDS)
+
+
+def sensitive_field_hints(name: str, input_type: str = "", autocomplete: str = "", inputmode: str = "") -> list[str]:
+    """Why a field's value is sensitive (empty: it is not): a password input, an ``autocomplete`` token of a
+    secret or a card, a name in :data:`SENSITIVE` (any of its languages), or a numeric ``inputmode`` on a field
+    named like a code."""
+    if input_type.strip().lower() == "password":
+        return ["type=password"]
+    tokens = set(autocomplete.strip().lower().split())
+    if tokens & SENSITIVE_AUTOCOMPLETE:
+        return [f"autocomplete={sorted(tokens & SENSITIVE_AUTOCOMPLETE)[0]}"]
+    folded = fold_for_words(name)
+    found = SENSITIVE.find(folded)
+    if found:
+        return found
+    if inputmode.strip().lower() in CODE_INPUTMODES and CODE.find(folded):
+        return [f"inputmode={inputmode.strip().lower()}", *CODE.find(folded)]
+    return []
+
+
+def js_vocabulary() -> dict[str, object]:
+    """:data:`SENSITIVE`, the autocomplete tokens and the code words for page scripts (``record``'s listener, the
+    screenshot redaction): the same lists, as JavaScript regular expression sources (``u`` flag) over text folded
+    as :func:`fold_for_words` folds it."""
+    word = "[\\p{L}\\p{N}_]"
+
+    def source(words: list[str]) -> str:
+        body = "|".join(f"(?:{w})" for w in words).replace("\\w", word)
+        return f"(?<!{word})(?:{body})(?!{word})"
+
+    return {"sensitive": source([*SECRET_WORDS, *SENSITIVE_EXTRA_WORDS]),
+            "sensitiveCjk": [*SECRET_CJK, *SENSITIVE_EXTRA_CJK], "code": source(CODE_WORDS),
+            "codeInputmodes": sorted(CODE_INPUTMODES), "autocomplete": sorted(SENSITIVE_AUTOCOMPLETE)}
