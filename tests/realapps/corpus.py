@@ -1,0 +1,219 @@
+"""What every corpus application shares: the task record, driving a task through the real CLI (prepare ->
+run --confirm -> evidence verify), reading an app's request log, and the known-gap bookkeeping.
+
+A task's step file is written as an author would (roles + the names a person sees); its ``check`` asks the
+application's own database whether exactly that change happened. ``KNOWN_GAPS`` (one dict per app, in its
+``tasks.py``) maps a task that today's browserops cannot do to how it fails, as
+``"<prepare|run> step <N>: <BROWSER_CODE>: <part of the message>"``; the tests assert it still fails exactly so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+import sqlite3
+import time
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+from click.testing import CliRunner
+from playwright.async_api import Page
+
+from browserops.cli import cli
+from tests.realapps.harness import RunningApp
+
+Baseline = Callable[[Page, str, "Shots"], Awaitable[None]]
+SignIn = Callable[[Page, str], Awaitable[None]]
+UNSAFE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+REQUEST_LINE = re.compile(r'"(?P<method>[A-Z]+) (?P<path>\S+) HTTP/[\d.]+" (?P<status>\d{3})')
+
+
+@dataclass(frozen=True)
+class Task:
+    """One business task on one app: its step file (and input file), its database check, its Playwright peer."""
+
+    name: str
+    steps: Path
+    check: Callable[[RunningApp, list[Path]], None]
+    baseline: Baseline
+    input: Path | None = None
+    profile: bool = True  # runs in the module's signed-in --profile
+    twice: bool = True  # done a second time on a fresh seed
+
+
+@dataclass
+class Outcome:
+    """What prepare and run said for one task, and what the app's log saw while prepare ran."""
+
+    task: str
+    prepare_code: int
+    prepare: dict[str, Any]
+    prepare_requests: list[tuple[str, str, int]]
+    run_code: int | None = None
+    run: dict[str, Any] = field(default_factory=dict)
+    verify_code: int | None = None
+    exports: list[Path] = field(default_factory=list)
+
+    @property
+    def unsafe_during_prepare(self) -> list[tuple[str, str, int]]:
+        return [r for r in self.prepare_requests if r[0] in UNSAFE_METHODS]
+
+    @property
+    def completed(self) -> bool:
+        return self.run_code == 0 and self.run.get("runStatus") == "complete"
+
+    def failure(self) -> tuple[str, int, str, str] | None:
+        """(phase, step, code, message) of the first failure, None when prepare and run both went through."""
+        if self.prepare.get("status") == "error":
+            return "prepare", _failed_step(self.prepare), str(self.prepare.get("code")), str(self.prepare["error"])
+        if self.run.get("status") == "error":
+            return "run", _failed_step(self.run), str(self.run.get("code")), str(self.run["error"])
+        return None
+
+    def describe(self) -> str:
+        failed = self.failure()
+        if failed is None:
+            return f"{self.task}: complete"
+        phase, step, code, message = failed
+        return f"{phase} step {step}: {code}: {message}"
+
+
+def _failed_step(data: dict[str, Any]) -> int:
+    run = data.get("details", {}).get("run") or {}
+    for step in run.get("steps", []):
+        if step.get("status") == "error":
+            return int(step["number"])
+    found = re.search(r"\bstep (\d+)", str(data.get("error", "")))
+    return int(found.group(1)) if found else 0
+
+
+def parse_gap(text: str) -> tuple[str, int, str, str]:
+    """``"run step 3: BROWSER_X: message part"`` -> (phase, step, code, message part)."""
+    found = re.fullmatch(r"(prepare|run) step (\d+): (BROWSER_[A-Z_]+): (.+)", text, flags=re.S)
+    assert found, f"a KNOWN_GAPS entry must read '<prepare|run> step <N>: <BROWSER_CODE>: <message>': {text!r}"
+    return found.group(1), int(found.group(2)), found.group(3), found.group(4)
+
+
+def cli_json(workspace: Path, *args: str) -> tuple[int, dict[str, Any]]:
+    result = CliRunner().invoke(cli, ["--workspace", str(workspace), "--json", *args], catch_exceptions=False)
+    return result.exit_code, orjson.loads(result.stdout or "{}")
+
+
+def request_log(app: RunningApp, since: int) -> list[tuple[str, str, int]]:
+    """(method, path, status) of every request the app logged after byte ``since`` of its log."""
+    text = app.log_path.read_bytes()[since:].decode("utf-8", errors="replace")
+    return [(m["method"], m["path"], int(m["status"])) for m in REQUEST_LINE.finditer(text)]
+
+
+def log_mark(app: RunningApp, timeout_s: float = 10.0) -> int:
+    """Send a marker request and wait until the app has logged it: every request before it is in the log too
+    (the browser had its answers), so the log's size is a clean boundary between two phases."""
+    marker = f"/__corpus_mark_{time.monotonic_ns()}"
+    with contextlib.suppress(urllib.error.HTTPError):
+        urllib.request.urlopen(app.base_url + marker, timeout=10).close()
+    deadline = time.monotonic() + timeout_s
+    while marker.encode() not in app.log_path.read_bytes():
+        assert time.monotonic() < deadline, f"{app.name} did not log {marker} within {timeout_s} s"
+        time.sleep(0.02)  # polling another process' log file for a line
+    return app.log_path.stat().st_size
+
+
+def drive(app: RunningApp, task: Task, workspace: Path, profile: Path | None) -> Outcome:
+    """prepare -> run --confirm -> evidence verify through the real CLI, as a person would type them."""
+    where = ["--profile", str(profile)] if profile is not None else []
+    inputs = ["--input", str(task.input)] if task.input is not None else []
+    start = log_mark(app)
+    code, prepared = cli_json(workspace, "prepare", "--steps", str(task.steps), *inputs,
+                              "--base-url", app.base_url, *where)
+    outcome = Outcome(task.name, code, prepared, request_log(app, start))
+    if code != 2:
+        return outcome
+    outcome.run_code, outcome.run = cli_json(workspace, "run", prepared["requestId"], "--confirm",
+                                             prepared["confirmPhrase"], *inputs, *where)
+    bundle = Path(prepared["bundle"])
+    outcome.exports = sorted((bundle / "exports").glob("*")) if (bundle / "exports").is_dir() else []
+    if outcome.completed:
+        outcome.verify_code, _ = cli_json(workspace, "evidence", "verify", prepared["requestId"])
+    return outcome
+
+
+def assert_done(app: RunningApp, task: Task, outcome: Outcome) -> None:
+    """The task went through and the database has exactly its change; a run that said complete while the
+    database lacks the change is called out as a false complete."""
+    assert not outcome.unsafe_during_prepare, f"prepare sent unsafe requests: {outcome.unsafe_during_prepare}"
+    assert outcome.failure() is None, outcome.describe()
+    assert outcome.completed and outcome.verify_code == 0, outcome.run
+    try:
+        task.check(app, outcome.exports)
+    except AssertionError as exc:
+        raise AssertionError(f"FALSE COMPLETE: the run of {task.name} said complete, but {exc}") from exc
+
+
+def assert_gap_holds(app: RunningApp, task: Task, outcome: Outcome, gap: str) -> None:
+    """A known gap still fails as recorded, and its failed run saved nothing of the task."""
+    assert not outcome.unsafe_during_prepare, f"prepare sent unsafe requests: {outcome.unsafe_during_prepare}"
+    if outcome.completed:
+        try:
+            task.check(app, outcome.exports)
+        except AssertionError as exc:
+            raise AssertionError(f"FALSE COMPLETE: the run of {task.name} said complete, but {exc}") from exc
+        raise AssertionError(f"{task.name} now passes: move it out of KNOWN_GAPS")
+    phase, step, code, part = parse_gap(gap)
+    failed = outcome.failure()
+    assert failed is not None, outcome.describe()
+    assert (failed[0], failed[1], failed[2]) == (phase, step, code), (
+        f"{task.name} fails differently than recorded in KNOWN_GAPS: {outcome.describe()}")
+    assert part in failed[3], f"{task.name}: the message changed: {failed[3]!r} does not hold {part!r}"
+
+
+class Shots:
+    """The baseline's screenshots: before/after each acting step, numbered as browserops numbers them."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.count = 0
+        folder.mkdir(parents=True, exist_ok=True)
+
+    async def around(self, page: Page, label: str, act: Awaitable[Any]) -> Any:
+        self.count += 1
+        await page.screenshot(path=self.folder / f"{self.count:03d}_before_{label}.png")
+        result = await act
+        await page.screenshot(path=self.folder / f"{self.count:03d}_after_{label}.png")
+        return result
+
+
+def copy_database(seed: Path, live: Path) -> None:
+    """Put a fresh copy of the seeded database in place at once (the server opens a connection per request)."""
+    fresh = live.with_suffix(".fresh")
+    shutil.copyfile(seed, fresh)
+    fresh.replace(live)
+
+
+def query(database: Path, sql: str, *args: object) -> list[sqlite3.Row]:
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as conn:
+        conn.row_factory = sqlite3.Row
+        return list(conn.execute(sql, args))
+
+
+@contextlib.asynccontextmanager
+async def baseline_page() -> AsyncIterator[Page]:
+    """A plain Playwright page in a fresh context of the Chromium browserops uses (the baselines' browser)."""
+    from playwright.async_api import async_playwright
+
+    from browserops.browser.launch.discovery import find_chromium, running_as_root
+
+    async with async_playwright() as pw:
+        chromium = find_chromium(playwright_path=pw.chromium.executable_path)
+        browser = await pw.chromium.launch(executable_path=chromium.path, chromium_sandbox=not running_as_root())
+        try:
+            context = await browser.new_context(accept_downloads=True)
+            context.set_default_timeout(15_000)
+            yield await context.new_page()
+        finally:
+            await browser.close()
