@@ -47,6 +47,15 @@ else
   echo "setup: npm not found; the chat page accessibility and remote-browser tests need it (apt-get install -y nodejs npm)" >&2
 fi
 
+# The real-application corpus (tests/realapps): each Python app is its own uv project with pinned versions and a
+# lock file; its .venv lives in its folder. `uv sync --frozen` is quick when nothing changed.
+for app in tests/realapps/apps/*/; do
+  if [ -f "$app/pyproject.toml" ] && [ -f "$app/uv.lock" ]; then
+    echo "setup: installing the corpus app $(basename "$app") (uv sync --frozen)" >&2
+    uv sync --frozen --quiet --project "$app"
+  fi
+done
+
 # A CJK font, so Chinese/Japanese/Korean pages are readable in screenshots (`doctor` warns when none is there).
 if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh family)" ] && [ "$(id -u)" = "0" ] \
     && command -v apt-get >/dev/null 2>&1; then

@@ -10,6 +10,7 @@ application's own database whether exactly that change happened. ``KNOWN_GAPS`` 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import re
 import shutil
 import sqlite3
@@ -22,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import yaml
 from click.testing import CliRunner
+from filelock import FileLock
 from playwright.async_api import Page
 
 from browserops.cli import cli
@@ -45,6 +48,7 @@ class Task:
     input: Path | None = None
     profile: bool = True  # runs in the module's signed-in --profile
     twice: bool = True  # done a second time on a fresh seed
+    then: Path | None = None  # a read-only step file prepared afterwards with the same --profile: still signed in?
 
 
 @dataclass
@@ -59,6 +63,9 @@ class Outcome:
     run: dict[str, Any] = field(default_factory=dict)
     verify_code: int | None = None
     exports: list[Path] = field(default_factory=list)
+    then_code: int | None = None
+    then: dict[str, Any] = field(default_factory=dict)
+    step_targets: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def unsafe_during_prepare(self) -> list[tuple[str, str, int]]:
@@ -70,10 +77,9 @@ class Outcome:
 
     def failure(self) -> tuple[str, int, str, str] | None:
         """(phase, step, code, message) of the first failure, None when prepare and run both went through."""
-        if self.prepare.get("status") == "error":
-            return "prepare", _failed_step(self.prepare), str(self.prepare.get("code")), str(self.prepare["error"])
-        if self.run.get("status") == "error":
-            return "run", _failed_step(self.run), str(self.run.get("code")), str(self.run["error"])
+        for phase, data in (("prepare", self.prepare), ("run", self.run), ("next prepare", self.then)):
+            if data.get("status") == "error":
+                return phase, self._failed_step(data), str(data.get("code")), str(data["error"])
         return None
 
     def describe(self) -> str:
@@ -84,19 +90,32 @@ class Outcome:
         return f"{phase} step {step}: {code}: {message}"
 
 
-def _failed_step(data: dict[str, Any]) -> int:
-    run = data.get("details", {}).get("run") or {}
-    for step in run.get("steps", []):
-        if step.get("status") == "error":
-            return int(step["number"])
-    found = re.search(r"\bstep (\d+)", str(data.get("error", "")))
-    return int(found.group(1)) if found else 0
+    def _failed_step(self, data: dict[str, Any]) -> int:
+        """The step file's number of the step that failed: from the run's step list, the error's own words, or
+        (prepare names no step when a target is missing) the step whose target the error gives."""
+        details = data.get("details") or {}
+        for step in (details.get("run") or {}).get("steps", []):
+            if step.get("status") == "error":
+                return int(step["number"])
+        if "failedStep" in details:
+            return int(details["failedStep"])
+        found = re.search(r"\bstep (\d+)", str(data.get("error", "")))
+        if found:
+            return int(found.group(1))
+        target = details.get("target")
+        if target:
+            for number, step_target in enumerate(self.step_targets, start=1):
+                if step_target and step_target.get("role") == target.get("role") and list(
+                        step_target.get("names", [])) == list(target.get("names", [])):
+                    return number
+        return 0
 
 
 def parse_gap(text: str) -> tuple[str, int, str, str]:
     """``"run step 3: BROWSER_X: message part"`` -> (phase, step, code, message part)."""
-    found = re.fullmatch(r"(prepare|run) step (\d+): (BROWSER_[A-Z_]+): (.+)", text, flags=re.S)
-    assert found, f"a KNOWN_GAPS entry must read '<prepare|run> step <N>: <BROWSER_CODE>: <message>': {text!r}"
+    found = re.fullmatch(r"(prepare|run|next prepare) step (\d+): (BROWSER_[A-Z_]+): (.+)", text, flags=re.S)
+    assert found, ("a KNOWN_GAPS entry must read '<prepare|run|next prepare> step <N>: <BROWSER_CODE>: <message>': "
+                   f"{text!r}")
     return found.group(1), int(found.group(2)), found.group(3), found.group(4)
 
 
@@ -131,7 +150,9 @@ def drive(app: RunningApp, task: Task, workspace: Path, profile: Path | None) ->
     start = log_mark(app)
     code, prepared = cli_json(workspace, "prepare", "--steps", str(task.steps), *inputs,
                               "--base-url", app.base_url, *where)
-    outcome = Outcome(task.name, code, prepared, request_log(app, start))
+    steps = yaml.safe_load(task.steps.read_text(encoding="utf-8"))["steps"]
+    outcome = Outcome(task.name, code, prepared, request_log(app, start),
+                      step_targets=[step.get("target") or {} for step in steps])
     if code != 2:
         return outcome
     outcome.run_code, outcome.run = cli_json(workspace, "run", prepared["requestId"], "--confirm",
@@ -140,6 +161,9 @@ def drive(app: RunningApp, task: Task, workspace: Path, profile: Path | None) ->
     outcome.exports = sorted((bundle / "exports").glob("*")) if (bundle / "exports").is_dir() else []
     if outcome.completed:
         outcome.verify_code, _ = cli_json(workspace, "evidence", "verify", prepared["requestId"])
+        if task.then is not None:
+            outcome.then_code, outcome.then = cli_json(workspace, "prepare", "--steps", str(task.then),
+                                                       "--base-url", app.base_url, *where)
     return outcome
 
 
@@ -149,6 +173,8 @@ def assert_done(app: RunningApp, task: Task, outcome: Outcome) -> None:
     assert not outcome.unsafe_during_prepare, f"prepare sent unsafe requests: {outcome.unsafe_during_prepare}"
     assert outcome.failure() is None, outcome.describe()
     assert outcome.completed and outcome.verify_code == 0, outcome.run
+    if task.then is not None:
+        assert outcome.then_code == 0, outcome.then
     try:
         task.check(app, outcome.exports)
     except AssertionError as exc:
@@ -188,6 +214,27 @@ class Shots:
         return result
 
 
+def seeded_database(app_dir: Path, build: Callable[[Path], None]) -> Path:
+    """The app's seeded sqlite file, built by ``build(path)`` once per version of the app's glue and pins, and kept
+    in ``<app>/.seed-cache/`` (migrating a Wagtail database takes minutes on a loaded 2-core machine; copying it
+    takes milliseconds). A lock makes concurrent test workers build it once."""
+    digest = hashlib.sha256()
+    for path in sorted(app_dir.rglob("*")):
+        relative = path.relative_to(app_dir)
+        if (path.is_file() and relative.parts[0] not in (".venv", ".seed-cache", "tasks", "__pycache__")
+                and path.suffix in (".py", ".toml", ".lock", ".html") and path.name != "tasks.py"):
+            digest.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
+    cache = app_dir / ".seed-cache" / f"{digest.hexdigest()[:16]}.sqlite3"
+    cache.parent.mkdir(exist_ok=True)
+    with FileLock(str(cache.with_suffix(".lock"))):
+        if not cache.exists():
+            building = cache.with_suffix(".building")
+            building.unlink(missing_ok=True)
+            build(building)
+            building.replace(cache)
+    return cache
+
+
 def copy_database(seed: Path, live: Path) -> None:
     """Put a fresh copy of the seeded database in place at once (the server opens a connection per request)."""
     fresh = live.with_suffix(".fresh")
@@ -217,3 +264,44 @@ async def baseline_page() -> AsyncIterator[Page]:
             yield await context.new_page()
         finally:
             await browser.close()
+
+
+# --- the bodies of each app's test module -------------------------------------------------------------------
+
+
+def profile_for(task: Task, signed_in: Path, tmp: Path) -> Path:
+    """The module's signed-in profile, or a fresh one for a task that signs in itself."""
+    return signed_in if task.profile else tmp / "fresh-profile"
+
+
+def do_task_twice(app: RunningApp, reseed: Callable[[RunningApp], None], task: Task, tmp: Path,
+                  signed_in: Path) -> None:
+    for round_ in range(2 if task.twice else 1):
+        reseed(app)
+        where = tmp / f"round{round_}"
+        assert_done(app, task, drive(app, task, where / "ws", profile_for(task, signed_in, where)))
+
+
+def gap_still_holds(app: RunningApp, reseed: Callable[[RunningApp], None], task: Task, gap: str, tmp: Path,
+                    signed_in: Path, nothing_saved: Callable[[RunningApp, list[Path]], None]) -> None:
+    reseed(app)
+    outcome = drive(app, task, tmp / "ws", profile_for(task, signed_in, tmp))
+    assert_gap_holds(app, task, outcome, gap)
+    if outcome.run_code is not None and not outcome.completed:
+        nothing_saved(app, [])  # a run that failed part-way saved nothing
+
+
+async def baseline_passes_check(app: RunningApp, reseed: Callable[[RunningApp], None], task: Task, tmp: Path,
+                                sign_in: SignIn, *, refused: bool) -> None:
+    """The Playwright peer does the task and the check sees it; the seeded database fails the check."""
+    reseed(app)
+    if not refused:
+        with contextlib.suppress(AssertionError):
+            task.check(app, [])
+            raise RuntimeError(f"the check of {task.name} passes on the seeded database: it checks nothing")
+    async with baseline_page() as page:
+        if task.profile:
+            await sign_in(page, app.base_url)
+        shots = Shots(tmp / "shots")
+        await task.baseline(page, app.base_url, shots)
+    task.check(app, sorted(p for p in shots.folder.iterdir() if p.suffix != ".png"))

@@ -15,7 +15,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from tests.realapps.corpus import copy_database, query
+from tests.realapps.corpus import copy_database, query, seeded_database
 from tests.realapps.harness import APPS, RunningApp, app_process, free_port
 
 HERE = APPS / "django_admin"
@@ -40,11 +40,14 @@ def _manage(env: dict[str, str], *args: str) -> None:
 
 @contextlib.contextmanager
 def start(tmp: Path) -> Iterator[RunningApp]:
-    seed, live, sessions = tmp / "seed.sqlite3", tmp / "live.sqlite3", tmp / "sessions"
+    live, sessions = tmp / "live.sqlite3", tmp / "sessions"
     sessions.mkdir(parents=True, exist_ok=True)
-    env = _env(seed, sessions)
-    _manage(env, "migrate", "--verbosity", "0")
-    _manage(env, "seed_corpus", "--password", PASSWORD)
+
+    def build(path: Path) -> None:
+        _manage(_env(path, sessions), "migrate", "--verbosity", "0")
+        _manage(_env(path, sessions), "seed_corpus", "--password", PASSWORD)
+
+    seed = seeded_database(HERE, build)
     copy_database(seed, live)
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
