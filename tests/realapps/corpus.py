@@ -66,6 +66,16 @@ class Outcome:
     then_code: int | None = None
     then: dict[str, Any] = field(default_factory=dict)
     step_targets: list[dict[str, Any]] = field(default_factory=list)
+    prepare_s: float = 0.0
+    run_s: float = 0.0
+
+    def prepare_seen(self) -> tuple[int, int]:
+        """(targeted steps prepare resolved and read, targeted steps): what prepare saw before any click."""
+        steps = self.prepare.get("steps") or []
+        unread = set(self.prepare.get("unread") or [])
+        targeted = [s for s in steps if s.get("target")]
+        seen = [s for s in targeted if s.get("preparedNumber") is not None and s["number"] not in unread]
+        return len(seen), len(targeted)
 
     @property
     def unsafe_during_prepare(self) -> list[tuple[str, str, int]]:
@@ -124,9 +134,9 @@ def cli_json(workspace: Path, *args: str) -> tuple[int, dict[str, Any]]:
     return result.exit_code, orjson.loads(result.stdout or "{}")
 
 
-def request_log(app: RunningApp, since: int) -> list[tuple[str, str, int]]:
-    """(method, path, status) of every request the app logged after byte ``since`` of its log."""
-    text = app.log_path.read_bytes()[since:].decode("utf-8", errors="replace")
+def request_log(app: RunningApp, since: int, until: int) -> list[tuple[str, str, int]]:
+    """(method, path, status) of every request the app logged between two marks (byte offsets of its log)."""
+    text = app.log_path.read_bytes()[since:until].decode("utf-8", errors="replace")
     return [(m["method"], m["path"], int(m["status"])) for m in REQUEST_LINE.finditer(text)]
 
 
@@ -148,15 +158,19 @@ def drive(app: RunningApp, task: Task, workspace: Path, profile: Path | None) ->
     where = ["--profile", str(profile)] if profile is not None else []
     inputs = ["--input", str(task.input)] if task.input is not None else []
     start = log_mark(app)
+    began = time.monotonic()
     code, prepared = cli_json(workspace, "prepare", "--steps", str(task.steps), *inputs,
                               "--base-url", app.base_url, *where)
+    prepare_s = time.monotonic() - began
     steps = yaml.safe_load(task.steps.read_text(encoding="utf-8"))["steps"]
-    outcome = Outcome(task.name, code, prepared, request_log(app, start),
-                      step_targets=[step.get("target") or {} for step in steps])
+    outcome = Outcome(task.name, code, prepared, request_log(app, start, log_mark(app)),
+                      step_targets=[step.get("target") or {} for step in steps], prepare_s=prepare_s)
     if code != 2:
         return outcome
+    began = time.monotonic()
     outcome.run_code, outcome.run = cli_json(workspace, "run", prepared["requestId"], "--confirm",
                                              prepared["confirmPhrase"], *inputs, *where)
+    outcome.run_s = time.monotonic() - began
     bundle = Path(prepared["bundle"])
     outcome.exports = sorted((bundle / "exports").glob("*")) if (bundle / "exports").is_dir() else []
     if outcome.completed:
@@ -182,17 +196,31 @@ def assert_done(app: RunningApp, task: Task, outcome: Outcome) -> None:
 
 
 def assert_gap_holds(app: RunningApp, task: Task, outcome: Outcome, gap: str) -> None:
-    """A known gap still fails as recorded, and its failed run saved nothing of the task."""
-    assert not outcome.unsafe_during_prepare, f"prepare sent unsafe requests: {outcome.unsafe_during_prepare}"
+    """A known gap still shows exactly as recorded: each line of ``gap`` is either a failure
+    (``<phase> step <N>: <BROWSER_CODE>: <part of the message>``) or an unsafe request prepare let through
+    (``prepare sent: <METHOD> <path prefix>``). Anything else going wrong, or nothing going wrong, fails."""
+    lines = [line.strip() for line in gap.splitlines() if line.strip()]
+    sent = [line.removeprefix("prepare sent: ").split(" ", 1) for line in lines if line.startswith("prepare sent: ")]
+    failures = [parse_gap(line) for line in lines if not line.startswith("prepare sent: ")]
+    assert len(failures) <= 1, f"{task.name}: one failure per gap entry: {failures}"
+    for method, prefix in sent:
+        assert any(m == method and p.startswith(prefix) for m, p, _ in outcome.unsafe_during_prepare), (
+            f"{task.name}: prepare no longer sends {method} {prefix}: {outcome.prepare_requests}")
+    unexpected = [r for r in outcome.unsafe_during_prepare
+                  if not any(r[0] == m and r[1].startswith(p) for m, p in sent)]
+    assert not unexpected, f"{task.name}: prepare sent unsafe requests not in KNOWN_GAPS: {unexpected}"
+    failed = outcome.failure()
     if outcome.completed:
         try:
             task.check(app, outcome.exports)
         except AssertionError as exc:
             raise AssertionError(f"FALSE COMPLETE: the run of {task.name} said complete, but {exc}") from exc
-        raise AssertionError(f"{task.name} now passes: move it out of KNOWN_GAPS")
-    phase, step, code, part = parse_gap(gap)
-    failed = outcome.failure()
-    assert failed is not None, outcome.describe()
+    if not failures:
+        assert failed is None, f"{task.name} fails differently than recorded in KNOWN_GAPS: {outcome.describe()}"
+        assert sent, f"{task.name} now passes: move it out of KNOWN_GAPS"
+        return
+    assert failed is not None, f"{task.name} now gets through ({outcome.describe()}): update KNOWN_GAPS"
+    phase, step, code, part = failures[0]
     assert (failed[0], failed[1], failed[2]) == (phase, step, code), (
         f"{task.name} fails differently than recorded in KNOWN_GAPS: {outcome.describe()}")
     assert part in failed[3], f"{task.name}: the message changed: {failed[3]!r} does not hold {part!r}"

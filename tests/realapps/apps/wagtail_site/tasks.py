@@ -146,7 +146,7 @@ async def _new_page(page: Page, base_url: str, shots: Shots, title: str, day: st
 
 async def baseline_create_child(page: Page, base_url: str, shots: Shots) -> None:
     await _new_page(page, base_url, shots, "Porto office opening", "2026-07-01", "We open an office in Porto.")
-    await _publish(page, shots, "created and published")
+    await _publish(page, shots, "has been published")
 
 
 async def baseline_add_tags(page: Page, base_url: str, shots: Shots) -> None:
@@ -215,4 +215,21 @@ TASKS = [
 REFUSED = Task("create_page_taken_slug", _steps("create_page_taken_slug"), check_nothing_saved, baseline_taken_slug)
 
 # What today's browserops cannot do, as it fails: "<prepare|run|next prepare> step <N>: <BROWSER_CODE>: <message>".
-KNOWN_GAPS: dict[str, str] = {}
+# A line "prepare sent: METHOD /path" records an unsafe request prepare let through: Wagtail's editor posts an
+# editing-session heartbeat as soon as an edit view opens, and prepare does not refuse it (it writes a row to
+# wagtailadmin_editingsession).
+KNOWN_GAPS: dict[str, str] = {
+    # Without "Remember me" Wagtail's session cookie has no expiry; --profile drops it when the browser closes.
+    "sign_in_session_only": "next prepare step 0: BROWSER_LOGIN_REQUIRED: shows a login page",
+    # Draftail's editor (a contenteditable textbox) has no accessible name: its label is the panel heading "Body".
+    "edit_and_publish": "prepare sent: POST /admin/editing-sessions/ping/wagtailcore/page/4/\n"
+                        "prepare step 2: BROWSER_SITE_CHANGED: Cannot find textbox \"Body\" on the page",
+    # Multi-value: tag-it takes several tags in one field; the step file format takes one value.
+    "add_tags": "prepare step 1: BROWSER_PLAN_INVALID: fill step with action select needs a text value",
+    # The delete itself goes through (Wagtail's confirmation page), but preparing it opened the edit view.
+    "delete_page": "prepare sent: POST /admin/editing-sessions/ping/wagtailcore/page/7/",
+    # The intro is on a page only clicks reach, so prepare left it unread (before = None); run compares the page's
+    # current intro with None and calls the plan stale.
+    "search_and_open": "run step 4: BROWSER_PLAN_STALE: The page changed since prepare: intro no longer holds the "
+                       "value the diff was computed against",
+}
