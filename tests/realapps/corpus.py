@@ -70,7 +70,10 @@ class Outcome:
     run_s: float = 0.0
 
     def prepare_seen(self) -> tuple[int, int]:
-        """(targeted steps prepare resolved and read, targeted steps): what prepare saw before any click."""
+        """(targeted steps prepare resolved and read, targeted steps): what prepare saw before any click. A prepare
+        that failed saw none of the step file's targeted steps."""
+        if self.prepare.get("status") != "ok":
+            return 0, sum(1 for target in self.step_targets if target)
         steps = self.prepare.get("steps") or []
         unread = set(self.prepare.get("unread") or [])
         targeted = [s for s in steps if s.get("target")]
