@@ -143,6 +143,14 @@ def request_log(app: RunningApp, since: int, until: int) -> list[tuple[str, str,
     return [(m["method"], m["path"], int(m["status"])) for m in REQUEST_LINE.finditer(text)]
 
 
+def server_errors(app: RunningApp, limit: int = 4000) -> str:
+    """The app's own error reports (Django logs "Internal Server Error: <path>" and the traceback), last first cut,
+    for a failure message: a 500 under the browser explains more than the page's "Server Error"."""
+    text = app.log_text()
+    start = text.find("Internal Server Error")
+    return "" if start < 0 else "\nThe app logged:\n" + text[start:][-limit:]
+
+
 def log_mark(app: RunningApp, timeout_s: float = 10.0) -> int:
     """Send a marker request and wait until the app has logged it: every request before it is in the log too
     (the browser had its answers), so the log's size is a clean boundary between two phases."""
@@ -188,7 +196,7 @@ def assert_done(app: RunningApp, task: Task, outcome: Outcome) -> None:
     """The task went through and the database has exactly its change; a run that said complete while the
     database lacks the change is called out as a false complete."""
     assert not outcome.unsafe_during_prepare, f"prepare sent unsafe requests: {outcome.unsafe_during_prepare}"
-    assert outcome.failure() is None, outcome.describe()
+    assert outcome.failure() is None, outcome.describe() + server_errors(app)
     assert outcome.completed and outcome.verify_code == 0, outcome.run
     if task.then is not None:
         assert outcome.then_code == 0, outcome.then
@@ -334,5 +342,8 @@ async def baseline_passes_check(app: RunningApp, reseed: Callable[[RunningApp], 
         if task.profile:
             await sign_in(page, app.base_url)
         shots = Shots(tmp / "shots")
-        await task.baseline(page, app.base_url, shots)
+        try:
+            await task.baseline(page, app.base_url, shots)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}{server_errors(app)}") from exc
     task.check(app, sorted(p for p in shots.folder.iterdir() if p.suffix != ".png"))

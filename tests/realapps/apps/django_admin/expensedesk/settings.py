@@ -58,6 +58,8 @@ DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ.get("EXPENSEDESK_DB", str(BASE_DIR / "expensedesk.sqlite3")),
+        # Requests of one page (a save and the page's own background calls) overlap; wait for the writer, not fail.
+        "OPTIONS": {"timeout": 30},
     }
 }
 
@@ -71,3 +73,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Errors with their tracebacks go to the console (the request log the tests keep), as DEBUG is off.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False}},
+}

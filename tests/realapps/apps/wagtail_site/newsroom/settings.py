@@ -71,6 +71,8 @@ DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ.get("NEWSROOM_DB", str(BASE_DIR / "newsroom.sqlite3")),
+        # Requests of one page (a save and the editor's heartbeat) overlap; wait for the writer, not fail.
+        "OPTIONS": {"timeout": 30},
     }
 }
 
@@ -90,3 +92,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 WAGTAIL_SITE_NAME = "Newsroom"
 WAGTAILADMIN_BASE_URL = "http://127.0.0.1"
 WAGTAILSEARCH_BACKENDS = {"default": {"BACKEND": "wagtail.search.backends.database"}}
+
+# Errors with their tracebacks go to the console (the request log the tests keep), as DEBUG is off.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False}},
+}
