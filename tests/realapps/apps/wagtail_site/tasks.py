@@ -19,8 +19,8 @@ from tests.realapps.corpus import Shots, Task
 from tests.realapps.harness import RunningApp
 
 TASKS_DIR = Path(__file__).resolve().parent / "tasks"
-# Wagtail 8 autosaves the form while one types (WAGTAIL_AUTOSAVE_INTERVAL, 500 ms by default): when the autosave has
-# already created the new page, "Publish" publishes it from its edit view and says so differently.
+# With Wagtail 8's autosave on (its default; this deployment turns it off, see newsroom/settings.py) the autosave may
+# already have created the new page, and "Publish" then publishes it from its edit view and says so differently.
 CREATED = re.compile("created and published|has been published")
 SIGN_IN_INPUT = TASKS_DIR / "sign_in.input.yaml"
 

@@ -92,6 +92,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 WAGTAIL_SITE_NAME = "Newsroom"
 WAGTAILADMIN_BASE_URL = "http://127.0.0.1"
 WAGTAILSEARCH_BACKENDS = {"default": {"BACKEND": "wagtail.search.backends.database"}}
+# Wagtail 8 autosaves a form 500 ms after each change by default. On the create form that autosave creates the page
+# as a draft while the editor is still typing, and a "Publish" clicked while it is in flight posts the create form a
+# second time, which Wagtail refuses ("slug already in use"): the publish fails and the draft stays. browserops hits
+# that race in about one run of two (see the corpus report), so this deployment turns autosave off to keep the
+# corpus deterministic; the autosave race is recorded as an open problem for the side-effect work (issue #24).
+WAGTAIL_AUTOSAVE_INTERVAL = 0
 
 # Errors with their tracebacks go to the console (the request log the tests keep), as DEBUG is off.
 LOGGING = {
