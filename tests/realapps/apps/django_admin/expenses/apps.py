@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ExpensesConfig(AppConfig):
+    name = "expenses"
+    verbose_name = "Expenses"
