@@ -13,6 +13,7 @@ from typing import Any
 from playwright.async_api import Page
 
 from browserops.demo_site.zoo_tasks import Step, Task
+from browserops.listing_rows import listing_items
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool
 
@@ -44,7 +45,7 @@ async def find_item(ctx: ToolContext | ToolCall, role: str, name: str,
     deadline = time.monotonic() + timeout_s
     while True:
         result = await call("browser_list_interactives", {"limit": 200})
-        items = (result.get("data") or {}).get("items") or []
+        items = listing_items(result.get("data") or {})
         for item in items:
             if item.get("role") == role and item.get("name") == name:
                 return dict(item)
