@@ -13,7 +13,7 @@ async def form_problems(tools: GuardedTools, submit: Resolved) -> list[str]:
     """One line per problem of the form ``submit`` belongs to (field, what says so, the message); none when the
     check cannot run (a page without the element any more: the run finds out)."""
     try:
-        data = await tools.need("browser_form_check", {"id": submit.number, **submit.act_args()})
+        data = await tools.need("browser_form_check", {"id": submit.blind_id})
     except BrowserOpsError:
         return []
     lines = []

@@ -23,7 +23,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from browserops.browser.launch.rehearsal import RehearsalSession
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, new_request_id
 from browserops.plan.build import PlanDraft, build_plan
@@ -40,10 +39,12 @@ from browserops.plan.model import (
 )
 from browserops.plan.pages import PageSeen, open_url, screenshot_into
 from browserops.plan.phrase import confirm_phrase
-from browserops.plan.rehearse import Progress, Walk, signs_in_here
+from browserops.plan.rehearse import Progress, Walk
+from browserops.plan.step_facts import signs_in_here, step_title
 from browserops.plan.steps import Step
 from browserops.privacy import text_digest
 from browserops.tools.base import ToolContext
+from browserops.tools.rehearsal import rehearsal_context
 
 
 @dataclass
@@ -123,10 +124,9 @@ async def prepare_plan(ctx: ToolContext, workspace: Path, request: PlanRequest, 
             # Headed: the person may have to log in, in their own browser (the copy would refuse their login).
             await open_url(GuardedTools(ctx, PREPARE_CLASSES, who="prepare"), request.start_url, PageSeen(),
                            login_wait_s=login_wait_s, on_wait=progress)
-        async with RehearsalSession(ctx.session) as copy:
-            tools = GuardedTools(ToolContext(session=copy, settings=ctx.settings, workspace=ctx.workspace),
-                                 REHEARSAL_CLASSES, who="prepare's rehearsal")
-            walk = Walk(tools, copy.fence, writer, actions, start_url=request.start_url, keys=fill_keys(actions),
+        async with rehearsal_context(ctx) as (copy, fence):
+            tools = GuardedTools(copy, REHEARSAL_CLASSES, who="prepare's rehearsal")
+            walk = Walk(tools, fence, writer, actions, start_url=request.start_url, keys=fill_keys(actions),
                         secrets=secret_values(actions, request.inputs), progress=progress)
             current = 0
             try:
@@ -154,15 +154,13 @@ async def prepare_plan(ctx: ToolContext, workspace: Path, request: PlanRequest, 
         writer.finish("prepared")
     return PreparedPlan(plan=plan, bundle=writer.path, phrase=confirm_phrase(plan), unread=found.unread,
                         snapshots=[p.snapshot for p in found.pages if p.snapshot], not_read=found.not_read,
-                        rehearsed=found.rehearsed, refused=[r.describe() for r in copy.fence.refusals])
+                        rehearsed=found.rehearsed, refused=[r.describe() for r in fence.refusals])
 
 
 def _named(exc: BrowserOpsError, step: PlanAction | None) -> BrowserOpsError:
     """The error as it names the step it stopped at (step N, its field and its target), once."""
     if step is None or "step" in exc.details:
         return exc
-    from browserops.plan.rehearse import step_title
-
     return BrowserOpsError(exc.code, f"{step_title(step).capitalize()}: {exc.message}",
                            details={**exc.details, "step": step.number})
 
@@ -178,7 +176,7 @@ async def _error_evidence(tools: GuardedTools, writer: BundleWriter, walk: Walk,
     shots: list[str] = []
     note = "page when prepare stopped"
     with contextlib.suppress(BrowserOpsError, OSError):
-        label = step.label() if step is not None else "start"
+        label = step.label() if step is not None else exc.code.value.removeprefix("BROWSER_").lower()
         shots.append(await screenshot_into(tools, writer, number, "error", label))
         note += f"; snapshot {await walk.look()}"
     writer.log_event(event.end(status="error", page_url=walk.seen.url, page_title=walk.seen.title,

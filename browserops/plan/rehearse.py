@@ -22,7 +22,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from browserops.browser.launch.rehearsal import RequestFence
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.form_check import form_problems
@@ -38,8 +37,10 @@ from browserops.plan.resolve import (
     upload_files,
     wanted_value,
 )
+from browserops.plan.step_facts import signs_in_here, step_title
 from browserops.plan.steps import Action, Kind, absolute_url
 from browserops.privacy import mask_pii
+from browserops.tools.rehearsal import RequestFence
 
 Progress = Callable[[str], None]
 UNMADE_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT})  # never rehearsed
@@ -52,24 +53,6 @@ class Blind:
 
     step: int
     reason: str
-
-
-def step_title(a: PlanAction) -> str:
-    """How errors and notes name a step: ``step 4 (fill amount, spinbutton "Amount")``."""
-    what = a.kind.value + (f" {a.field}" if a.field else "")
-    where = a.target.describe() if a.target is not None else (a.url or "")
-    return f"step {a.number} ({what}{', ' + where if where else ''})"
-
-
-def signs_in_here(actions: Sequence[PlanAction], after: int) -> bool:
-    """Whether the plan signs in on the page opened at step ``after`` (0: the start URL): a sensitive fill comes
-    before the next navigation. Then a login page is where the plan expects to be, not a wall."""
-    for a in actions[after:]:
-        if a.action is Action.NAVIGATE and a.number > after + 1:
-            return False
-        if a.kind is Kind.FILL and a.sensitive:
-            return True
-    return False
 
 
 @dataclass

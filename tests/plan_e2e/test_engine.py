@@ -11,7 +11,7 @@ import pytest
 
 from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
 from browserops.evidence import read_info, verify_bundle
 from browserops.listing_rows import listing_items
@@ -22,7 +22,7 @@ from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
 from browserops.plan.steps import Step
 from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool, get_tool
+from browserops.tools.registry import call_tool
 from browserops.tools.runner import ToolRunner
 from tests.plan_e2e.helpers import EXPENSE_INPUT, events, request_log
 

@@ -162,6 +162,7 @@ class RehearsalSession(BrowserSession):
         self.parent = parent
         self.fence = RequestFence()
         self._own_browser: Browser | None = None
+        self._shared_browser: Browser | None = None
 
     async def start(self) -> None:
         pw = self.parent.playwright
@@ -185,8 +186,12 @@ class RehearsalSession(BrowserSession):
                                                args=[*launch_args(), *opts.extra_args],
                                                chromium_sandbox=not running_as_root())
             self._own_browser = browser
-        browser.on("disconnected", lambda _b: self._mark_dead("browser disconnected"))
+        browser.on("disconnected", self._on_disconnected)
+        self._shared_browser = browser
         return await browser.new_context(**kwargs)
+
+    def _on_disconnected(self, _browser: Browser) -> None:
+        self._mark_dead("browser disconnected")
 
     async def _fence_context(self, context: BrowserContext) -> None:
         await self.fence.install(context)
@@ -197,10 +202,12 @@ class RehearsalSession(BrowserSession):
             if self._context is not None:
                 with contextlib.suppress(PlaywrightError):
                     await self._context.close()
+            if self._shared_browser is not None:
+                self._shared_browser.remove_listener("disconnected", self._on_disconnected)
             if self._own_browser is not None:
                 with contextlib.suppress(PlaywrightError):
                     await self._own_browser.close()
         finally:
-            self._context, self._own_browser, self._pages = None, None, []
+            self._context, self._own_browser, self._shared_browser, self._pages = None, None, None, []
             self.dialogs, self.downloads = [], []
             self._closing = False
