@@ -1,7 +1,8 @@
 """Pages for prepare's rehearsal, and the site's own request log (``GET /__requests``).
 
 ``/rehearse/order`` is a form whose fields appear only after in-page clicks (a "More options" disclosure that also
-sends an analytics beacon, "Add another row", a Billing tab) and posts to itself; ``/rehearse/unsafe`` has one
+sends an analytics beacon, "Add another row", a Billing tab) or typing (a product search whose "Add …" buttons
+appear as one types), and posts to itself; ``/rehearse/unsafe`` has one
 control per kind of request a rehearsal must keep from leaving (a POST the page needs, a beacon, a WebSocket
 message, a link to a page no plan names, a popup, a download). The request log records every request and
 WebSocket message that reached the site, so a test can say that ``prepare`` sent nothing unsafe.
@@ -17,7 +18,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from browserops.demo_site.web import render
+from browserops.demo_site.web import demo_state, render
 
 LOG_LIMIT = 5000
 
@@ -77,7 +78,9 @@ async def order(request: Request) -> Response:
     if request.method == "POST":
         form = await request.form()
         return render(request, "rehearse/done.html", "Order placed", {"items": len(form)})
-    return render(request, "rehearse/order.html", "New order")
+    # A test variant renames the section's field, as a site update would between prepare and run.
+    notes_label = demo_state(request).variant("order_notes_label") or "Delivery notes"
+    return render(request, "rehearse/order.html", "New order", {"notes_label": notes_label})
 
 
 async def unsafe(request: Request) -> Response:

@@ -102,8 +102,12 @@ async def login_shown(tools: GuardedTools, seen: PageSeen) -> str | None:
     seen.update(summary)
     if looks_like_login(seen.url):
         return seen.url
-    listed = await tools.need("browser_list_interactives", {"limit": 500})
-    return seen.url if any(item.get("type") == "password" for item in listed.get("items") or []) else None
+    return seen.url if await _asks_for_password(tools) else None
+
+
+async def _asks_for_password(tools: GuardedTools) -> bool:
+    listed = await tools.need("browser_list_interactives", {"limit": 500, "format": "objects"})
+    return any(item.get("type") == "password" for item in listing_items(listed))
 
 
 async def open_url(tools: GuardedTools, url: str, seen: PageSeen, *, login_wait_s: float = 0.0,

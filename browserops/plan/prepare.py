@@ -161,7 +161,7 @@ def _named(exc: BrowserOpsError, step: PlanAction | None) -> BrowserOpsError:
     """The error as it names the step it stopped at (step N, its field and its target), once."""
     if step is None or "step" in exc.details:
         return exc
-    return BrowserOpsError(exc.code, f"{step_title(step).capitalize()}: {exc.message}",
+    return BrowserOpsError(exc.code, f"S{step_title(step)[1:]}: {exc.message}",
                            details={**exc.details, "step": step.number})
 
 

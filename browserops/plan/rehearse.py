@@ -191,9 +191,11 @@ class Walk:
         if wall is not None and not signs_in_here(self.actions, a.number - 1):
             raise login_error(self.seen.url, wall)
         details: dict[str, Any] = dict(cause.details) if cause is not None else {}
+        # The resolver's own advice speaks of a change, which a first look cannot know: what it saw stays.
+        seen = cause.message.split(" The site changed", 1)[0] if cause is not None else what + "."
         raise BrowserOpsError(
             ErrorCode.TARGET_NOT_FOUND,
-            f"{step_title(a).capitalize()}: {cause.message if cause is not None else what + '.'} This is the first "
+            f"S{step_title(a)[1:]}: {seen} This is the first "
             "look at the page, so nothing changed: the step file's names do not match what the page offers, or the "
             "plan starts on the wrong page. Fix the target (or the start URL) and prepare again.",
             details={**details, "step": a.number, "failedStep": a.number},
