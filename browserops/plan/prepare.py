@@ -43,7 +43,7 @@ from browserops.plan.rehearse import Progress, Walk
 from browserops.plan.step_facts import signs_in_here, step_title
 from browserops.plan.steps import Step
 from browserops.privacy import text_digest
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.rehearsal import rehearsal_context
 
 

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from browserops.browser.launch.rehearsal import Refusal, RehearsalSession, RequestFence
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 
 __all__ = ["Refusal", "RequestFence", "rehearsal_context"]
 
