@@ -84,7 +84,7 @@ async def order(request: Request) -> Response:
 
 
 async def unsafe(request: Request) -> Response:
-    return render(request, "rehearse/unsafe.html", "Unsafe controls")
+    return render(request, "rehearse/unsafe.html", "Unsafe controls", {"q": request.query_params.get("q", "")})
 
 
 async def report(request: Request) -> Response:

@@ -32,7 +32,6 @@ from browserops.plan.resolve import (
     PageListing,
     Resolved,
     current_value,
-    list_all,
     match_items,
     upload_files,
     wanted_value,
@@ -216,7 +215,7 @@ class Walk:
                 return
             await self._missing(a, head, f"{a.target.describe()} is not on the page", exc)
             return
-        await self._note_revealed(a)
+        element = await self._note_revealed(a, element)
         a.prepared_number, a.matched_name = element.number, element.matched
         event.target = StepTarget(role=element.role, name=element.name, number=element.number)
         note = f"#{element.number}, matched {element.how} on {element.matched!r}"
@@ -232,20 +231,23 @@ class Walk:
         self.say(f'{head}: {element.role} "{element.name}" is #{element.number}')
         self.writer.log_event(event.end(status="ok", note=note))
 
-    async def _note_revealed(self, a: PlanAction) -> None:
+    async def _note_revealed(self, a: PlanAction, element: Resolved) -> Resolved:
         """Remember the page's listing at its first target; a later target missing from it appeared only after
-        an earlier step was rehearsed (typing a search, opening a section), so the run looks for it then."""
+        an earlier step was rehearsed (typing a search, opening a section), so the run looks for it then.
+
+        The first target of a page may have been found only after waiting for the page to render: it is resolved
+        once more in a fresh listing, which becomes the page's first listing and the one its number belongs to."""
         assert a.target is not None
         if self.segment is None:
-            items, frames, _ = await list_all(self.tools)
-            self.segment = (items, frames)
-            self.page.forget()  # that listing is now the latest: numbers come from it
-            return
-        if self.last_rehearsed is None:
-            return
-        with contextlib.suppress(BrowserOpsError):  # ambiguous among the first listing: it was there
-            if match_items(self.segment[0], a.target, self.segment[1]) is None:
-                a.revealed_by = self.last_rehearsed
+            self.page.forget()
+            element = await self.page.resolve(a.target)
+            self.segment = self.page.listed()
+            return element
+        if self.last_rehearsed is not None:
+            with contextlib.suppress(BrowserOpsError):  # ambiguous among the first listing: it was there
+                if match_items(self.segment[0], a.target, self.segment[1]) is None:
+                    a.revealed_by = self.last_rehearsed
+        return element
 
     # ------------------------------------------------------------------ values
 

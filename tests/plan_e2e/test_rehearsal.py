@@ -100,6 +100,9 @@ def test_a_refused_request_the_page_needed_leaves_the_next_steps_not_read(site: 
         {"kind": "fill", "field": "chat_message", "target": {"role": "textbox", "names": ["Chat message"]},
          "value": "hi"},
         {"kind": "navigate", "url": "/rehearse/unsafe"},
+        {"kind": "fill", "field": "filter", "target": {"role": "textbox", "names": ["Filter"]}, "value": "north"},
+        {"kind": "act", "title": "Filter", "target": {"role": "button", "names": ["Apply filter"]},
+         "expect": {"text": ["Filtered by north"]}},  # the page itself with another query: not a new page
         {"kind": "act", "title": "Download", "target": {"role": "link", "names": ["Download orders"]}},
         {"kind": "act", "title": "Report", "target": {"role": "link", "names": ["Open report"]}},
         {"kind": "read", "expect": {"text": ["Report"]}},
@@ -111,11 +114,12 @@ def test_a_refused_request_the_page_needed_leaves_the_next_steps_not_read(site: 
     assert [r for r in sent if r["method"] not in SAFE | {"WS"}] == [], sent  # no POST, no WebSocket message
     assert not any(r["path"] in ("/rehearse/report", "/rehearse/export.csv") for r in sent), sent
     not_read = {n["step"]: n["reason"] for n in data["notRead"]}
-    assert set(not_read) == {2, 7, 10, 11}, not_read
+    assert set(not_read) == {2, 7, 12, 13}, not_read
     assert "step 1 (act, button \"Save draft\") sent POST request to " in not_read[2]
-    assert "WebSocket message" in not_read[7] and "new page" in not_read[10]
+    assert "WebSocket message" in not_read[7] and "new page" in not_read[12]
+    assert 10 in data["rehearsed"] and {"method": "GET", "path": "/rehearse/unsafe"} in sent
     assert data["unread"] == [2, 7] and {d["field"]: d["unread"] for d in data["diff"]} == {
-        "draft_title": True, "chat_message": True}
+        "draft_title": True, "chat_message": True, "filter": False}
     assert data["problems"] == []  # the beacon and the popup are refused without making anything unreadable
     assert any(r.startswith("popup") for r in data["refused"])
 

@@ -9,7 +9,8 @@ profile has none (its context *is* its browser), so the copy runs in a second Ch
 Its :class:`RequestFence` refuses, before it leaves the browser, every request that could change a site: any method
 but the safe ones (GET, HEAD, and the OPTIONS of a CORS preflight: RFC 9110 §9.2.1), so also ``sendBeacon`` and form
 posts; every WebSocket message the page sends (the server's messages still reach the page); a new top-level document
-the plan does not name (a link or a GET form leading elsewhere); popups and new tabs; downloads
+the plan does not name (a link or a GET form leading to another address; the page's own address with another query,
+as its search or filter form asks for, is the same page); popups and new tabs; downloads
 (``accept_downloads=False``) and service workers (``service_workers="block"``). Each refusal is kept, so prepare can
 say which step's rehearsal the page may have needed it for.
 """
@@ -48,6 +49,12 @@ def _without_query(url: str) -> str:
 
 def _document(url: str) -> str:
     return url.split("#", 1)[0]
+
+
+def _address(url: str) -> tuple[str, str, str]:
+    """Scheme, host and path: a page of results, a search or a sort of the same list differ only in the query."""
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme, parts.netloc, parts.path.rstrip("/") or "/"
 
 
 @dataclass(frozen=True)
@@ -89,9 +96,11 @@ class RequestFence:
         log.info("rehearsal refused %s to %s", what, _without_query(url))
 
     def _named(self, url: str) -> bool:
+        """A document the plan names (a navigate step's URL, the rehearsed click's expected URL), or the page
+        itself again with another query (a GET search or filter form of the page, a reload)."""
         doc = _document(url)
-        current = _document(self.main.url) if self.main is not None else ""
-        return doc in self.named or doc == current or any(part in url for part in self.url_parts)
+        same_page = self.main is not None and _address(self.main.url) == _address(url)
+        return doc in self.named or same_page or any(part in url for part in self.url_parts)
 
     async def install(self, context: BrowserContext) -> None:
         await context.route(_EVERY_URL, self._on_route)
