@@ -187,3 +187,37 @@ def test_a_prepare_that_fails_names_the_step_and_does_not_call_it_a_change(site:
     summary = (Path(data["details"]["bundle"]) / "summary.md").read_text(encoding="utf-8")
     assert "| 4 | fill |" in summary and "BROWSER_TARGET_NOT_FOUND" in summary
     assert "| 0 | navigate | browser_screenshot" not in summary and "(browser_screenshot)" not in summary
+
+
+def test_a_value_the_field_does_not_offer_is_a_problem(site: DemoSite, workspace: Path) -> None:
+    doc = _order_steps()
+    doc["steps"][3]["value"] = "Overnight"  # Priority offers Normal and Urgent
+    steps = write_steps(workspace, "overnight.yaml", doc)
+    code, data, err = cli_json(workspace, "prepare", "--steps", str(steps), "--base-url", site.base_url)
+    assert code == 2, (data, err)
+    assert [(p["step"], p["code"]) for p in data["problems"]] == [(4, "BROWSER_ELEMENT_NOT_FOUND")], data["problems"]
+    assert "Overnight" in data["problems"][0]["message"]
+    # The rehearsal left the page where the run would fail: the rest of it is not read, with the reason.
+    assert data["notRead"][0]["step"] == 5 and "could not be rehearsed" in data["notRead"][0]["reason"]
+
+
+def test_a_page_behind_a_sign_in_prepare_did_not_make_is_not_read(site: DemoSite, workspace: Path) -> None:
+    """bug: prepare followed a navigate after a click it did not make, sat on the login page, and failed."""
+    steps = write_steps(workspace, "login_then.yaml", {"title": "Log in, then the account", "startUrl": "/login",
+                                                       "steps": [
+        {"kind": "fill", "field": "username", "target": {"role": "textbox", "names": ["Username"]}, "value": "ada"},
+        {"kind": "fill", "field": "password", "target": {"role": "textbox", "names": ["Password"]},
+         "valueRef": {"key": "password", "sensitive": True}},
+        {"kind": "submit", "target": {"role": "button", "names": ["Log in"]}, "expect": {"text": ["Account"]}},
+        {"kind": "navigate", "url": "/account"},
+        {"kind": "read", "expect": {"text": ["Signed in as ada"]}},
+    ]})
+    secrets = workspace / "secrets.yaml"
+    secrets.write_text("password: demo\n", encoding="utf-8")
+    code, data, err = cli_json(workspace, "prepare", "--steps", str(steps), "--input", str(secrets),
+                               "--base-url", site.base_url)
+    assert code == 2, (data, err)
+    reasons = {n["step"]: n["reason"] for n in data["notRead"]}
+    assert set(reasons) == {5} and "asks to sign in, because step 3 (submit" in reasons[5], reasons
+    assert site.state.logins == []
+
