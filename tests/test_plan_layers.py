@@ -43,7 +43,7 @@ def test_plan_data_modules_and_packs_never_touch_the_browser() -> None:
 
 
 def test_plan_engine_reaches_the_browser_only_through_the_tool_catalogue() -> None:
-    names = ("guard", "resolve", "pages", "prepare", "step_runner", "attempt")
+    names = ("guard", "resolve", "pages", "prepare", "rehearse", "form_check", "step_runner", "attempt")
     paths = [PACKAGE / "plan" / f"{n}.py" for n in names]
     forbidden = ("browserops.browser", "browserops.agent", "browserops.cli", "browserops.server",
                  "browserops.mcp_server")

@@ -267,3 +267,41 @@ def test_diff_entry_compute() -> None:
     assert entry is not None and entry.op == "-" and entry.after is None
     entry = DiffEntry.compute("pw", 1, "old", "new", sensitive=True)
     assert entry is not None and entry.before is None and entry.after is None and entry.op == "~"
+
+
+def _unread_amount_plan(values: dict[str, str | None], unread: list[str], entry: DiffEntry) -> BrowserPlan:
+    plan = expense_plan()
+    assert plan.diff is not None and plan.fingerprint is not None
+    fingerprint = plan.fingerprint.model_copy(update={"values": values, "unread": unread})
+    diff = [entry if d.field == "amount" else d for d in plan.diff]
+    data = orjson.loads(plan.model_copy(update={"diff": diff, "fingerprint": fingerprint}).to_json())
+    return BrowserPlan.model_validate(data)
+
+
+def test_a_value_prepare_did_not_read_is_unknown_never_empty() -> None:
+    """bug: an unread value stored as null was compared as "empty" and every pre-filled field went stale."""
+    base = expense_plan()
+    assert base.fingerprint is not None
+    values = {k: v for k, v in base.fingerprint.values.items() if k != "amount"}
+    plan = _unread_amount_plan(values, ["amount"], DiffEntry.not_read("amount", 3, "23.40"))
+    entry = next(d for d in plan.diff or [] if d.field == "amount")
+    assert (entry.op, entry.before, entry.after, entry.unread) == ("+", None, "23.40", True)
+    # Whatever the run finds there (the real 10.00), an unread field is not stale; a read one still is.
+    now = {"merchant": None, "amount": "10.00", "notes": "old note", "billable": "false"}
+    assert stale_fields(plan, now) == []
+    assert stale_fields(plan, {**now, "notes": "changed"}) == ["notes"]
+    assert "+ amount   = \"23.40\"   (current value not read)" in render_diff(plan)
+
+
+@pytest.mark.parametrize(("values_has_amount", "unread", "fragment"), [
+    (False, [], "is unread, but the fingerprint says it was read"),
+    (True, ["amount"], "as read and as unread"),
+])
+def test_unread_fields_are_consistent(values_has_amount: bool, unread: list[str], fragment: str) -> None:
+    base = expense_plan()
+    assert base.fingerprint is not None
+    values = {k: v for k, v in base.fingerprint.values.items() if values_has_amount or k != "amount"}
+    with pytest.raises(ValidationError, match=re.escape(fragment)):
+        _unread_amount_plan(values, unread, DiffEntry.not_read("amount", 3, "23.40"))
+    with pytest.raises(ValidationError, match="was not read, so it has no before value"):
+        DiffEntry(field="amount", op="~", before="1", after="2", step=3, unread=True)

@@ -109,8 +109,12 @@ def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_fi
         _interrupted(state, exc, "prepare stopped; its bundle is marked incomplete and has no plan.")
     plan = prepared.plan
     needs = plan.side_effects.requires_confirm
+    # A plan with sensitive values takes them from the input file again at run time (they are not in the plan).
+    secret_input = input_file is not None and any(a.sensitive for a in plan.actions)
     command = (f"browserops{_workspace_flag(state)} run {plan.request_id}"
-               + (f' --confirm "{prepared.phrase}"' if needs else "") + flags.run_hint())
+               + (f' --confirm "{prepared.phrase}"' if needs else "")
+               + (f" --input {shell(str(input_file.resolve()))}" if secret_input and input_file else "")
+               + flags.run_hint())
     if state.json_output:
         state.emit_json(_prepare_json(prepared, command))
     else:
@@ -131,9 +135,13 @@ def _prepare_json(prepared: PreparedPlan, command: str) -> dict[str, Any]:
         "sideEffects": plan.side_effects.model_dump(mode="json", by_alias=True),
         "diff": [d.model_dump(mode="json", by_alias=True) for d in plan.diff or []],
         "diffText": render_diff(plan), "unread": prepared.unread, "snapshots": prepared.snapshots,
+        "notRead": [{"step": n, "reason": why} for n, why in sorted(prepared.not_read.items())],
+        "rehearsed": prepared.rehearsed, "refused": prepared.refused,
+        "problems": [p.model_dump(mode="json", by_alias=True) for p in plan.problems],
         "steps": [{"number": a.number, "kind": a.kind.value, "action": a.action.value, "field": a.field,
                    "sideEffect": a.side_effect.value, "target": a.target.describe() if a.target else a.url,
-                   "preparedNumber": a.prepared_number, "matchedName": a.matched_name} for a in plan.actions],
+                   "preparedNumber": a.prepared_number, "matchedName": a.matched_name,
+                   "revealedBy": a.revealed_by} for a in plan.actions],
         "runCommand": command,
     }
 
@@ -147,10 +155,19 @@ def _print_prepared(prepared: PreparedPlan, command: str) -> None:
     click.echo("")
     click.echo(render_diff(plan))
     click.echo("")
+    if prepared.rehearsed:
+        click.echo(f"Rehearsed in a copy of the browser that refuses every request that could change the site: steps "
+                   f"{', '.join(str(n) for n in prepared.rehearsed)}.")
+    for number, why in sorted(prepared.not_read.items()):
+        click.echo(f"Not read: step {number}: {why}.")
     if prepared.unread:
         steps = ", ".join(str(n) for n in prepared.unread)
-        click.echo(f"Note: steps {steps} are on a page that only a click reaches; prepare does not click, so their "
-                   "current values were not read (shown as new). Run checks them when it gets there.")
+        click.echo(f"Note: the current values of steps {steps} were not read (marked 'not read' above); run does "
+                   "not compare them with anything.")
+    if plan.problems:
+        click.echo(f"Problems found while rehearsing ({len(plan.problems)}): the run would likely fail or be refused.")
+        for problem in plan.problems:
+            click.echo(f"  step {problem.step}: {problem.code}: {problem.message}")
     click.echo(f"Bundle: {prepared.bundle}")
     if plan.side_effects.requires_confirm:
         click.echo(f"Confirm phrase: {prepared.phrase}")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from browserops.demo_site import attacks, files, forms, invoices, leaks, pages, testhooks
+from browserops.demo_site import attacks, files, forms, invoices, leaks, pages, rehearsal, testhooks
 from browserops.demo_site.state import DemoState
 from browserops.demo_site.web import STATIC_DIR, render
 
@@ -31,10 +32,14 @@ def create_app(state: DemoState, *, alt_port: int, alt_host: str | None = None) 
         *attacks.ROUTES,
         *leaks.ROUTES,
         *invoices.ROUTES,
+        *rehearsal.ROUTES,
         Mount("/static", app=StaticFiles(directory=str(STATIC_DIR)), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={404: _not_found})
+    log = rehearsal.RequestLog()
+    app = Starlette(routes=routes, exception_handlers={404: _not_found},
+                    middleware=[Middleware(rehearsal.LogRequests, log=log)])
     app.state.demo = state
+    app.state.request_log = log
     app.state.alt_port = alt_port
     app.state.alt_host = alt_host
     return app

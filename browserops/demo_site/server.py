@@ -133,7 +133,7 @@ class DemoSite:
                     log_level="warning",
                     access_log=False,
                     lifespan="off",
-                    ws="none",
+                    ws="websockets-sansio",  # the rehearsal page's chat socket
                     server_header=False,
                     timeout_graceful_shutdown=1,
                 )

@@ -1,7 +1,8 @@
 """Two-phase commit (docs/design.md §5): the plan model (plan.json, step files, :func:`build_plan`), the diff and
-the confirm phrase, and the engine — ``prepare`` (read-only: looks and writes the plan) and ``run`` (executes it
-after ``--confirm <phrase>``, in the lane, with evidence). The engine reaches the browser only through the tool
-catalogue; where plan steps come from (packs in ``packs/``, a goal explored in ``agent/``) is not decided here.
+the confirm phrase, and the engine — ``prepare`` (read-only: looks, rehearses in-page steps in a fenced copy of the
+browser, and writes the plan) and ``run`` (executes it after ``--confirm <phrase>``, in the lane, with evidence).
+The engine reaches the browser only through the tool catalogue; where plan steps come from (packs in ``packs/``, a
+goal explored in ``agent/``) is not decided here.
 """
 
 from browserops.plan.build import PlanDraft, build_plan
@@ -15,6 +16,7 @@ from browserops.plan.model import (
     PageFingerprint,
     PlanAction,
     PlanSource,
+    PrepareProblem,
     Requirement,
     SideEffectsSummary,
     missing_evidence,
@@ -36,6 +38,7 @@ __all__ = [
     "PlanAction",
     "PlanDraft",
     "PlanSource",
+    "PrepareProblem",
     "Requirement",
     "SemanticTarget",
     "SideEffectsSummary",

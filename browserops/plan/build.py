@@ -18,6 +18,7 @@ from browserops.plan.model import (
     EvidenceItem,
     Fingerprint,
     PlanSource,
+    PrepareProblem,
     Requirement,
     SideEffectsSummary,
     new_request_id,
@@ -39,6 +40,7 @@ class PlanDraft:
     requirements: Sequence[Requirement] = ()
     diff: Sequence[DiffEntry] | None = None
     fingerprint: Fingerprint | None = None
+    problems: Sequence[PrepareProblem] = ()
     extra_evidence: Sequence[EvidenceItem] = ()
     request_id: str | None = None  # None: a new one from ``created``
     created: dt.datetime | None = None  # None: now
@@ -69,6 +71,7 @@ def build_plan(draft: PlanDraft) -> BrowserPlan:
         "evidencePlan": evidence,
         "diff": None if draft.diff is None else list(draft.diff),
         "fingerprint": draft.fingerprint,
+        "problems": list(draft.problems),
     }
     # Validate from plain data, so a plan built in code passes exactly the checks a loaded plan.json does.
     dumped = orjson.loads(orjson.dumps(data, default=_dump_default))

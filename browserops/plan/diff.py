@@ -80,14 +80,16 @@ def diff_lines(plan: BrowserPlan) -> list[str]:
             entry = entries.get(a.number)
             if entry is None:
                 continue  # the page already holds the value: nothing to change
+            unread = "   (current value not read)" if entry.unread else ""
             if entry.sensitive:
-                lines.append(f"  {entry.op} {name} = (sensitive)" if entry.op != "-" else f"  - {name}".rstrip())
+                lines.append((f"  {entry.op} {name} = (sensitive)" if entry.op != "-" else f"  - {name}".rstrip())
+                             + unread)
             elif entry.op == "+":
-                lines.append(f"  + {name} = {quote(entry.after or '')}")
+                lines.append(f"  + {name} = {quote(entry.after or '')}{unread}")
             elif entry.op == "~":
                 lines.append(f"  ~ {name} = {quote(entry.before or '')} -> {quote(entry.after or '')}")
             else:
-                lines.append(f"  - {name}".rstrip())
+                lines.append(f"  - {name}".rstrip() + unread)
             continue
         if a.kind in (Kind.NAVIGATE, Kind.READ):
             continue  # reads change nothing; they are in the step list, not in the diff

@@ -1,9 +1,11 @@
 """The only door from prepare/run to the browser: catalogue tools, filtered by side-effect class.
 
-``prepare`` gets a :class:`GuardedTools` that allows ``read-only`` tools and ``local-write`` ones (screenshots
-and snapshots land in the workspace), so it is read-only *by construction*: a bug, a pack or a hand-edited step
-cannot make it click, type or upload — the guard refuses before the tool runs. ``run`` without ``--confirm``
-also allows ``export``; only a confirmed run allows ``browser-act``.
+On the person's own browser ``prepare`` gets a :class:`GuardedTools` that allows ``read-only`` tools and
+``local-write`` ones (screenshots and snapshots land in the workspace), so it is read-only there *by construction*:
+a bug, a pack or a hand-edited step cannot make it click, type or upload — the guard refuses before the tool runs.
+Its rehearsal also allows ``browser-act``, in a throwaway copy whose fence refuses every unsafe request
+(``REHEARSAL_CLASSES``). ``run`` without ``--confirm`` also allows ``export``; only a confirmed run allows
+``browser-act`` on the person's browser.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from browserops.tools.definitions import ToolDef
 from browserops.tools.runner import SideEffectGuard, ToolRunner, plan_profile
 
 PREPARE_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE})
+# prepare's rehearsal types and clicks, but only in a fenced, throwaway copy of the browser (browser/launch/
+# rehearsal.py): its fence, not the tools' class, is what keeps the site unchanged there.
+REHEARSAL_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE, SideEffect.BROWSER_ACT})
 UNCONFIRMED_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE, SideEffect.EXPORT})
 CONFIRMED_CLASSES = frozenset(SideEffect)
 EFFECT_CLASSES = frozenset({SideEffect.BROWSER_ACT, SideEffect.EXPORT})  # what changes the site or leaves it

@@ -46,6 +46,7 @@ __all__ = [
     "PlanAction",
     "PlanCounts",
     "PlanSource",
+    "PrepareProblem",
     "Requirement",
     "SideEffectsSummary",
     "fill_keys",
@@ -69,6 +70,9 @@ class PlanAction(Step):
         None, ge=0, description="The element number the target had at prepare time (informational: run re-lists)."
     )
     matched_name: str | None = Field(None, max_length=200, description="Which candidate name matched at prepare.")
+    revealed_by: int | None = Field(
+        None, ge=1, description="The earlier step of the same page whose rehearsal made this target appear: run "
+        "looks for it when it gets there, not before the page's first step.")
 
     @model_serializer(mode="wrap")
     def _number_first(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -113,9 +117,13 @@ class DiffEntry(PlanModel):
     after: str | None = Field(None, max_length=10_000)
     step: int = Field(ge=1, description="The fill step that makes this change.")
     sensitive: bool = Field(False, description="Values are not recorded; only that the field changes.")
+    unread: bool = Field(False, description="prepare could not read the field's current value: 'before' is unknown "
+                         "(not empty), and run does not check it for staleness.")
 
     @model_validator(mode="after")
     def _op_matches(self) -> DiffEntry:
+        if self.unread and self.before is not None:
+            raise ValueError(f"diff of {self.field!r} was not read, so it has no before value")
         if self.sensitive:
             if self.before is not None or self.after is not None:
                 raise ValueError(f"diff of sensitive field {self.field!r} must not record values")
@@ -138,6 +146,13 @@ class DiffEntry(PlanModel):
         if sensitive:
             return cls(field=field, op=op, step=step, sensitive=True)
         return cls(field=field, op=op, before=before or None, after=after or None, step=step)
+
+    @classmethod
+    def not_read(cls, field: str, step: int, after: str | None, *, sensitive: bool = False) -> DiffEntry:
+        """The entry for a field whose current value prepare could not read: shown as set, marked unread."""
+        if sensitive:
+            return cls(field=field, op="+", step=step, sensitive=True, unread=True)
+        return cls(field=field, op="+" if after else "-", after=after or None, step=step, unread=True)
 
 
 def diff_op(before: str | None, after: str | None) -> DiffOp | None:
@@ -169,6 +184,20 @@ class Fingerprint(PlanModel):
     values: dict[str, str | None] = Field(
         default_factory=dict, description="field -> value on the page at prepare time (null: empty or absent)."
     )
+    unread: list[str] = Field(
+        default_factory=list, max_length=500,
+        description="Fields whose value prepare could not read (behind a step it does not rehearse, or a request "
+        "its rehearsal refused): unknown, never compared as empty.",
+    )
+
+
+class PrepareProblem(PlanModel):
+    """Something prepare's rehearsal found that would make the run fail or the site refuse the change."""
+
+    step: int = Field(ge=1, description="The step it concerns.")
+    code: str = Field(pattern=r"^BROWSER_[A-Z_]+$", description="A BROWSER_* code (cli_contract.md).")
+    message: str = Field(min_length=1, max_length=1000, description="What was found and what to do (page text "
+                         "masked and cut).")
 
 
 def _norm(value: str | None) -> str:
@@ -177,7 +206,8 @@ def _norm(value: str | None) -> str:
 
 def stale_fields(plan: BrowserPlan, current: Mapping[str, str | None]) -> list[str]:
     """Fields whose value on the page now differs from what prepare saw (a field missing from ``current``
-    counts as changed: it could not be read). Empty and None are the same."""
+    counts as changed: it could not be read). Empty and None are the same. A field prepare did not read is not
+    in the fingerprint's values, so it is never compared."""
     if plan.fingerprint is None:
         return []
     return [field for field, before in plan.fingerprint.values.items()
@@ -247,6 +277,8 @@ class BrowserPlan(PlanModel):
     evidence_plan: list[EvidenceItem] = Field(default_factory=list, max_length=2000)
     diff: list[DiffEntry] | None = Field(None, description="Null until prepare has read the page's current values.")
     fingerprint: Fingerprint | None = None
+    problems: list[PrepareProblem] = Field(default_factory=list, max_length=200,
+                                           description="What prepare's rehearsal found wrong, one code each.")
 
     @field_validator("request_id")
     @classmethod
@@ -299,11 +331,17 @@ class BrowserPlan(PlanModel):
                     raise ValueError(f"diff lists field {entry.field!r} twice")
                 if entry.sensitive != action.sensitive:
                     raise ValueError(f"diff entry {entry.field!r} must be sensitive exactly when its step is")
-                if not entry.sensitive and (entry.field not in self.fingerprint.values
-                                            or _norm(self.fingerprint.values[entry.field]) != _norm(entry.before)):
+                if entry.unread:
+                    if not entry.sensitive and entry.field not in self.fingerprint.unread:
+                        raise ValueError(f"diff entry {entry.field!r} is unread, but the fingerprint says it was read")
+                elif not entry.sensitive and (entry.field not in self.fingerprint.values
+                                              or _norm(self.fingerprint.values[entry.field]) != _norm(entry.before)):
                     raise ValueError(f"diff entry {entry.field!r}: its before value is not the fingerprint's")
                 seen.add(entry.field)
             sensitive = {a.field for a in self.actions if a.sensitive and a.field}
+            both = set(self.fingerprint.values) & set(self.fingerprint.unread)
+            if both:
+                raise ValueError(f"fingerprint lists {', '.join(sorted(both))} as read and as unread")
             leaked = sensitive & set(self.fingerprint.values)
             if leaked:
                 raise ValueError(f"fingerprint must not record sensitive fields: {', '.join(sorted(leaked))}")

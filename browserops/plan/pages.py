@@ -47,13 +47,21 @@ def page_name(url: str) -> str:
     return parts[-1] if parts else "home"
 
 
+def _hash_route(url: str) -> str:
+    """The route of a hash-routed single-page app (``/#/login`` -> ``/login``; ``#!/x`` too), else ''."""
+    fragment = urllib.parse.urlsplit(url).fragment.removeprefix("!")
+    return urllib.parse.urlsplit(fragment).path if fragment.startswith("/") else ""
+
+
 def looks_like_login(url: str) -> bool:
-    return bool(_LOGIN_PATH.search(urllib.parse.urlsplit(url).path))
+    """A login-looking path, in the URL's path or in a hash-routed app's route."""
+    return bool(_LOGIN_PATH.search(urllib.parse.urlsplit(url).path) or _LOGIN_PATH.search(_hash_route(url)))
 
 
 def _same_path(a: str, b: str) -> bool:
     sa, sb = urllib.parse.urlsplit(a), urllib.parse.urlsplit(b)
-    return (sa.netloc, sa.path.rstrip("/")) == (sb.netloc, sb.path.rstrip("/"))
+    return ((sa.netloc, sa.path.rstrip("/"), _hash_route(a).rstrip("/"))
+            == (sb.netloc, sb.path.rstrip("/"), _hash_route(b).rstrip("/")))
 
 
 async def _login_wall(tools: GuardedTools, requested: str, data: dict[str, Any]) -> str | None:
@@ -86,9 +94,26 @@ def login_error(requested: str, wall: str, *, waited_s: float = 0.0) -> BrowserO
     )
 
 
+async def login_shown(tools: GuardedTools, seen: PageSeen) -> str | None:
+    """The page's URL when the tab shows a login page now (a login-looking URL, or a password field), else None:
+    asked when something expected is missing, since a single-page app may redirect to its login route after the
+    page loaded (long after a navigation returned)."""
+    summary = await tools.need("browser_extract", {"mode": "summary"})
+    seen.update(summary)
+    if looks_like_login(seen.url):
+        return seen.url
+    return seen.url if await _asks_for_password(tools) else None
+
+
+async def _asks_for_password(tools: GuardedTools) -> bool:
+    listed = await tools.need("browser_list_interactives", {"limit": 500, "format": "objects"})
+    return any(item.get("type") == "password" for item in listing_items(listed))
+
+
 async def open_url(tools: GuardedTools, url: str, seen: PageSeen, *, login_wait_s: float = 0.0,
-                   on_wait: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Navigate; on a login wall wait up to ``login_wait_s`` for the person to log in (headed), else raise."""
+                   on_wait: Callable[[str], None] | None = None, signs_in: bool = False) -> dict[str, Any]:
+    """Navigate; on a login wall wait up to ``login_wait_s`` for the person to log in (headed), else raise.
+    ``signs_in``: the plan's own next steps sign in on this page, so a login page is where it expects to be."""
     args = {"url": url}
     result = await tools.call("browser_navigate", args)
     if result.get("status") != "ok":
@@ -97,7 +122,7 @@ async def open_url(tools: GuardedTools, url: str, seen: PageSeen, *, login_wait_
                               str(result.get("error")))
     data = dict(result.get("data") or {})
     seen.update(data)
-    wall = await _login_wall(tools, url, data)
+    wall = None if signs_in else await _login_wall(tools, url, data)
     if wall is None:
         return data
     if login_wait_s <= 0:

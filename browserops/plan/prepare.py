@@ -1,49 +1,50 @@
-"""``browserops prepare``: look at the site read-only and write the plan people review before they confirm.
+"""``browserops prepare``: look at the site without changing it and write the plan people review before they confirm.
 
-Prepare opens the start URL, saves an ARIA snapshot of every page it visits into the evidence bundle, resolves
-every step's target to the element it would act on, and reads each field's current value to compute the diff.
-It follows ``navigate`` steps, but it never clicks: the fields on a page that only a click would reach (after a
-submit, say) are planned without reading them (their ``before`` counts as empty and is checked when ``run``
-gets there). It talks to the browser only through :class:`GuardedTools` allowing read-only and local-write
-tools, so nothing it does can change the site.
+Prepare saves an ARIA snapshot of every page it opens into the evidence bundle, resolves every step's target to
+the element it would act on, and reads each field's current value to compute the diff. It does all that in a
+fenced, throwaway copy of the browser (:mod:`browserops.browser.launch.rehearsal`): cookies and storage of the
+person's browser (a ``--profile`` too), in which every request that could change a site is refused before it
+leaves — "read-only" means exactly that: only the safe methods of RFC 9110 (GET, HEAD, OPTIONS) reach a server.
+In that copy it rehearses the in-page steps (fills, selects, ``act`` clicks; never a submit or a payment) so it
+sees the fields they reveal (:mod:`browserops.plan.rehearse`), and nothing it types stays in the profile.
+
+The person's own browser is only used, headed, to wait for them to log in (``--login-wait``): their login is
+theirs to send. Everything else goes through :class:`GuardedTools` on the copy.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
-from browserops.evidence import BundleWriter, StepEvent, StepTarget, new_request_id
+from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.evidence import BundleWriter, StepEvent, new_request_id
 from browserops.plan.build import PlanDraft, build_plan
-from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
+from browserops.plan.guard import PREPARE_CLASSES, REHEARSAL_CLASSES, GuardedTools
 from browserops.plan.loader import describe_errors
 from browserops.plan.model import (
     BrowserPlan,
-    DiffEntry,
     Fingerprint,
-    PageFingerprint,
     PlanAction,
     PlanSource,
     Requirement,
     fill_keys,
     number_steps,
 )
-from browserops.plan.pages import PageSeen, open_url, page_name, screenshot_into, snapshot_into, wait_expect
+from browserops.plan.pages import PageSeen, open_url, screenshot_into
 from browserops.plan.phrase import confirm_phrase
-from browserops.plan.resolve import PageListing, current_value, wanted_value
-from browserops.plan.steps import Action, Kind, Step, absolute_url
+from browserops.plan.rehearse import Progress, Walk
+from browserops.plan.step_facts import signs_in_here, step_title
+from browserops.plan.steps import Step
 from browserops.privacy import text_digest
 from browserops.tools.context import ToolContext
-
-Progress = Callable[[str], None]
-_CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
+from browserops.tools.rehearsal import rehearsal_context
 
 
 @dataclass
@@ -63,8 +64,11 @@ class PreparedPlan:
     plan: BrowserPlan
     bundle: Path
     phrase: str
-    unread: list[int] = field(default_factory=list)  # fill steps behind a click: current value not read
+    unread: list[int] = field(default_factory=list)  # fill steps whose current value was not read
     snapshots: list[str] = field(default_factory=list)
+    not_read: dict[int, str] = field(default_factory=dict)  # step -> why prepare did not look at it
+    rehearsed: list[int] = field(default_factory=list)  # in-page steps prepare carried out in its copy
+    refused: list[str] = field(default_factory=list)  # requests the copy's fence kept from leaving
 
 
 def bind_values(steps: Sequence[Step], inputs: Mapping[str, Any] | None) -> list[Step]:
@@ -98,161 +102,82 @@ def bind_values(steps: Sequence[Step], inputs: Mapping[str, Any] | None) -> list
     return bound
 
 
-class _Walk:
-    """One prepare pass over the steps, recording into the bundle as it goes."""
-
-    def __init__(self, tools: GuardedTools, writer: BundleWriter, start_url: str, progress: Progress | None,
-                 login_wait_s: float, keys: dict[int, str]) -> None:
-        self.tools = tools
-        self.writer = writer
-        self.start_url = start_url
-        self.progress = progress
-        self.login_wait_s = login_wait_s
-        self.keys = keys
-        self.seen = PageSeen()
-        self.pages: list[PageFingerprint] = []
-        self.values: dict[str, str | None] = {}
-        self.diff: list[DiffEntry] = []
-        self.unread: list[int] = []
-        self.behind: int | None = None  # the click step whose resulting page prepare cannot see
-        self.page = PageListing(tools)  # prepare never acts, so one listing serves a whole page
-
-    def say(self, line: str) -> None:
-        if self.progress:
-            self.progress(line)
-
-    async def look(self) -> str:
-        """Snapshot the page into the bundle and remember it in the fingerprint."""
-        rel, sha = await snapshot_into(self.tools, self.writer, len(self.pages) + 1, page_name(self.seen.url))
-        self.pages.append(PageFingerprint(url=self.seen.url, title=self.seen.title, snapshot=rel, sha256=sha))
-        return rel
-
-    async def open(self, url: str, step: int, kind: str) -> None:
-        event = StepEvent.begin(step=step, tool="browser_navigate", args={"url": url}, kind=kind,
-                                side_effect=SideEffect.READ_ONLY)
-        await open_url(self.tools, url, self.seen, login_wait_s=self.login_wait_s, on_wait=self.progress)
-        rel = await self.look()
-        self.writer.log_event(event.end(status="ok", page_url=self.seen.url, page_title=self.seen.title,
-                                        note=f"snapshot {rel}"))
-        self.behind = None
-        self.page.forget()
-
-    async def step(self, a: PlanAction, total: int) -> None:
-        head = f"[{a.number}/{total}] {a.kind.value}" + (f" {a.field}" if a.field else "")
-        if a.action is Action.NAVIGATE:
-            assert a.url is not None
-            url = absolute_url(self.start_url, a.url)
-            if a.number == 1 and url == self.start_url and self.behind is None:
-                self.say(f"{head}: already on {url}")
-                self.writer.log_event(StepEvent.begin(step=a.number, tool=a.tool, kind=a.kind.value,
-                                                      side_effect=a.side_effect).end(
-                    status="ok", page_url=self.seen.url, page_title=self.seen.title, note="already on the start URL"))
-                return
-            self.say(f"{head}: opening {url}")
-            await self.open(url, a.number, a.kind.value)
-            return
-        event = StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect,
-                                tool="browser_list_interactives")
-        if self.behind is not None:
-            note = f"on the page step {self.behind} leads to: prepare does not click, so this was not looked at"
-            if a.kind is Kind.FILL:
-                self._fill_unread(a)
-            self.say(f"{head}: not read ({note})")
-            self.writer.log_event(event.end(status="skipped", note=note))
-            return
-        if a.target is not None:
-            try:
-                element = await self.page.resolve(a.target)
-            except BrowserOpsError as exc:
-                if exc.code is ErrorCode.SITE_CHANGED and a.optional:
-                    self.say(f"{head}: optional target not found")
-                    self.writer.log_event(event.end(status="skipped", note="optional target not on the page"))
-                    return
-                raise
-            a.prepared_number = element.number
-            a.matched_name = element.matched
-            if a.kind is Kind.FILL:
-                self._fill(a, current_value(a, element))
-            if a.kind in _CLICK_KINDS:
-                self.behind = a.number
-            self.say(f'{head}: {element.role} "{element.name}" is #{element.number}')
-            self.writer.log_event(event.end(status="ok", target=StepTarget(
-                role=element.role, name=element.name, number=element.number),
-                note=f"#{element.number}, matched {element.how} on {element.matched!r}"))
-            return
-        if a.action is Action.WAIT_TEXT:
-            assert a.expect is not None
-            proof = await wait_expect(self.tools, a.expect, self.seen)
-            if proof is None:
-                raise BrowserOpsError(
-                    ErrorCode.SITE_CHANGED,
-                    f"Step {a.number} expects the page to show {a.expect.text or a.expect.url_contains!r}, and it "
-                    f"does not ({self.seen.url}). The site changed, or the plan starts on the wrong page.",
-                    details={"step": a.number},
-                )
-            self.page.forget()  # the page may have changed while it was awaited
-            self.say(f"{head}: found")
-            self.writer.log_event(event.end(status="ok", tool="browser_wait", note="expected text is on the page"))
-            return
-        rel = await self.look()  # a snapshot step
-        self.say(f"{head}: {rel}")
-        self.writer.log_event(event.end(status="ok", tool="browser_snapshot", note=f"snapshot {rel}"))
-
-    def _fill(self, a: PlanAction, before: str | None) -> None:
-        key = self.keys[a.number]
-        if a.sensitive:
-            # Only whether it changes: '+' into an empty field, '~' over a filled one. Never a value or digest.
-            entry = DiffEntry.compute(key, a.number, before, "(new)", sensitive=True)
-        else:
-            self.values[key] = before or None
-            entry = DiffEntry.compute(key, a.number, before, wanted_value(a))
-        if entry is not None:
-            self.diff.append(entry)
-
-    def _fill_unread(self, a: PlanAction) -> None:
-        self.unread.append(a.number)
-        self._fill(a, None)
+def secret_values(actions: Sequence[PlanAction], inputs: Mapping[str, Any] | None) -> dict[int, str]:
+    """step -> the sensitive value to type in the rehearsal (never written anywhere)."""
+    out: dict[int, str] = {}
+    for a in actions:
+        if a.sensitive and a.value_ref is not None and inputs is not None and inputs.get(a.value_ref.key) is not None:
+            out[a.number] = str(inputs[a.value_ref.key])
+    return out
 
 
 async def prepare_plan(ctx: ToolContext, workspace: Path, request: PlanRequest, *, progress: Progress | None = None,
                        login_wait_s: float = 0.0) -> PreparedPlan:
-    """Look read-only, write ``plan.json`` and the snapshots into a new bundle finished as ``prepared``."""
+    """Look without changing anything, write ``plan.json`` and the snapshots into a new bundle finished as
+    ``prepared``."""
     steps = bind_values(request.steps, request.inputs)
     actions = number_steps(steps)
     created = dt.datetime.now(dt.UTC)
     request_id = new_request_id(created)
-    tools = GuardedTools(ctx, PREPARE_CLASSES, who="prepare")
     with BundleWriter.create(workspace, request_id, phase="prepare") as writer:
-        walk = _Walk(tools, writer, request.start_url, progress, login_wait_s, fill_keys(actions))
-        try:
-            walk.say(f"Opening {request.start_url}")
-            await walk.open(request.start_url, 0, "navigate")
-            for a in actions:
-                await walk.step(a, len(actions))
-        except BrowserOpsError as exc:
-            await _error_evidence(tools, writer, walk, exc)
-            raise BrowserOpsError(exc.code, f"{exc.message} (Evidence: {writer.path})",
-                                  details={**exc.details, "bundle": str(writer.path)}) from exc
+        if login_wait_s > 0 and not signs_in_here(actions, 0):
+            # Headed: the person may have to log in, in their own browser (the copy would refuse their login).
+            await open_url(GuardedTools(ctx, PREPARE_CLASSES, who="prepare"), request.start_url, PageSeen(),
+                           login_wait_s=login_wait_s, on_wait=progress)
+        async with rehearsal_context(ctx) as (copy, fence):
+            tools = GuardedTools(copy, REHEARSAL_CLASSES, who="prepare's rehearsal")
+            walk = Walk(tools, fence, writer, actions, start_url=request.start_url, keys=fill_keys(actions),
+                        secrets=secret_values(actions, request.inputs), progress=progress)
+            current = 0
+            try:
+                walk.say(f"Opening {request.start_url}")
+                await walk.open(request.start_url, 0, "navigate")
+                for a in actions:
+                    current = a.number
+                    await walk.step(a)
+            except BrowserOpsError as exc:
+                failed = _named(exc, actions[current - 1] if current else None)
+                await _error_evidence(tools, writer, walk, failed, actions[current - 1] if current else None)
+                raise BrowserOpsError(failed.code, f"{failed.message} (Evidence: {writer.path})",
+                                      details={**failed.details, "bundle": str(writer.path)}) from exc
+        found = walk.found
         try:
             plan = build_plan(PlanDraft(
                 title=request.title, start_url=request.start_url, steps=actions, workspace=str(writer.workspace),
-                source=request.source, requirements=list(request.requirements), diff=walk.diff,
-                fingerprint=Fingerprint(pages=walk.pages, values=walk.values), request_id=request_id,
-                created=created,
+                source=request.source, requirements=list(request.requirements), diff=found.diff,
+                fingerprint=Fingerprint(pages=found.pages, values=found.values, unread=found.unread_fields),
+                problems=found.problems, request_id=request_id, created=created,
             ))
         except ValidationError as exc:
             raise BrowserOpsError(ErrorCode.PLAN_INVALID, f"The plan is not valid: {describe_errors(exc)}.") from None
         writer.write_plan(plan)
         writer.finish("prepared")
-    return PreparedPlan(plan=plan, bundle=writer.path, phrase=confirm_phrase(plan), unread=walk.unread,
-                    snapshots=[p.snapshot for p in walk.pages if p.snapshot])
+    return PreparedPlan(plan=plan, bundle=writer.path, phrase=confirm_phrase(plan), unread=found.unread,
+                        snapshots=[p.snapshot for p in found.pages if p.snapshot], not_read=found.not_read,
+                        rehearsed=found.rehearsed, refused=[r.describe() for r in fence.refusals])
 
 
-async def _error_evidence(tools: GuardedTools, writer: BundleWriter, walk: _Walk, exc: BrowserOpsError) -> None:
-    """What the page looked like when prepare gave up (best effort: the error is what matters)."""
+def _named(exc: BrowserOpsError, step: PlanAction | None) -> BrowserOpsError:
+    """The error as it names the step it stopped at (step N, its field and its target), once."""
+    if step is None or "step" in exc.details:
+        return exc
+    return BrowserOpsError(exc.code, f"S{step_title(step)[1:]}: {exc.message}",
+                           details={**exc.details, "step": step.number})
+
+
+async def _error_evidence(tools: GuardedTools, writer: BundleWriter, walk: Walk, exc: BrowserOpsError,
+                          step: PlanAction | None) -> None:
+    """What the page looked like when prepare gave up, on the event of the step it stopped at (best effort: the
+    error is what matters)."""
+    number = step.number if step is not None else 0
+    event = StepEvent.begin(step=number, kind=step.kind.value if step is not None else "navigate",
+                            side_effect=step.side_effect if step is not None else None,
+                            tool=step.tool if step is not None else "browser_navigate")
+    shots: list[str] = []
+    note = "page when prepare stopped"
     with contextlib.suppress(BrowserOpsError, OSError):
-        shot = await screenshot_into(tools, writer, 0, "error", exc.code.value.removeprefix("BROWSER_").lower())
-        rel = await walk.look()
-        writer.log_event(StepEvent.begin(step=0, tool="browser_screenshot").end(
-            status="error", page_url=walk.seen.url, page_title=walk.seen.title, screenshots=[shot],
-            code=exc.code.value, error=exc.message, note=f"page when prepare stopped; snapshot {rel}"))
+        label = step.label() if step is not None else exc.code.value.removeprefix("BROWSER_").lower()
+        shots.append(await screenshot_into(tools, writer, number, "error", label))
+        note += f"; snapshot {await walk.look()}"
+    writer.log_event(event.end(status="error", page_url=walk.seen.url, page_title=walk.seen.title,
+                               screenshots=shots, code=exc.code.value, error=exc.message, note=note))

@@ -218,6 +218,10 @@ class PageListing:
     def forget(self) -> None:
         self._listed = None
 
+    def listed(self) -> tuple[list[dict[str, Any]], dict[str, str]] | None:
+        """The listing the last resolve used (items and frames), while it is the latest; None otherwise."""
+        return None if self._listed is None else (self._listed[0], self._listed[1])
+
     async def resolve(self, target: SemanticTarget) -> Resolved:
         if self._listed is None:
             self._listed = await list_all(self.tools)

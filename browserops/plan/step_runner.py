@@ -40,12 +40,14 @@ from browserops.plan.resolve import (
     upload_files,
     wanted_value,
 )
+from browserops.plan.step_facts import signs_in_here, what_ran
 from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url
 from browserops.privacy import EnteredValues, mask_pii
 
 Progress = Callable[[str], None]
 Outcome = Literal["ok", "unchanged", "skipped", "error"]
 CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
+CONFIRM_FREE_VALUES = frozenset(effect.value for effect in CONFIRM_FREE)
 SETTLE_MS = 3000
 DOWNLOAD_MS = 30_000
 @dataclass
@@ -124,7 +126,7 @@ class StepExecutor:
         self.say(f"Opening {self.plan.start_url}")
         try:
             await open_url(self.tools, self.plan.start_url, self.seen, login_wait_s=self.login_wait_s,
-                           on_wait=self.progress)
+                           on_wait=self.progress, signs_in=signs_in_here(self.plan.actions, 0))
         except BrowserOpsError as exc:
             await self._fail(event, 0, "start", exc, phase="error")
         self.writer.log_event(event.end(status="ok", page_url=self.seen.url, page_title=self.seen.title,
@@ -201,6 +203,8 @@ class StepExecutor:
         page = PageListing(self.tools)
         for b in self._page_steps(a):
             assert b.target is not None
+            if b.revealed_by is not None:
+                continue  # appears only after an earlier step of the page: looked for (and checked) when reached
             key = self.keys.get(b.number)
             try:
                 element = await page.resolve(b.target)
@@ -210,24 +214,30 @@ class StepExecutor:
                         current[key] = None
                     continue
                 if exc.code is ErrorCode.SITE_CHANGED:
-                    exc = BrowserOpsError(exc.code, f"Step {b.number} ({b.label()}): {exc.message} Nothing on this "
-                                          "page was changed.", details={**exc.details, "failedStep": b.number})
+                    exc = BrowserOpsError(exc.code, f"Step {b.number} ({b.label()}): {exc.message} {self._so_far()}",
+                                          details={**exc.details, "failedStep": b.number})
                 await self._fail(event, a.number, a.label(), exc, outcome=outcome, phase="error")
             if key is not None and not b.sensitive and key in values:
                 current[key] = current_value(b, element) or None
         if fingerprint is None:
             return page
-        stale = stale_fields(self.plan, {**fingerprint.values, **current})
+        await self._stale(a, event, outcome, stale_fields(self.plan, {**fingerprint.values, **current}))
+        return page
+
+    def _so_far(self) -> str:
+        return what_ran([(o.number, o.kind) for o in self.outcomes if o.status == "ok" and o.side_effect
+                         not in CONFIRM_FREE_VALUES])
+
+    async def _stale(self, a: PlanAction, event: StepEvent, outcome: StepOutcome, stale: list[str]) -> None:
         if stale:
             names = ", ".join(stale)
             await self._fail(event, a.number, a.label(), BrowserOpsError(
                 ErrorCode.PLAN_STALE,
                 f"The page changed since prepare: {names} no longer hold{'s' if len(stale) == 1 else ''} the "
-                f"value{'s' if len(stale) > 1 else ''} the diff was computed against. Nothing on this page was "
-                "changed. Re-run `browserops prepare` and review the new diff.",
+                f"value{'s' if len(stale) > 1 else ''} the diff was computed against. {self._so_far()} Re-run "
+                "`browserops prepare` and review the new diff.",
                 details={"fields": stale},
             ), outcome=outcome, phase="error")
-        return page
 
     # ------------------------------------------------------------------ steps
 
@@ -240,7 +250,8 @@ class StepExecutor:
                 outcome.note = "already on the start URL"
                 return
             event.args = {"url": url}
-            await open_url(self.tools, url, self.seen, login_wait_s=self.login_wait_s, on_wait=self.progress)
+            await open_url(self.tools, url, self.seen, login_wait_s=self.login_wait_s, on_wait=self.progress,
+                           signs_in=signs_in_here(self.plan.actions, a.number))
             self.skipped_click = None
             return
         if a.action is Action.WAIT_TEXT:
@@ -267,6 +278,11 @@ class StepExecutor:
             raise
         event.target = StepTarget(role=element.role, name=element.name, number=element.number, box=element.box,
                                   viewport=element.viewport)
+        key = self.keys.get(a.number)
+        if a.revealed_by is not None and key is not None and self.plan.fingerprint is not None \
+                and key in self.plan.fingerprint.values:  # not checked with its page: it was not there yet
+            await self._stale(a, event, outcome, stale_fields(self.plan, {**self.plan.fingerprint.values,
+                                                                           key: current_value(a, element) or None}))
         if a.action is Action.DOWNLOAD:
             await self._download(a, element, event, outcome)
             return

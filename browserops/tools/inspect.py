@@ -1,10 +1,12 @@
-"""browser_inspect: what one element is and what surrounds it, read live (the policy gate uses it too)."""
+"""browser_inspect: what one element is and what surrounds it, read live (the policy gate uses it too);
+browser_form_check: what the form an element belongs to says is wrong with it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from browserops.browser.page.element_info import inspect_element
+from browserops.browser.page.form_check import form_problems
 from browserops.tools.context import Tool, ToolContext
 from browserops.tools.definitions import elements as defs
 
@@ -13,6 +15,12 @@ async def _inspect(ctx: ToolContext, args: defs.InspectArgs) -> dict[str, Any]:
     return await inspect_element(ctx.session, args.id, max_chars=args.max_chars)
 
 
+async def _form_check(ctx: ToolContext, args: defs.FormCheckArgs) -> dict[str, Any]:
+    problems = await form_problems(ctx.session, args.id)
+    return {"problems": problems, "valid": not problems}
+
+
 TOOLS: list[Tool[Any]] = [
     Tool(defs.INSPECT, _inspect),
+    Tool(defs.FORM_CHECK, _form_check),
 ]

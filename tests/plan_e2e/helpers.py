@@ -60,6 +60,13 @@ def server_state(base_url: str) -> dict[str, Any]:
     return data
 
 
+def request_log(base_url: str) -> list[dict[str, str]]:
+    """Every request the demo site received (method, path), oldest first (``GET /__requests``)."""
+    with urllib.request.urlopen(base_url + "/__requests", timeout=10) as response:
+        data: list[dict[str, str]] = json.loads(response.read())["requests"]
+    return data
+
+
 def bundle_of(workspace: Path, request_id: str) -> Path:
     return bundle_dir(workspace.resolve(), request_id)
 

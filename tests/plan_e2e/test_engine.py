@@ -11,7 +11,7 @@ import pytest
 
 from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
 from browserops.evidence import read_info, verify_bundle
 from browserops.listing_rows import listing_items
@@ -22,10 +22,9 @@ from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
 from browserops.plan.steps import Step
 from browserops.tools.context import ToolContext
-from browserops.tools.registry import get_tool
 from browserops.tools.runner import ToolRunner
 from tests.calls import call_tool
-from tests.plan_e2e.helpers import EXPENSE_INPUT, events
+from tests.plan_e2e.helpers import EXPENSE_INPUT, events, request_log
 
 ACTING = ("browser_overlay_act", "browser_act_by_id", "browser_press", "browser_upload", "browser_dialog",
           "browser_close_banners")
@@ -54,28 +53,34 @@ async def test_prepare_guard_refuses_every_tool_that_acts(session: BrowserSessio
     assert demo_site.state.submissions == []
 
 
-async def test_prepare_calls_only_read_tools(session: BrowserSession, demo_site: DemoSite, workspace: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    called: list[str] = []
+async def test_prepare_acts_only_in_its_fenced_copy(session: BrowserSession, demo_site: DemoSite, workspace: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the person's browser prepare calls nothing; it types into its throwaway copy, which sends nothing unsafe."""
+    called: list[tuple[bool, str]] = []
 
     real_call = ToolRunner.call
 
     async def spy(runner: ToolRunner, name: str, args: dict[str, Any] | None = None, *,
                   raise_refused: bool = False) -> dict[str, Any]:
-        called.append(name)
+        called.append((runner.ctx.session is session, name))
         return await real_call(runner, name, args, raise_refused=raise_refused)
 
     monkeypatch.setattr(ToolRunner, "call", spy)
+    requests_before = len(request_log(demo_site.base_url))
     pack = get_pack(workspace, "demo_expense")
     built = pack.build(pack.load_input(EXPENSE_INPUT))
     request = PlanRequest(title=built.title, start_url=demo_site.base_url + "/expense", steps=built.steps,
                           source=PlanSource(kind="pack", name=pack.name))
     prepared = await prepare_plan(_ctx(session, workspace), workspace, request)
-    effects = {get_tool(name).side_effect for name in called}  # type: ignore[union-attr]
-    assert effects <= {SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE} and "browser_list_interactives" in called
+    assert [name for own, name in called if own] == []
+    in_copy = {name for own, name in called if not own}
+    assert "browser_list_interactives" in in_copy and "browser_overlay_act" in in_copy
     assert prepared.plan.diff is not None and len(prepared.plan.diff) == 9
+    assert prepared.rehearsed == [a.number for a in prepared.plan.actions if a.kind.value == "fill"]
     assert demo_site.state.submissions == [] and demo_site.state.uploads == []
-    # The form is untouched in the browser too.
+    sent = request_log(demo_site.base_url)[requests_before:]
+    assert sent and {r["method"] for r in sent} <= {"GET", "HEAD"}, sent
+    # Nothing was typed into the person's browser (an earlier test left it on the form).
     listing = await call_tool("browser_list_interactives", _ctx(session, workspace), {"limit": 50})
     merchant = next(i for i in listing_items(listing["data"]) if i["name"] == "Merchant")
     assert "value" not in merchant.get("state", {})
@@ -101,9 +106,11 @@ async def test_two_pages_in_two_languages(session: BrowserSession, demo_site: De
                           steps=_multilang_steps(), source=PlanSource(kind="steps", name="multilang"))
     ctx = _ctx(session, workspace)
     prepared = await prepare_plan(ctx, workspace, request)
-    assert prepared.unread == [3, 4]  # after the first submit: prepare does not click, so it did not look
+    assert prepared.unread == [3, 4]  # after the first submit: prepare never submits, so it did not look
     assert prepared.plan.fingerprint is not None
-    assert prepared.plan.fingerprint.values == {"first_name_en": None, "first_name_ru": None, "city_ru": None}
+    assert prepared.plan.fingerprint.values == {"first_name_en": None}  # read: empty
+    assert prepared.plan.fingerprint.unread == ["first_name_ru", "city_ru"]  # unknown, never compared
+    assert set(prepared.not_read) == {3, 4, 5} and "prepare never submits" in prepared.not_read[3]
     result = await run_plan(ctx, workspace, prepared.plan, prepared.bundle, RunOptions(confirm=prepared.phrase))
     assert result.error is None and result.status == "complete", result.error
     assert [(e["lang"], e["first_name"], e["city"]) for e in demo_site.state.multilang] == [

@@ -196,7 +196,7 @@ def test_renamed_target_is_site_changed_with_evidence(site: DemoSite, workspace:
     code, data, _ = cli_json(workspace, "run", prepared["requestId"], "--confirm", prepared["confirmPhrase"])
     assert code == 1 and data["code"] == "BROWSER_SITE_CHANGED", data
     assert 'button "Submit expense"' in data["error"] and 'button "File this claim"' in data["error"]
-    assert data["details"]["failedStep"] == 11 and "Nothing on this page was changed" in data["error"]
+    assert data["details"]["failedStep"] == 11 and "Nothing was changed: no step had typed" in data["error"]
     assert {"n": 13, "role": "button", "name": "File this claim"} in data["details"]["seen"]
     assert server_state(site.base_url)["submissions"] == []
     bundle = bundle_of(workspace, prepared["requestId"])

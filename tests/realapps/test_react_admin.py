@@ -15,7 +15,7 @@ from tests.realapps.apps.react_admin import app as desk
 from tests.realapps.apps.react_admin.tasks import KNOWN_GAPS, TASKS, check_unchanged
 from tests.realapps.corpus_checks import assert_done, assert_gap_holds, run_baseline
 from tests.realapps.harness import RunningApp
-from tests.realapps.twophase import CorpusTask, two_phase
+from tests.realapps.twophase import CorpusTask, prepare, two_phase
 
 PASSING = sorted(set(TASKS) - set(KNOWN_GAPS))
 
@@ -71,3 +71,18 @@ async def test_baseline_playwright_script_does_the_task(app: RunningApp, name: s
     task.check(app)
     if task.check_bundle is not None:
         task.check_bundle(app, tmp_path / "shots")  # the script keeps exports/ and snapshots/ as a bundle does
+
+
+def test_the_apps_sign_in_route_is_a_login_wall(app: RunningApp, tmp_path: Path) -> None:
+    """A plan without the sign-in steps: the desk goes to its hash route #/login after loading, which prepare
+    calls a login wall (BROWSER_LOGIN_REQUIRED), not a missing target."""
+    desk.reseed(app)
+    doc = yaml.safe_load(TASKS["edit_invoice_amount"].steps.read_text(encoding="utf-8"))
+    doc["steps"] = [step for step in doc["steps"]
+                    if step.get("kind") in ("navigate", "submit") or step.get("field") == "amount"]
+    steps = tmp_path / "signed_out_edit.yaml"
+    steps.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    (tmp_path / "ws").mkdir()
+    code, data, _ = prepare(tmp_path / "ws", app, steps, {})
+    assert code == 1 and data["code"] == "BROWSER_LOGIN_REQUIRED", data
+    assert "#/login" in data["error"] and "--profile DIR --headed" in data["error"]

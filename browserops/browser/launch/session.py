@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, Self, TypeVar, cast
 
 from playwright._impl._errors import TargetClosedError
 from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, Playwright, async_playwright
@@ -132,7 +132,7 @@ class BrowserSession:
         self._state.clear()
 
     # -- lifecycle -------------------------------------------------------------------------------
-    async def __aenter__(self) -> BrowserSession:
+    async def __aenter__(self) -> Self:
         await self.start()
         return self
 
@@ -164,12 +164,28 @@ class BrowserSession:
         # Before the first page exists, so even its first request is checked.
         self._origin_guard.installed = None
         await self._origin_guard.install(context)
+        await self._fence_context(context)
         self._pages = [p for p in context.pages if not p.is_closed()]
         for page in self._pages:
             self._watch_page(page)
         if not self._pages:
             # new_page fires the context "page" event, which registers it.
             await context.new_page()
+
+    async def _fence_context(self, context: BrowserContext) -> None:
+        """Routes a kind of session adds to its context before the first page exists, after the origin guard's
+        (Playwright asks the latest route first). A plain session adds none."""
+
+    @property
+    def playwright(self) -> Playwright | None:
+        """The Playwright driver this session started (None before start and after close)."""
+        return self._pw
+
+    @property
+    def browser(self) -> Browser | None:
+        """The browser of a launched, attached or remote session; None for a persistent profile, whose context is
+        its browser."""
+        return self._browser
 
     async def _open_context(self, pw: Playwright) -> BrowserContext:
         opts = self.options

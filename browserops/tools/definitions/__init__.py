@@ -27,7 +27,7 @@ _ORDER: tuple[ToolDef[Any], ...] = (
     *reading.DEFINITIONS,
     pages.OPEN_IN_NEW_TAB, pages.SWITCH_TAB,
     *files.DEFINITIONS,
-    pages.DIALOG, pages.CLOSE_BANNERS, elements.INSPECT,
+    pages.DIALOG, pages.CLOSE_BANNERS, elements.INSPECT, elements.FORM_CHECK,
 )
 DEFINITIONS: dict[str, ToolDef[Any]] = {d.name: d for d in _ORDER}
 assert len(DEFINITIONS) == len(_ORDER) and set(DEFINITIONS) == {

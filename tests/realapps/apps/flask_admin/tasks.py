@@ -286,17 +286,16 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
 # What fails today, as ``<phase> <CODE> [at step N]: <message excerpt> — <why>`` (phase: prepare / run / verify /
 # next-prepare; CODE ``complete`` = the run said complete while the database lacks the change: a false complete).
 KNOWN_GAPS: dict[str, str] = {
-    "create_project": "prepare BROWSER_SITE_CHANGED: Cannot find combobox \"Customer\" on the page"
+    "create_project": "prepare BROWSER_TARGET_NOT_FOUND at step 3: Cannot find combobox \"Customer\" on the page"
                       " — the Select2 AJAX reference (form_ajax_refs) is listed as link \"Please select model\";"
-                      " the hidden input under it is not listed at all (server-backed autocomplete, issue #18);"
-                      " the error names no step (issue #24 item 6)",
+                      " the hidden input under it is not listed at all (server-backed autocomplete, issue #18)",
     "create_customer_tags": "prepare BROWSER_PLAN_INVALID: step 5: fill step with action select needs a text value"
                             " — two tags in the Select2 multiple (many-to-many): step files take one value per"
                             " select (multi-value fields, issue #18)",
-    "add_invoice_line": "run BROWSER_ACTION_FAILED at step 2: textbox \"Issued at\""
-                        " — Flask-Admin's datetime picker (daterangepicker, opens on focus and rewrites the field):"
-                        " 'holds something other than the planned value after typing'; behind it the added row's"
-                        " fields have no accessible name (Flask-Admin clones the row's labels without their 'for')",
+    "add_invoice_line": "prepare BROWSER_TARGET_NOT_FOUND at step 4: Cannot find textbox \"Description\" on the page"
+                        " (only 1 match — prepare now rehearses 'Add Lines' and looks at the added row: its fields"
+                        " have no accessible name (Flask-Admin clones the row's labels without their 'for'); behind"
+                        " it Flask-Admin's datetime picker (daterangepicker) rewrites the typed 'Issued at'",
     "delete_customer": "run BROWSER_DIALOG_OPEN at step 2: This call opened a confirm dialog"
                        " — Flask-Admin asks 'Are you sure you want to delete this record?' through confirm(); a step"
                        " file cannot answer a dialog",

@@ -276,15 +276,14 @@ KNOWN_GAPS: dict[str, str] = {
     "create_customer": "prepare BROWSER_PLAN_INVALID: step 10: fill step with action select needs a text value"
                        " — two tags in the MUI multiple select (SelectArrayInput): step files take one value per"
                        " select (multi-value fields, issue #18)",
-    "edit_invoice_amount": "run BROWSER_PLAN_STALE at step 6: The page changed since prepare: amount no longer holds"
-                           " the value the diff was computed against"
-                           " — prepare cannot see past the sign-in click, leaves the amount unread (null), and run"
-                           " compares the real 860.5 with that null as if it had been read empty (issue #18 item 4);"
-                           " behind it the undoable save (issue #24)",
-    "edit_customer_vip": "run BROWSER_PLAN_STALE at step 6: The page changed since prepare: vip no longer holds"
-                         " the value the diff was computed against"
-                         " — as edit_invoice_amount: the switch after the sign-in click was never read, and run"
-                         " calls its real 'false' stale; behind it the undoable save (issue #24)",
+    "edit_invoice_amount": "run complete: the run said complete and evidence verify passed, no PUT reached the server"
+                           " — FALSE COMPLETE: prepare now rehearses the sign-in click and reads the amount (860.5)"
+                           " behind it (issue #18 item 4), so the staleness check passes and the edit runs;"
+                           " react-admin's undoable save sends PUT only when the 'Element updated · UNDO' notice"
+                           " closes (~5 s), and browserops closes the browser first (issue #24)",
+    "edit_customer_vip": "run complete: the run said complete and evidence verify passed, no PUT reached the server"
+                         " — FALSE COMPLETE: as edit_invoice_amount, the switch is now read ('false') past the"
+                         " sign-in click and set; the undoable save never leaves (issue #24)",
     "flip_customer_vip": "run complete: the run said complete and evidence verify passed, no PUT reached the"
                          " server — FALSE COMPLETE: the same edit as edit_customer_vip with the switch clicked"
                          " ('act') instead of set ('check'), so no unread value stops it: react-admin's undoable"
@@ -293,8 +292,8 @@ KNOWN_GAPS: dict[str, str] = {
     "delete_customer": "run complete: the run said complete and evidence verify passed, no DELETE reached the server"
                        " — FALSE COMPLETE: react-admin's undoable delete sends DELETE only when the 'Element deleted"
                        " · UNDO' notice closes (~5 s); browserops closed the browser first (issue #24)",
-    "search_open_customer": "run BROWSER_SITE_CHANGED at step 7: Cannot find row \"Wingtip Toys\" on the page"
-                            " — the run checks every target of the page before the search is typed (the row"
-                            " appears only after it), and a Datagrid row opened by click is listed as role"
-                            " 'clickable', not 'row'",
+    "search_open_customer": "prepare BROWSER_TARGET_NOT_FOUND at step 7: Cannot find row \"Wingtip Toys\" on the page"
+                            " — prepare rehearses the typed search, after which the row is there, but a Datagrid"
+                            " row opened by click is listed as role 'clickable', not 'row' (the run no longer"
+                            " checks the row before the search is typed: it is revealedBy step 6)",
 }
