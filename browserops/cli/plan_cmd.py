@@ -133,7 +133,8 @@ def _prepare_json(prepared: PreparedPlan, command: str) -> dict[str, Any]:
         "diffText": render_diff(plan), "unread": prepared.unread, "snapshots": prepared.snapshots,
         "steps": [{"number": a.number, "kind": a.kind.value, "action": a.action.value, "field": a.field,
                    "sideEffect": a.side_effect.value, "target": a.target.describe() if a.target else a.url,
-                   "preparedNumber": a.prepared_number, "matchedName": a.matched_name} for a in plan.actions],
+                   "preparedNumber": a.prepared_number, "matchedName": a.matched_name,
+                   "matchedWithin": a.matched_within} for a in plan.actions],
         "runCommand": command,
     }
 

@@ -69,6 +69,10 @@ class PlanAction(Step):
         None, ge=0, description="The element number the target had at prepare time (informational: run re-lists)."
     )
     matched_name: str | None = Field(None, max_length=200, description="Which candidate name matched at prepare.")
+    matched_within: str | None = Field(
+        None, max_length=200, description="The name of the container (target.within) prepare found the target in: "
+        "run acts only in a container of exactly this name (a removed row is not replaced by a look-alike).",
+    )
 
     @model_serializer(mode="wrap")
     def _number_first(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -171,14 +171,18 @@ class _Walk:
                 raise
             a.prepared_number = element.number
             a.matched_name = element.matched
+            if a.target.within is not None:
+                a.matched_within = element.within
             if a.kind is Kind.FILL:
                 self._fill(a, current_value(a, element))
             if a.kind in _CLICK_KINDS:
                 self.behind = a.number
-            self.say(f'{head}: {element.role} "{element.name}" is #{element.number}')
+            within = a.target.within
+            inside = f' in {within.role} "{element.within}"' if within is not None and element.within else ""
+            self.say(f'{head}: {element.role} "{element.name}"{inside} is #{element.number}')
             self.writer.log_event(event.end(status="ok", target=StepTarget(
                 role=element.role, name=element.name, number=element.number),
-                note=f"#{element.number}, matched {element.how} on {element.matched!r}"))
+                note=f"#{element.number}, matched {element.how} on {element.matched!r}{inside}"))
             return
         if a.action is Action.WAIT_TEXT:
             assert a.expect is not None

@@ -202,7 +202,7 @@ class StepExecutor:
             assert b.target is not None
             key = self.keys.get(b.number)
             try:
-                element = await page.resolve(b.target)
+                element = await page.resolve(b.target, seen_within=b.matched_within)
             except BrowserOpsError as exc:
                 if exc.code is ErrorCode.SITE_CHANGED and b.optional:
                     if key is not None:
@@ -258,7 +258,8 @@ class StepExecutor:
         assert a.target is not None
         try:
             # A fresh listing, unless the page check just took one (it is the latest: no tool ran since).
-            element = await (listed.resolve(a.target) if listed is not None else resolve_target(self.tools, a.target))
+            element = await (listed.resolve(a.target, seen_within=a.matched_within) if listed is not None
+                             else resolve_target(self.tools, a.target, seen_within=a.matched_within))
         except BrowserOpsError as exc:
             if exc.code is ErrorCode.SITE_CHANGED and a.optional:
                 outcome.status, outcome.note = "skipped", "optional target not on the page"

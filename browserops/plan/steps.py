@@ -125,6 +125,46 @@ class PlanModel(BaseModel):
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=False)
 
 
+# The containers a step may name with ``within`` (the roles a listing's ``in_role`` reports, in a person's words):
+# a landmark (navigation, complementary, search, banner, contentinfo, main) is a ``region``, an alert dialog a
+# ``dialog``, a tree item a ``listitem``, a card or box without a role of its own (named by its heading or text) a
+# ``group``. :func:`container_role` maps a listing's role onto them.
+WITHIN_ROLES: tuple[str, ...] = ("row", "listitem", "article", "group", "dialog", "region", "form", "tabpanel")
+_CONTAINER_ROLES: dict[str, str] = {
+    "alertdialog": "dialog", "treeitem": "listitem", "generic": "group", "section": "group", "navigation": "region",
+    "complementary": "region", "search": "region", "banner": "region", "contentinfo": "region", "main": "region",
+}
+
+
+def container_role(listed: str) -> str:
+    """The ``within`` role of a container a listing reports as ``in_role`` (``generic`` for a card -> ``group``)."""
+    role = (listed or "generic").strip().lower()
+    return role if role in WITHIN_ROLES else _CONTAINER_ROLES.get(role, "group")
+
+
+class Within(PlanModel):
+    """The container a target is in, named as a person would: "the Edit *in the row of Printer toner*"."""
+
+    role: str = Field(description="The container's role: " + ", ".join(WITHIN_ROLES) + " (a card or box with no "
+                      "role of its own is a group; a landmark a region).")
+    names: list[Name] = Field(
+        min_length=1, max_length=24,
+        description="Candidate names of the container as the listing's `in` reads it (a row: its row header or "
+        "first cells; a post, card or list item: its heading or first line); matched like target names.",
+    )
+
+    @field_validator("role")
+    @classmethod
+    def _role(cls, value: str) -> str:
+        value = value.strip().lower()
+        if value not in WITHIN_ROLES:
+            raise ValueError(f"{value!r} is not a container role (use one of {', '.join(WITHIN_ROLES)})")
+        return value
+
+    def describe(self) -> str:
+        return f'{self.role} "{self.names[0]}"'
+
+
 class SemanticTarget(PlanModel):
     """An element named the way a person would name it. No selectors, no scripts."""
 
@@ -139,6 +179,10 @@ class SemanticTarget(PlanModel):
     )
     frame: str | None = Field(None, max_length=200, description="Frame path as listed (e.g. 'main>1') or iframe title.")
     nth: int = Field(0, ge=0, le=999, description="Which match to take when several elements match (0 = first).")
+    within: Within | None = Field(
+        None, description="The container it is in (a table row, a post, a card, a dialog…) when the same control "
+        "repeats: only elements in a container of that role and name match; several such containers are ambiguous.",
+    )
 
     @field_validator("role")
     @classmethod
@@ -156,7 +200,8 @@ class SemanticTarget(PlanModel):
 
     def describe(self) -> str:
         first = (self.names or self.labels)[0]
-        return f'{self.role} "{first}"'
+        where = f" in {self.within.describe()}" if self.within is not None else ""
+        return f'{self.role} "{first}"{where}'
 
 
 class ValueRef(PlanModel):
