@@ -46,8 +46,8 @@ from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.listing import MAX_LIMIT
 from browserops.config import Settings
 from browserops.demo_site.real_pages import RealPagesSite
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
+from tests.calls import call_tool
 from tests.realweb.ax_coverage import coverage
 
 TARGETS = {"default_p95_ms": 150, "default_max_ms": 500, "whole_vs_peer_time_median": 0.5,
