@@ -324,7 +324,8 @@ class BrowserPlan(PlanModel):
             return sum(1 for a in self.actions if a.kind is kind)
 
         fills = sum(1 for a in self.actions if a.kind is Kind.FILL and (changed is None or a.number in changed))
-        return PlanCounts(fills, n(Kind.SUBMIT), n(Kind.EXPORT), n(Kind.PAYMENT), n(Kind.ACT), n(Kind.READ))
+        return PlanCounts(fills, n(Kind.SUBMIT), n(Kind.EXPORT), n(Kind.PAYMENT), n(Kind.ACT) + n(Kind.PRESS),
+                          n(Kind.READ))
 
     @property
     def has_changes(self) -> bool:

@@ -43,7 +43,6 @@ from browserops.privacy import text_digest
 from browserops.tools.context import ToolContext
 
 Progress = Callable[[str], None]
-_CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
 
 
 @dataclass
@@ -175,7 +174,7 @@ class _Walk:
                 a.matched_within = element.within
             if a.kind is Kind.FILL:
                 self._fill(a, current_value(a, element))
-            if a.kind in _CLICK_KINDS:
+            if a.activates:
                 self.behind = a.number
             within = a.target.within
             inside = f' in {within.role} "{element.within}"' if within is not None and element.within else ""
@@ -183,6 +182,12 @@ class _Walk:
             self.writer.log_event(event.end(status="ok", target=StepTarget(
                 role=element.role, name=element.name, number=element.number),
                 note=f"#{element.number}, matched {element.how} on {element.matched!r}{inside}"))
+            return
+        if a.action is Action.PRESS:  # on the focused element: nothing to look for
+            if a.activates:
+                self.behind = a.number
+            self.say(f"{head}: {a.key} on the focused element")
+            self.writer.log_event(event.end(status="ok", tool=a.tool, note=f"presses {a.key} on the focused element"))
             return
         if a.action is Action.WAIT_TEXT:
             assert a.expect is not None

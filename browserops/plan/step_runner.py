@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from browserops.contract import BrowserOpsError, ErrorCode, result_error
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
+from browserops.plan.dialogs import answer_planned_dialog
 from browserops.plan.guard import GuardedTools
 from browserops.plan.model import BrowserPlan, PlanAction, fill_keys, stale_fields
 from browserops.plan.pages import (
@@ -45,7 +46,6 @@ from browserops.privacy import mask_pii
 
 Progress = Callable[[str], None]
 Outcome = Literal["ok", "unchanged", "skipped", "error"]
-CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
 SETTLE_MS = 3000
 DOWNLOAD_MS = 30_000
 @dataclass
@@ -136,7 +136,7 @@ class StepExecutor:
         head = f"[{a.number}/{total}] {a.kind.value}" + (f" {a.field}" if a.field else "")
         needs_confirm = a.side_effect not in CONFIRM_FREE
         if needs_confirm and not self.confirmed:
-            if a.kind in CLICK_KINDS:
+            if a.activates:
                 self.skipped_click = a.number
             self._skip(a, head, "needs --confirm")
             return
@@ -186,7 +186,7 @@ class StepExecutor:
             self.checked.add(b.number)
             if b.target is not None:
                 out.append(b)
-            if b.kind in CLICK_KINDS:
+            if b.activates:
                 break
         return out
 
@@ -255,7 +255,12 @@ class StepExecutor:
             rel, _ = await snapshot_into(self.tools, self.writer, a.number, page_name(self.seen.url))
             outcome.note = f"snapshot {rel}"
             return
-        assert a.target is not None
+        if a.target is None:  # a press on whatever has the focus
+            outcome.screenshots.append(await self._before(a))
+            await self._press(a, None, event, outcome)
+            rel, self.last_after = await screenshot_png(self.tools, self.writer, a.number, "after", a.label())
+            outcome.screenshots.append(rel)
+            return
         try:
             # A fresh listing, unless the page check just took one (it is the latest: no tool ran since).
             element = await (listed.resolve(a.target, seen_within=a.matched_within) if listed is not None
@@ -317,33 +322,62 @@ class StepExecutor:
             if (el.state.get("checked") is True) == want:
                 outcome.status, outcome.note = "unchanged", f"{where} is already {'on' if want else 'off'}"
                 return
-            data = await self._call("browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()},
-                                    event)
+            data = await self._acting(a, "browser_overlay_act", {"index": el.number, "action": "click",
+                                                                 **el.act_args()}, event, outcome)
             state = (data.get("element") or {}).get("state") or {}
             if "checked" in state and (state["checked"] is True) != want:
                 raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"{where} did not turn {'on' if want else 'off'} "
                                       "when clicked.")
-            outcome.note = f"{'checked' if want else 'unchecked'} {where}"
+            outcome.note = f"{'checked' if want else 'unchecked'} {where}" + (outcome.note or "")
         elif a.action is Action.UPLOAD:
             files = upload_files(a)
             await self._call("browser_upload", {"id": el.number, "files": files}, event)
             outcome.note = f"attached {len(files)} file{'s' if len(files) != 1 else ''} to {where}"
+        elif a.action is Action.PRESS:
+            await self._press(a, el, event, outcome)
         else:  # a click: submit, payment or another action
-            await self._call("browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()}, event)
-            outcome.note = f"clicked {where}"
-            if a.expect is not None:
-                proof = await wait_expect(self.tools, a.expect, self.seen)
-                if proof is None:
-                    code = ErrorCode.SUBMIT_FAILED if a.kind in (Kind.SUBMIT, Kind.PAYMENT) else ErrorCode.ACTION_FAILED
-                    outcome.screenshots.append(
-                        await screenshot_into(self.tools, self.writer, a.number, "after", a.label()))
-                    wanted = a.expect.text or a.expect.url_contains
-                    raise BrowserOpsError(code, f"Step {a.number} clicked {where}, but the page did not show "
-                                          f"{wanted!r} within {a.expect.timeout_ms} ms. See the after screenshot "
-                                          "in the bundle.")
-                outcome.note += "; confirmation seen"
-            else:
-                await self.tools.need("browser_wait", {"timeout_ms": SETTLE_MS})
+            await self._acting(a, "browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()},
+                               event, outcome)
+            outcome.note = f"clicked {where}" + (outcome.note or "")
+            await self._proof(a, f"clicked {where}", outcome)
+
+    async def _press(self, a: PlanAction, el: Resolved | None, event: StepEvent, outcome: StepOutcome) -> None:
+        """A press step: the key on the element by number (the ``press`` action word), or on the focus."""
+        assert a.key is not None
+        if el is None or a.tool == "browser_press":
+            where = f'{el.role} "{el.name}" (#{el.number})' if el is not None else "the focused element"
+            args: dict[str, Any] = {"key": a.key} if el is None else {"key": a.key, "id": el.number}
+            await self._acting(a, "browser_press", args, event, outcome)
+        else:
+            where = f'{el.role} "{el.name}" (#{el.number})'
+            await self._acting(a, "browser_overlay_act", {"index": el.number, "action": "press", "text": a.key,
+                                                          **el.act_args()}, event, outcome)
+        outcome.note = f"pressed {a.key} on {where}" + (outcome.note or "")
+        await self._proof(a, f"pressed {a.key} on {where}", outcome)
+
+    async def _proof(self, a: PlanAction, did: str, outcome: StepOutcome) -> None:
+        """After a click or press: the step's expectation, else a short settle."""
+        if a.expect is None:
+            await self.tools.need("browser_wait", {"timeout_ms": SETTLE_MS})
+            return
+        if await wait_expect(self.tools, a.expect, self.seen) is None:
+            code = ErrorCode.SUBMIT_FAILED if a.kind in (Kind.SUBMIT, Kind.PAYMENT) else ErrorCode.ACTION_FAILED
+            outcome.screenshots.append(await screenshot_into(self.tools, self.writer, a.number, "after", a.label()))
+            wanted = a.expect.text or a.expect.url_contains
+            raise BrowserOpsError(code, f"Step {a.number} {did}, but the page did not show {wanted!r} within "
+                                  f"{a.expect.timeout_ms} ms. See the after screenshot in the bundle.")
+        outcome.note = (outcome.note or "") + "; confirmation seen"
+
+    async def _acting(self, a: PlanAction, name: str, args: dict[str, Any], event: StepEvent,
+                      outcome: StepOutcome) -> dict[str, Any]:
+        """An acting call of step ``a``; a browser dialog it opens is answered as the step says (:mod:`.dialogs`)."""
+        try:
+            return await self._call(name, args, event)
+        except BrowserOpsError as exc:
+            if exc.code is not ErrorCode.DIALOG_OPEN:
+                raise
+            outcome.note = await answer_planned_dialog(self.tools, a, exc)
+            return {}
 
     async def _download(self, a: PlanAction, el: Resolved, event: StepEvent, outcome: StepOutcome) -> None:
         try:
