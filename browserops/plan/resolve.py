@@ -276,10 +276,12 @@ def _resolved(item: dict[str, Any], candidate: str, tier: Tier, listing: dict[st
 
 
 async def resolve_target(tools: GuardedTools, target: SemanticTarget, *, timeout_ms: int = 5000,
-                         quiet_ms: int = 1500, seen_within: str | None = None) -> Resolved:
+                         quiet_ms: int = 1500, seen_within: str | None = None, patient: bool = False) -> Resolved:
     """Resolve ``target`` on the current page. A page still rendering gets time: when nothing matches, wait
     for the DOM to settle and look again, until ``timeout_ms``; a settled page without it is SITE_CHANGED.
-    ``seen_within``: the container's name as prepare saw it (run takes only that container)."""
+    ``seen_within``: the container's name as prepare saw it (run takes only that container). ``patient``: a
+    quiet page is not taken as final before ``timeout_ms`` (a target prepare never saw may come from a
+    search the page runs after a pause in typing)."""
     deadline = time.monotonic() + timeout_ms / 1000
     while True:
         try:
@@ -290,7 +292,8 @@ async def resolve_target(tools: GuardedTools, target: SemanticTarget, *, timeout
                 raise
             left = int((deadline - time.monotonic()) * 1000)
             waited = await tools.need("browser_wait", {"timeout_ms": max(100, min(quiet_ms, left))})
-            if waited.get("dom_quiet") and not waited.get("note") and waited.get("waited_ms", 0) < 400:
+            if (not patient and waited.get("dom_quiet") and not waited.get("note")
+                    and waited.get("waited_ms", 0) < 400):
                 # The page was already quiet: it is not going to grow the element. One last look, then fail.
                 return await resolve_once(tools, target, seen_within=seen_within)
 

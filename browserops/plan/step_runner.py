@@ -193,12 +193,16 @@ class StepExecutor:
     async def _check_page(self, a: PlanAction, event: StepEvent, outcome: StepOutcome) -> PageListing:
         """Before touching a page: every target its steps need is there, and every field the diff was computed
         from still holds the value prepare saw. Otherwise nothing on the page is changed. Returns the listing
-        the check used: nothing has happened on the page since, so step ``a`` resolves in it."""
+        the check used: nothing has happened on the page since, so step ``a`` resolves in it.
+
+        A target prepare never saw (behind a click it does not make), on a page where an earlier step acts
+        first, may appear only because of that step (the row a typed search shows): it is looked for when its
+        step comes instead. A target prepare saw must be here before anything is touched."""
         fingerprint = self.plan.fingerprint
         values = fingerprint.values if fingerprint is not None else {}
         current: dict[str, str | None] = {}
         page = PageListing(self.tools)
-        for b in self._page_steps(a):
+        for n, b in enumerate(self._page_steps(a)):
             assert b.target is not None
             key = self.keys.get(b.number)
             try:
@@ -208,6 +212,9 @@ class StepExecutor:
                     if key is not None:
                         current[key] = None
                     continue
+                if (exc.code is ErrorCode.SITE_CHANGED and not exc.details.get("ambiguous") and n > 0
+                        and b.prepared_number is None):
+                    continue  # unseen by prepare and after an in-page step: resolved when its step comes
                 if exc.code is ErrorCode.SITE_CHANGED:
                     exc = BrowserOpsError(exc.code, f"Step {b.number} ({b.label()}): {exc.message} Nothing on this "
                                           "page was changed.", details={**exc.details, "failedStep": b.number})
@@ -264,7 +271,8 @@ class StepExecutor:
         try:
             # A fresh listing, unless the page check just took one (it is the latest: no tool ran since).
             element = await (listed.resolve(a.target, seen_within=a.matched_within) if listed is not None
-                             else resolve_target(self.tools, a.target, seen_within=a.matched_within))
+                             else resolve_target(self.tools, a.target, seen_within=a.matched_within,
+                                                 patient=a.prepared_number is None))
         except BrowserOpsError as exc:
             if exc.code is ErrorCode.SITE_CHANGED and a.optional:
                 outcome.status, outcome.note = "skipped", "optional target not on the page"

@@ -293,8 +293,4 @@ KNOWN_GAPS: dict[str, str] = {
     "delete_customer": "run complete: the run said complete and evidence verify passed, no DELETE reached the server"
                        " — FALSE COMPLETE: react-admin's undoable delete sends DELETE only when the 'Element deleted"
                        " · UNDO' notice closes (~5 s); browserops closed the browser first (issue #24)",
-    "search_open_customer": "run BROWSER_SITE_CHANGED at step 7: Cannot find row \"Wingtip Toys\" on the page"
-                            " — the run checks every target of the page before the search is typed (the row"
-                            " appears only after it), and a Datagrid row opened by click is listed as role"
-                            " 'clickable', not 'row'",
 }
