@@ -5,7 +5,9 @@ in the capture phase to ``click``, ``input`` and ``change``. It never acts on th
 clicked element's ``data-blind-id`` (the numbering layer's stable id, found along the composed path, so through open
 shadow roots), its tag, input type, whether it submits a form, and its visible label. For ``input``/``change`` it
 reports the field's id and new state: the value (never a password field's, only that it is filled), the checked
-state (and a radio group's ids), a file input's chosen file names, or a select's choice and the options it offered;
+state (and a radio group's ids), a file input's chosen file names, or a select's choice (a multiple select's
+choices as a list) and the options it offered; for ``keydown`` only Escape while something is open and Enter in a
+form without a submit button (the keys a replay must press too);
 and the field's label texts, placeholder and title. A person can submit faster than a page can be listed, so the
 state travels with the event. Events go through a DevTools binding of the page (``Runtime.addBinding``: its call
 carries its text even when a submit navigates away at once), else (a cross-origin frame in its own process) as
@@ -95,7 +97,7 @@ class UserWatch:
             return
         if isinstance(event, dict):
             keys = ("type", "blindId", "tag", "inputType", "submits", "label", "href", "files", "value", "checked",
-                    "filled", "group", "groupLabel", "options", "labels")
+                    "filled", "group", "groupLabel", "options", "labels", "values", "key")
             self.events.put_nowait({k: event.get(k) for k in keys})
 
     def new_downloads(self) -> list[str]:
