@@ -1,0 +1,119 @@
+"""Record a corpus task while a scripted person does it, then replay the recording (issue #18.5): Flask-Admin 2.2
+in real Chromium, the person clicking through the app as people do (the row's edit icon, the form, Save, the
+confirm() of a delete), ``record`` watching; the step file it writes goes through ``prepare`` -> ``run --confirm``
+-> ``evidence verify`` and the app's sqlite database must show the same change the person made."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Page
+
+from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.cli.record_cmd import record_session, write_recording
+from browserops.config import Settings
+from browserops.plan.record import Recorder, Recording
+from browserops.tools.context import ToolContext
+from tests.realapps.apps.flask_admin import app as office
+from tests.realapps.apps.flask_admin.tasks import TASKS, check_export_file
+from tests.realapps.corpus_checks import assert_done
+from tests.realapps.harness import RunningApp
+from tests.realapps.twophase import CorpusTask, two_phase
+
+Person = Callable[[Page, Recorder, list[str]], Awaitable[None]]
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
+    with office.start(tmp_path_factory.mktemp("flask-admin-rec")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def remembered(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    profile = tmp_path_factory.mktemp("office-profile-rec")
+    asyncio.run(office.remembered_profile(app, profile))
+    return profile
+
+
+async def _until(check: Callable[[], bool], what: str, timeout_s: float = 60.0) -> None:
+    async with asyncio.timeout(timeout_s):
+        while not check():
+            await asyncio.sleep(0.02)
+    assert check(), what
+
+
+async def _record(profile: Path, url: str, person: Person, workspace: Path) -> Recording:
+    """Record in the signed-in profile while ``person`` works; the profile is free again afterwards."""
+    async with BrowserSession(SessionOptions(mode="persistent", profile_dir=profile)) as session:
+        ctx = ToolContext(session=session, settings=Settings(), workspace=workspace)
+        lines: list[str] = []
+        recorders: list[Recorder] = []
+        stop = asyncio.Event()
+        task = asyncio.create_task(record_session(session, ctx, url, lines.append, stop, recorders))
+        await _until(lambda: any(line.startswith("Recording:") for line in lines) or task.done(), "the recorder")
+        try:
+            await person(session.page, recorders[0], lines)
+        finally:
+            stop.set()
+        return await asyncio.wait_for(task, 60)
+
+
+async def _edit_northwind(page: Page, recorder: Recorder, lines: list[str]) -> None:
+    await page.get_by_role("textbox", name="Email").fill("billing@northwindtraders.example")
+    await page.get_by_role("textbox", name="City").fill("Trondheim")
+    await _until(lambda: len(recorder.pending_fields) == 2, "both fields seen")
+    await page.get_by_role("button", name="Save", exact=True).click()
+    await _until(lambda: any(line.startswith("submit:") for line in lines), "the save")
+
+
+async def _export_customers(page: Page, recorder: Recorder, lines: list[str]) -> None:
+    await page.get_by_role("link", name="Export").click()
+    await _until(lambda: any(line.startswith("export:") for line in lines), "the export")
+
+
+async def _open_northwind(page: Page, recorder: Recorder, lines: list[str]) -> None:
+    await page.locator("tr", has_text="Northwind Traders").get_by_title("Edit Record").click()
+    await _until(lambda: any(line.startswith("click:") for line in lines), "the edit icon")
+
+
+def _the_export(app: RunningApp, bundle: Path) -> None:
+    """The one file the run exported (named as the site suggested when the person downloaded it)."""
+    exported, = (bundle / "exports").iterdir()
+    check_export_file(app, exported)
+
+
+PEOPLE: dict[str, tuple[str, Person]] = {
+    "edit_customer": ("/admin/customer/edit/?id=12", _edit_northwind),
+    "export_customers": ("/admin/customer/", _export_customers),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PEOPLE))
+def test_a_recorded_task_replays_to_the_same_row(app: RunningApp, remembered: Path, tmp_path: Path,
+                                                  name: str) -> None:
+    office.reseed(app)
+    start, person = PEOPLE[name]
+    recording = asyncio.run(_record(remembered, app.base_url + start, person, tmp_path))
+    office.reseed(app)  # the person's own change is undone: the replay must make it again
+    steps = tmp_path / f"{name}.yaml"
+    write_recording(recording, steps, tmp_path / f"{name}.input.yaml")
+    check_bundle = _the_export if TASKS[name].check_bundle is not None else None
+    task = CorpusTask(name, steps, TASKS[name].check, TASKS[name].baseline,
+                      inputs={k: str(v) for k, v in recording.inputs.items()}, check_bundle=check_bundle,
+                      changes_data=TASKS[name].changes_data)
+    outcome = two_phase(tmp_path / "ws", app, task, profile=remembered)  # the CLI, in the main thread
+    assert_done(app, task, outcome)
+
+
+def test_a_recorded_row_click_names_its_row(app: RunningApp, remembered: Path, tmp_path: Path) -> None:
+    """The edit icon repeats in every row: the recording names the row (and prepare finds it there)."""
+    office.reseed(app)
+    recording = asyncio.run(_record(remembered, app.base_url + "/admin/customer/", _open_northwind, tmp_path))
+    edit, = recording.steps
+    assert edit["kind"] == "act" and edit["target"]["names"] == ["Edit Record"], edit
+    assert edit["target"]["within"]["role"] == "row", edit
+    assert edit["target"]["within"]["names"][0].startswith("Northwind Traders"), edit
