@@ -20,7 +20,6 @@ from typing import Any, Literal
 
 from browserops.contract import BrowserOpsError, ErrorCode, result_error
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
-from browserops.plan.dialogs import answer_planned_dialog
 from browserops.plan.guard import GuardedTools
 from browserops.plan.model import BrowserPlan, PlanAction, fill_keys, stale_fields
 from browserops.plan.pages import (
@@ -41,6 +40,7 @@ from browserops.plan.resolve import (
     upload_files,
     wanted_value,
 )
+from browserops.plan.step_acting import answer_planned_dialog, press_call
 from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url
 from browserops.privacy import mask_pii
 
@@ -262,25 +262,24 @@ class StepExecutor:
             rel, _ = await snapshot_into(self.tools, self.writer, a.number, page_name(self.seen.url))
             outcome.note = f"snapshot {rel}"
             return
-        if a.target is None:  # a press on whatever has the focus
-            outcome.screenshots.append(await self._before(a))
-            await self._press(a, None, event, outcome)
-            rel, self.last_after = await screenshot_png(self.tools, self.writer, a.number, "after", a.label())
-            outcome.screenshots.append(rel)
-            return
+        element: Resolved | None = None
         try:
-            # A fresh listing, unless the page check just took one (it is the latest: no tool ran since).
-            element = await (listed.resolve(a.target, seen_within=a.matched_within) if listed is not None
-                             else resolve_target(self.tools, a.target, seen_within=a.matched_within,
-                                                 patient=a.prepared_number is None))
+            # A fresh listing, unless the page check just took one (it is the latest: no tool ran since). A press
+            # without a target acts on what has the focus.
+            element = None if a.target is None else await (
+                listed.resolve(a.target, seen_within=a.matched_within) if listed is not None
+                else resolve_target(self.tools, a.target, seen_within=a.matched_within,
+                                    patient=a.prepared_number is None))
         except BrowserOpsError as exc:
             if exc.code is ErrorCode.SITE_CHANGED and a.optional:
                 outcome.status, outcome.note = "skipped", "optional target not on the page"
                 return
             raise
-        event.target = StepTarget(role=element.role, name=element.name, number=element.number, box=element.box,
-                                  viewport=element.viewport)
+        if element is not None:
+            event.target = StepTarget(role=element.role, name=element.name, number=element.number, box=element.box,
+                                      viewport=element.viewport)
         if a.action is Action.DOWNLOAD:
+            assert element is not None
             await self._download(a, element, event, outcome)
             return
         outcome.screenshots.append(await self._before(a))
@@ -309,7 +308,11 @@ class StepExecutor:
             self.seen.update(data)
         return data
 
-    async def _act(self, a: PlanAction, el: Resolved, event: StepEvent, outcome: StepOutcome) -> None:
+    async def _act(self, a: PlanAction, el: Resolved | None, event: StepEvent, outcome: StepOutcome) -> None:
+        if a.action is Action.PRESS:  # on the element, or (no target) on what has the focus
+            await self._click(a, *press_call(a, el), event, outcome)
+            return
+        assert el is not None
         where = f'{el.role} "{el.name}" (#{el.number})'
         if a.action in (Action.TYPE, Action.SELECT):
             value = self.secrets.get(a.number) if a.sensitive else a.value
@@ -341,44 +344,33 @@ class StepExecutor:
             files = upload_files(a)
             await self._call("browser_upload", {"id": el.number, "files": files}, event)
             outcome.note = f"attached {len(files)} file{'s' if len(files) != 1 else ''} to {where}"
-        elif a.action is Action.PRESS:
-            await self._press(a, el, event, outcome)
         else:  # a click: submit, payment or another action
-            await self._acting(a, "browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()},
-                               event, outcome)
-            outcome.note = f"clicked {where}" + (outcome.note or "")
-            await self._proof(a, f"clicked {where}", outcome)
+            await self._click(a, "browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()},
+                              f"clicked {where}", event, outcome)
 
-    async def _press(self, a: PlanAction, el: Resolved | None, event: StepEvent, outcome: StepOutcome) -> None:
-        """A press step: the key on the element by number (the ``press`` action word), or on the focus."""
-        assert a.key is not None
-        if el is None or a.tool == "browser_press":
-            where = f'{el.role} "{el.name}" (#{el.number})' if el is not None else "the focused element"
-            args: dict[str, Any] = {"key": a.key} if el is None else {"key": a.key, "id": el.number}
-            await self._acting(a, "browser_press", args, event, outcome)
+    async def _click(self, a: PlanAction, name: str, args: dict[str, Any], did: str, event: StepEvent,
+                     outcome: StepOutcome) -> None:
+        """A click (or a press, which acts like one): the call, its dialog, then the step's expectation."""
+        await self._acting(a, name, args, event, outcome)
+        outcome.note = did + (outcome.note or "")
+        if a.expect is not None:
+            proof = await wait_expect(self.tools, a.expect, self.seen)
+            if proof is None:
+                code = ErrorCode.SUBMIT_FAILED if a.kind in (Kind.SUBMIT, Kind.PAYMENT) else ErrorCode.ACTION_FAILED
+                outcome.screenshots.append(
+                    await screenshot_into(self.tools, self.writer, a.number, "after", a.label()))
+                wanted = a.expect.text or a.expect.url_contains
+                raise BrowserOpsError(code, f"Step {a.number} {did}, but the page did not show "
+                                      f"{wanted!r} within {a.expect.timeout_ms} ms. See the after screenshot "
+                                      "in the bundle.")
+            outcome.note += "; confirmation seen"
         else:
-            where = f'{el.role} "{el.name}" (#{el.number})'
-            await self._acting(a, "browser_overlay_act", {"index": el.number, "action": "press", "text": a.key,
-                                                          **el.act_args()}, event, outcome)
-        outcome.note = f"pressed {a.key} on {where}" + (outcome.note or "")
-        await self._proof(a, f"pressed {a.key} on {where}", outcome)
-
-    async def _proof(self, a: PlanAction, did: str, outcome: StepOutcome) -> None:
-        """After a click or press: the step's expectation, else a short settle."""
-        if a.expect is None:
             await self.tools.need("browser_wait", {"timeout_ms": SETTLE_MS})
-            return
-        if await wait_expect(self.tools, a.expect, self.seen) is None:
-            code = ErrorCode.SUBMIT_FAILED if a.kind in (Kind.SUBMIT, Kind.PAYMENT) else ErrorCode.ACTION_FAILED
-            outcome.screenshots.append(await screenshot_into(self.tools, self.writer, a.number, "after", a.label()))
-            wanted = a.expect.text or a.expect.url_contains
-            raise BrowserOpsError(code, f"Step {a.number} {did}, but the page did not show {wanted!r} within "
-                                  f"{a.expect.timeout_ms} ms. See the after screenshot in the bundle.")
-        outcome.note = (outcome.note or "") + "; confirmation seen"
 
     async def _acting(self, a: PlanAction, name: str, args: dict[str, Any], event: StepEvent,
                       outcome: StepOutcome) -> dict[str, Any]:
-        """An acting call of step ``a``; a browser dialog it opens is answered as the step says (:mod:`.dialogs`)."""
+        """An acting call of step ``a``; a browser dialog it opens is answered as the step says
+        (:mod:`.step_acting`)."""
         try:
             return await self._call(name, args, event)
         except BrowserOpsError as exc:

@@ -17,6 +17,7 @@ from browserops.cli.record_cmd import record_session, write_recording
 from browserops.config import Settings
 from browserops.plan.record import Recorder, Recording
 from browserops.tools.context import ToolContext
+from tests.plan_e2e.test_record import until
 from tests.realapps.apps.flask_admin import app as office
 from tests.realapps.apps.flask_admin.tasks import TASKS, check_export_file
 from tests.realapps.corpus_checks import assert_done
@@ -39,13 +40,6 @@ def remembered(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> Pat
     return profile
 
 
-async def _until(check: Callable[[], bool], what: str, timeout_s: float = 60.0) -> None:
-    async with asyncio.timeout(timeout_s):
-        while not check():
-            await asyncio.sleep(0.02)
-    assert check(), what
-
-
 async def _record(profile: Path, url: str, person: Person, workspace: Path) -> Recording:
     """Record in the signed-in profile while ``person`` works; the profile is free again afterwards."""
     async with BrowserSession(SessionOptions(mode="persistent", profile_dir=profile)) as session:
@@ -54,7 +48,7 @@ async def _record(profile: Path, url: str, person: Person, workspace: Path) -> R
         recorders: list[Recorder] = []
         stop = asyncio.Event()
         task = asyncio.create_task(record_session(session, ctx, url, lines.append, stop, recorders))
-        await _until(lambda: any(line.startswith("Recording:") for line in lines) or task.done(), "the recorder")
+        await until(lambda: any(line.startswith("Recording:") for line in lines) or task.done(), "the recorder")
         try:
             await person(session.page, recorders[0], lines)
         finally:
@@ -65,19 +59,19 @@ async def _record(profile: Path, url: str, person: Person, workspace: Path) -> R
 async def _edit_northwind(page: Page, recorder: Recorder, lines: list[str]) -> None:
     await page.get_by_role("textbox", name="Email").fill("billing@northwindtraders.example")
     await page.get_by_role("textbox", name="City").fill("Trondheim")
-    await _until(lambda: len(recorder.pending_fields) == 2, "both fields seen")
+    await until(lambda: len(recorder.pending_fields) == 2, "both fields seen")
     await page.get_by_role("button", name="Save", exact=True).click()
-    await _until(lambda: any(line.startswith("submit:") for line in lines), "the save")
+    await until(lambda: any(line.startswith("submit:") for line in lines), "the save")
 
 
 async def _export_customers(page: Page, recorder: Recorder, lines: list[str]) -> None:
     await page.get_by_role("link", name="Export").click()
-    await _until(lambda: any(line.startswith("export:") for line in lines), "the export")
+    await until(lambda: any(line.startswith("export:") for line in lines), "the export")
 
 
 async def _open_northwind(page: Page, recorder: Recorder, lines: list[str]) -> None:
     await page.locator("tr", has_text="Northwind Traders").get_by_title("Edit Record").click()
-    await _until(lambda: any(line.startswith("click:") for line in lines), "the edit icon")
+    await until(lambda: any(line.startswith("click:") for line in lines), "the edit icon")
 
 
 def _the_export(app: RunningApp, bundle: Path) -> None:

@@ -1,4 +1,9 @@
-"""A browser dialog (``confirm()``, ``alert()``, ``prompt()``, "leave this page?") opened by a plan step.
+"""How a press step calls its tool, and what happens to a browser dialog (``confirm()``, ``alert()``,
+``prompt()``, "leave this page?") a plan step opens.
+
+A press on a target goes through ``browser_overlay_act``'s ``press`` word, by number like every act (with the
+listing window the number belongs to); without a target, or when the step names ``browser_press``, through
+``browser_press`` on the element (or on what has the focus).
 
 Answering a dialog commits or cancels what the page asked about (Flask-Admin's "Are you sure you want to delete
 this record?"), so the plan says in advance how it is answered (``dialog: accept`` / ``dismiss`` on the step,
@@ -9,10 +14,24 @@ that lets nothing happen — and the run stops, telling the step file's author w
 
 from __future__ import annotations
 
+from typing import Any
+
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.plan.guard import GuardedTools
 from browserops.plan.model import PlanAction
+from browserops.plan.resolve import Resolved
 from browserops.text import fold
+
+
+def press_call(a: PlanAction, el: Resolved | None) -> tuple[str, dict[str, Any], str]:
+    """The tool, its arguments and how the element reads in notes, for press step ``a`` on ``el``."""
+    assert a.key is not None
+    if el is None:
+        return "browser_press", {"key": a.key}, "the focused element"
+    where = f'{el.role} "{el.name}" (#{el.number})'
+    if a.tool == "browser_press":
+        return "browser_press", {"key": a.key, "id": el.number}, where
+    return "browser_overlay_act", {"index": el.number, "action": "press", "text": a.key, **el.act_args()}, where
 
 
 def _said(info: dict[str, object]) -> tuple[str, str]:
