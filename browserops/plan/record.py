@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from browserops.contract import BrowserOpsError
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.plan.guard import GuardedTools
 from browserops.plan.record_values import (
     CHECK_ROLES,
@@ -97,6 +97,7 @@ class Recorder:
         self._secret: set[str] = set()  # fields whose value the page's listener withheld (autocomplete says so)
         self._picked: set[str] = set()  # widgets whose value is an option picked (it came with the select's event)
         self._key_names: dict[str, str] = {}  # widget blind id -> the label of the select it stands for
+        self._answer_due: int | None = None  # the step whose click may have opened a dialog (its answer is next)
         self._keys: set[str] = set()
 
     @property
@@ -147,6 +148,8 @@ class Recorder:
             await self._on_click(event)
         elif event.get("type") == "key":
             await self._on_key(event)
+        elif event.get("type") == "dialog":
+            await self._on_dialog(event)
 
     async def _on_change(self, event: dict[str, Any]) -> None:
         blind = str(event.get("blindId") or "")
@@ -218,21 +221,51 @@ class Recorder:
         if item.get("role") not in CLICK_ROLES and not event.get("submits"):
             return
         self._flush()
-        # Settled: no request in flight (a download's included) and the DOM quiet.
-        await self.tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
-        downloads = self.watch.new_downloads()
         target = self._target(item)
+        # Settled: no request in flight (a download's included) and the DOM quiet — unless the click opened a
+        # dialog the person has not answered yet: the step is finished when the answer comes (_on_dialog).
+        settled = await self._settled()
+        downloads = self.watch.new_downloads()
         if downloads:
             name = save_name(downloads[0])
             self.recording.steps.append({"kind": "export", "target": target, "saveAs": name})
             self.say(f"export: {item.get('role')} \"{item.get('name')}\" -> {name}")
         elif event.get("submits"):
-            self.recording.steps.append({"kind": "submit", "target": target, **await self._expect()})
+            self.recording.steps.append({"kind": "submit", "target": target, **(await self._expect() if settled
+                                                                                 else {})})
             self.say(f"submit: {item.get('role')} \"{item.get('name')}\"")
         else:
             self.recording.steps.append({"kind": "act", "target": target})
             self.say(f"click: {item.get('role')} \"{item.get('name')}\"")
-        await self._relist(new_page=True)  # what the page holds now is the new starting point
+        self._answer_due = len(self.recording.steps) - 1
+        if settled:
+            await self._relist(new_page=True)  # what the page holds now is the new starting point
+
+    async def _settled(self) -> bool:
+        """Wait until the page settled; False when a dialog blocks it (the person has not answered it yet)."""
+        try:
+            await self.tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
+        except BrowserOpsError as exc:
+            if exc.code is not ErrorCode.DIALOG_OPEN:
+                raise
+            return False
+        return True
+
+    async def _on_dialog(self, event: dict[str, Any]) -> None:
+        """The person answered a browser dialog: the click or press that opened it says so in the step file
+        (``dialog: accept`` or ``dismiss``, with the dialog's first words to check at replay)."""
+        due, self._answer_due = self._answer_due, None
+        if due is None or due >= len(self.recording.steps):
+            return
+        step = self.recording.steps[due]
+        words = " ".join(str(event.get("message") or "").split())[:80].rstrip()
+        step["dialog"] = {"answer": "accept" if event.get("accepted") else "dismiss", **({"text": [words]} if words
+                                                                                         else {})}
+        self.say(f"dialog: {step['dialog']['answer']}")
+        if await self._settled():
+            if step["kind"] == "submit" and "expect" not in step:
+                step.update(await self._expect())
+            await self._relist(new_page=True)
 
     async def _on_key(self, event: dict[str, Any]) -> None:
         """Escape that closed something open, or Enter that sent a form with no submit button: a press step."""
@@ -252,6 +285,7 @@ class Recorder:
         if target is not None:
             step["target"] = target
         self.recording.steps.append(step)
+        self._answer_due = len(self.recording.steps) - 1
         self.say(f"press: {key}{where}")
         await self.tools.need("browser_wait", {"state": "dom_quiet", "timeout_ms": QUIET_MS})
         await self._relist(new_page=True)

@@ -54,6 +54,32 @@ async def test_record_writes_within_for_a_repeated_control_and_escape_as_a_press
                                                             {"what": "close", "owner": "the post by @bob"}]
 
 
+async def test_record_a_delete_and_how_its_confirm_dialog_was_answered(
+        session: BrowserSession, tool_ctx: ToolContext, demo_site: DemoSite, workspace: Path) -> None:
+    demo_site.reset()
+
+    async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        page.once("dialog", lambda dialog: dialog.accept())
+        await page.locator("tr", has_text="EXP-1001").get_by_role("button", name="Delete").click()
+        await until(lambda: any(line.startswith("dialog:") for line in lines), "the answer")
+        await until(lambda: bool(recorder.recording.steps[-1].get("expect")), "the page after it")
+
+    recording = await record_while(session, tool_ctx, demo_site.base_url + "/expenses", user)
+    delete, = recording.steps
+    assert delete["kind"] == "submit" and delete["target"]["within"] == {"role": "row", "names": ["EXP-1001"]}
+    assert delete["dialog"] == {"answer": "accept", "text": ["Delete this expense?"]}
+    assert delete["expect"] == {"text": ["Expenses"]} or "Expense" in delete["expect"]["text"][0], delete
+    demo_site.reset()
+    out = workspace / "delete.yaml"
+    write_recording(recording, out, workspace / "delete.input.yaml")
+    code, prepared = await cli(workspace, "prepare", "--steps", str(out))
+    assert code == 2, prepared
+    assert "then OK to its dialog if it says 'Delete this expense?'" in str(prepared["diffText"])
+    code, ran = await cli(workspace, "run", str(prepared["requestId"]), "--confirm", str(prepared["confirmPhrase"]))
+    assert code == 0, ran
+    assert [d["reference"] for d in server_state(demo_site.base_url)["deletions"]] == ["EXP-1001"]
+
+
 async def test_record_a_widget_pick_not_the_search_typed_for_it(
         session: BrowserSession, tool_ctx: ToolContext, workspace: Path) -> None:
     async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:

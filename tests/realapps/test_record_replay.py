@@ -1,7 +1,8 @@
 """Record a corpus task while a scripted person does it, then replay the recording (issue #18.5): Flask-Admin 2.2
 in real Chromium, the person clicking through the app as people do (the row's edit icon, the form, Save, the
 confirm() of a delete), ``record`` watching; the step file it writes goes through ``prepare`` -> ``run --confirm``
--> ``evidence verify`` and the app's sqlite database must show the same change the person made."""
+-> ``evidence verify`` and the app's sqlite database must show the same change the person made (the delete's
+confirm() answered as the person answered it)."""
 
 from __future__ import annotations
 
@@ -80,7 +81,15 @@ def _the_export(app: RunningApp, bundle: Path) -> None:
     check_export_file(app, exported)
 
 
+async def _delete_wingtip(page: Page, recorder: Recorder, lines: list[str]) -> None:
+    page.once("dialog", lambda dialog: dialog.accept())  # "Are you sure you want to delete this record?": OK
+    await page.locator("tr", has_text="Wingtip Toys").get_by_title("Delete Record").click()
+    await until(lambda: any(line.startswith("dialog:") for line in lines), "the answer")
+    await until(lambda: bool(recorder.recording.steps[-1].get("expect")), "the page after it")
+
+
 PEOPLE: dict[str, tuple[str, Person]] = {
+    "delete_customer": ("/admin/customer/?search=Wingtip+Toys", _delete_wingtip),
     "edit_customer": ("/admin/customer/edit/?id=12", _edit_northwind),
     "export_customers": ("/admin/customer/", _export_customers),
 }
