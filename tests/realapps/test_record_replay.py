@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 from playwright.async_api import Page
@@ -75,6 +76,11 @@ async def _open_northwind(page: Page, recorder: Recorder, lines: list[str]) -> N
     await until(lambda: any(line.startswith("click:") for line in lines), "the edit icon")
 
 
+def _inputs(recording: Recording, **secrets: str) -> dict[str, str]:
+    """The recorded input values (booleans and lists kept as they are: the input file is YAML), secrets added."""
+    return cast(dict[str, str], {**recording.inputs, **secrets})
+
+
 def _the_export(app: RunningApp, bundle: Path) -> None:
     """The one file the run exported (named as the site suggested when the person downloaded it)."""
     exported, = (bundle / "exports").iterdir()
@@ -86,6 +92,15 @@ async def _delete_wingtip(page: Page, recorder: Recorder, lines: list[str]) -> N
     await page.locator("tr", has_text="Wingtip Toys").get_by_title("Delete Record").click()
     await until(lambda: any(line.startswith("dialog:") for line in lines), "the answer")
     await until(lambda: bool(recorder.recording.steps[-1].get("expect")), "the page after it")
+
+
+async def _sign_in_remembered(page: Page, recorder: Recorder, lines: list[str]) -> None:
+    await page.get_by_role("textbox", name="Username").fill(office.USERNAME)
+    await page.get_by_role("textbox", name="Password").fill(office.PASSWORD)
+    await page.get_by_role("checkbox", name="Remember me").check()
+    await until(lambda: len(recorder.pending_fields) == 3, "the three fields seen")
+    await page.get_by_role("button", name="Sign in").click()
+    await until(lambda: any(line.startswith("submit:") for line in lines), "the sign-in")
 
 
 PEOPLE: dict[str, tuple[str, Person]] = {
@@ -106,10 +121,29 @@ def test_a_recorded_task_replays_to_the_same_row(app: RunningApp, remembered: Pa
     write_recording(recording, steps, tmp_path / f"{name}.input.yaml")
     check_bundle = _the_export if TASKS[name].check_bundle is not None else None
     task = CorpusTask(name, steps, TASKS[name].check, TASKS[name].baseline,
-                      inputs={k: str(v) for k, v in recording.inputs.items()}, check_bundle=check_bundle,
+                      inputs=_inputs(recording), check_bundle=check_bundle,
                       changes_data=TASKS[name].changes_data)
     outcome = two_phase(tmp_path / "ws", app, task, profile=remembered)  # the CLI, in the main thread
     assert_done(app, task, outcome)
+
+
+def test_a_recorded_sign_in_replays_into_a_fresh_profile(app: RunningApp, tmp_path: Path) -> None:
+    """Signing in with "Remember me" (the password recorded by key only), replayed into a fresh --profile: the
+    next prepare with that profile is signed in."""
+    task = TASKS["sign_in_remember_profile"]
+    recording = asyncio.run(_record(tmp_path / "recording-profile", app.base_url + "/login", _sign_in_remembered,
+                                    tmp_path))
+    assert [s.get("action") for s in recording.steps] == ["type", "type", "check", None]
+    assert recording.sensitive == ["password"] and recording.inputs["remember_me"] is True
+    steps = tmp_path / "sign_in.yaml"
+    write_recording(recording, steps, tmp_path / "sign_in.input.yaml")
+    assert office.PASSWORD not in steps.read_text(encoding="utf-8")
+    replay = CorpusTask(task.name, steps, task.check, task.baseline,
+                        inputs=_inputs(recording, password=office.PASSWORD),
+                        then_prepare=task.then_prepare, fresh_profile=True, changes_data=False)
+    outcome = two_phase(tmp_path / "ws", app, replay, profile=tmp_path / "replay-profile")
+    assert_done(app, replay, outcome)
+    assert outcome.next_prepare_code in (0, 2), outcome.describe()
 
 
 def test_a_recorded_row_click_names_its_row(app: RunningApp, remembered: Path, tmp_path: Path) -> None:
