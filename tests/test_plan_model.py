@@ -267,3 +267,29 @@ def test_diff_entry_compute() -> None:
     assert entry is not None and entry.op == "-" and entry.after is None
     entry = DiffEntry.compute("pw", 1, "old", "new", sensitive=True)
     assert entry is not None and entry.before is None and entry.after is None and entry.op == "~"
+
+
+def test_press_steps_and_dialog_answers_validate() -> None:
+    from browserops.plan.steps import Step
+
+    escape = Step.model_validate({"kind": "press", "key": "esc", "target": {"role": "combobox", "names": ["Tags"]}})
+    assert escape.key == "Escape" and escape.tool == "browser_overlay_act" and not escape.activates
+    assert escape.side_effect == "browser-act" and escape.needs_confirm
+    focused = Step.model_validate({"kind": "press", "key": "Enter"})
+    assert focused.tool == "browser_press" and focused.activates  # Enter may send a form: like a click
+    submit = Step.model_validate({"kind": "submit", "action": "press", "key": "ctrl+enter",
+                                  "target": {"role": "textbox", "names": ["Message"]}})
+    assert submit.key == "Control+Enter" and submit.activates
+    with pytest.raises(ValueError, match="needs a 'key'"):
+        Step.model_validate({"kind": "press"})
+    with pytest.raises(ValueError, match="'key' belongs to press steps"):
+        Step.model_validate({"kind": "act", "key": "Enter", "target": {"role": "button", "names": ["Go"]}})
+    with pytest.raises(ValueError):
+        Step.model_validate({"kind": "press", "key": "NoSuchKey"})
+    delete = Step.model_validate({"kind": "submit", "dialog": "accept", "target": {"role": "button", "names": ["X"]}})
+    assert delete.dialog is not None and delete.dialog.answer == "accept" and delete.dialog.text == []
+    with pytest.raises(ValueError, match="'dialog' belongs to steps that click or press"):
+        Step.model_validate({"kind": "fill", "dialog": "accept", "value": "a",
+                             "target": {"role": "textbox", "names": ["A"]}})
+    with pytest.raises(ValueError):
+        Step.model_validate({"kind": "submit", "dialog": "maybe", "target": {"role": "button", "names": ["X"]}})
