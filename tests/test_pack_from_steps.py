@@ -37,6 +37,8 @@ STEPS = {
         # A navigation the author marked as changing something keeps that class in the pack.
         {"kind": "navigate", "url": "/logout", "sideEffect": "browser-act", "title": "Log out"},
         {"kind": "act", "target": {"role": "button", "names": ["Add a very long row name " * 4]}, "optional": True},
+        {"kind": "act", "title": "Edit the toner order",
+         "target": {"role": "link", "names": ["Edit"], "within": {"role": "row", "names": ["Printer toner"]}}},
         {"kind": "submit", "target": {"role": "button", "names": ["Send"]}, "expect": {"text": ["Sent"]}},
         {"kind": "export", "target": {"role": "link", "names": ["CSV"]}, "saveAs": "report.csv"},
     ],

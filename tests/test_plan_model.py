@@ -305,3 +305,29 @@ def test_unread_fields_are_consistent(values_has_amount: bool, unread: list[str]
         _unread_amount_plan(values, unread, DiffEntry.not_read("amount", 3, "23.40"))
     with pytest.raises(ValidationError, match="was not read, so it has no before value"):
         DiffEntry(field="amount", op="~", before="1", after="2", step=3, unread=True)
+
+
+def test_press_steps_and_dialog_answers_validate() -> None:
+    from browserops.plan.steps import Step
+
+    escape = Step.model_validate({"kind": "press", "key": "esc", "target": {"role": "combobox", "names": ["Tags"]}})
+    assert escape.key == "Escape" and escape.tool == "browser_overlay_act" and not escape.activates
+    assert escape.side_effect == "browser-act" and escape.needs_confirm
+    focused = Step.model_validate({"kind": "press", "key": "Enter"})
+    assert focused.tool == "browser_press" and focused.activates  # Enter may send a form: like a click
+    submit = Step.model_validate({"kind": "submit", "action": "press", "key": "ctrl+enter",
+                                  "target": {"role": "textbox", "names": ["Message"]}})
+    assert submit.key == "Control+Enter" and submit.activates
+    with pytest.raises(ValueError, match="needs a 'key'"):
+        Step.model_validate({"kind": "press"})
+    with pytest.raises(ValueError, match="'key' belongs to press steps"):
+        Step.model_validate({"kind": "act", "key": "Enter", "target": {"role": "button", "names": ["Go"]}})
+    with pytest.raises(ValueError):
+        Step.model_validate({"kind": "press", "key": "NoSuchKey"})
+    delete = Step.model_validate({"kind": "submit", "dialog": "accept", "target": {"role": "button", "names": ["X"]}})
+    assert delete.dialog is not None and delete.dialog.answer == "accept" and delete.dialog.text == []
+    with pytest.raises(ValueError, match="'dialog' belongs to steps that click or press"):
+        Step.model_validate({"kind": "fill", "dialog": "accept", "value": "a",
+                             "target": {"role": "textbox", "names": ["A"]}})
+    with pytest.raises(ValueError):
+        Step.model_validate({"kind": "submit", "dialog": "maybe", "target": {"role": "button", "names": ["X"]}})

@@ -195,3 +195,51 @@ def test_start_url() -> None:
         with pytest.raises(BrowserOpsError) as err:
             start_url(declared, steps, url, base)
         assert err.value.code is ErrorCode.INVALID_ARGS
+
+
+ROWS = [
+    item(20, "link", "Edit", **{"in": "Stapler 2", "in_role": "row"}),
+    item(21, "button", "Delete", **{"in": "Stapler 2", "in_role": "row"}),
+    item(22, "button", "Delete", **{"in": "Stapler refill", "in_role": "row"}),
+    item(23, "button", "Delete", **{"in": "Printer toner", "in_role": "row"}),
+    item(24, "button", "Delete", **{"in": "Printer paper", "in_role": "row"}),
+    item(25, "button", "Add to cart", **{"in": "Widget Mini", "in_role": "generic"}),
+    item(26, "button", "Delete", **{"in": "Stapler 2", "in_role": "listitem"}),
+]
+
+
+def _within(role: str, *names: str, **more: Any) -> SemanticTarget:
+    return SemanticTarget.model_validate({"role": "button", "names": ["Delete"],
+                                          "within": {"role": role, "names": list(names)}, **more})
+
+
+def test_within_takes_the_closest_named_container_and_refuses_several() -> None:
+    hit = match_items(ROWS, _within("row", "stapler 2"))
+    assert hit is not None and hit[0]["n"] == 21  # exact container name; the list item of that name is no row
+    with pytest.raises(BrowserOpsError) as caught:
+        match_items(ROWS, _within("row", "Printer"))  # starts two rows' names
+    assert caught.value.details["ambiguous"] and [s["n"] for s in caught.value.details["seen"]] == [23, 24]
+    assert 'in row "Printer toner"' in caught.value.message and 'in row "Printer paper"' in caught.value.message
+    hit = match_items(ROWS, _within("row", "Printer", nth=1))
+    assert hit is not None and hit[0]["n"] == 24
+    assert match_items(ROWS, _within("row", "Desk lamp")) is None
+    card = SemanticTarget.model_validate({"role": "button", "names": ["Add to cart"],
+                                          "within": {"role": "group", "names": ["widget mini"]}})
+    hit = match_items(ROWS, card)  # a card without a role of its own is a group
+    assert hit is not None and hit[0]["n"] == 25
+
+
+def test_run_takes_only_the_container_prepare_saw() -> None:
+    # Prepare matched "Stapler 2"; at run that row is gone and a look-alike starts the same: nothing matches.
+    gone = [r for r in ROWS if r["in"] != "Stapler 2"]
+    assert match_items(gone, _within("row", "Stapler"), seen_within="Stapler 2") is None
+    hit = match_items(list(reversed(ROWS)), _within("row", "Stapler"), seen_within="Stapler 2")
+    assert hit is not None and hit[0]["n"] == 21
+
+
+def test_within_roles_are_the_containers_a_person_names() -> None:
+    with pytest.raises(ValueError, match="not a container role"):
+        _within("table", "Orders")
+    with pytest.raises(ValueError):
+        SemanticTarget.model_validate({"role": "button", "names": ["Delete"], "within": {"role": "row", "names": []}})
+    assert _within("dialog", "Confirm").describe() == 'button "Delete" in dialog "Confirm"'

@@ -129,6 +129,9 @@ class PlanRecorder:
         if action == "select":
             return Step(kind=Kind.FILL, action=Action.SELECT, target=target, value=str(args.get("text") or ""),
                         field=_field(name), title=title)
+        if action == "press":
+            kind = Kind.SUBMIT if judgement.decision.verdict is policy.Verdict.CONFIRM else Kind.PRESS
+            return Step(kind=kind, action=Action.PRESS, target=target, key=str(args.get("text") or ""), title=title)
         if role in CHECKABLE:
             state = element.get("state") if isinstance(element.get("state"), Mapping) else {}
             assert isinstance(state, Mapping)

@@ -141,7 +141,8 @@ def _prepare_json(prepared: PreparedPlan, command: str) -> dict[str, Any]:
         "steps": [{"number": a.number, "kind": a.kind.value, "action": a.action.value, "field": a.field,
                    "sideEffect": a.side_effect.value, "target": a.target.describe() if a.target else a.url,
                    "preparedNumber": a.prepared_number, "matchedName": a.matched_name,
-                   "revealedBy": a.revealed_by} for a in plan.actions],
+                   "revealedBy": a.revealed_by,
+                   "matchedWithin": a.matched_within} for a in plan.actions],
         "runCommand": command,
     }
 

@@ -225,15 +225,38 @@ REPEATED_PRODUCTS = [("Widget Pro", "$12.99"), ("Widget Mini", "$7.49"), ("Gadge
 REPEATED_CHIPS = ["Python", "Rust", "TypeScript", "Go"]
 
 
+def _repeated_orders(request: Request) -> list[tuple[str, int]]:
+    """The orders table as the ``repeated_orders`` variant names it (comma-separated items, in order; an unknown
+    item has quantity 1): a test reorders, removes or adds rows between prepare and run."""
+    wanted = demo_state(request).variant("repeated_orders")
+    if not wanted:
+        return REPEATED_ORDERS
+    known = dict(REPEATED_ORDERS)
+    return [(item, known.get(item, 1)) for item in (w.strip() for w in wanted.split(",")) if item]
+
+
 async def repeated(request: Request) -> Response:
     """The same control many times over: per-post icon toolbars and "more" menus, per-row Edit/Delete, per-card
-    "Add to cart", per-chip "Remove"; each click reports which one it was."""
+    "Add to cart", per-chip "Remove"; each click reports which one it was (on the page, and to
+    ``/repeated/done``)."""
     return render(request, "repeated.html", "Repeated controls", {
         "posts": [{"author": a, "when": w, "text": t} for a, w, t in REPEATED_POSTS],
-        "orders": [{"item": i, "qty": q} for i, q in REPEATED_ORDERS],
+        "orders": [{"item": i, "qty": q} for i, q in _repeated_orders(request)],
         "products": [{"name": n, "price": p} for n, p in REPEATED_PRODUCTS],
         "chips": REPEATED_CHIPS,
     }, banner=consent_banner(request, on_by_default=False))
+
+
+async def repeated_done(request: Request) -> Response:
+    """What a /repeated control did, as the page reports it: kept in the state (``repeated``)."""
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or not all(isinstance(body.get(k), str) for k in ("what", "owner")):
+        return JSONResponse({"ok": False, "error": 'expected {"what": str, "owner": str}'}, status_code=400)
+    demo_state(request).record_repeated({"what": body["what"][:40], "owner": body["owner"][:80]})
+    return JSONResponse({"ok": True})
 
 
 ROUTES: list[Route] = [
@@ -260,4 +283,5 @@ ROUTES: list[Route] = [
     Route("/focus", focus, name="focus"),
     Route("/mutating", mutating, name="mutating"),
     Route("/repeated", repeated, name="repeated"),
+    Route("/repeated/done", repeated_done, methods=["POST"], name="repeated_done"),
 ]

@@ -31,6 +31,8 @@ class DemoState:
     uploads: list[dict[str, Any]] = field(default_factory=list)
     multilang: list[dict[str, str]] = field(default_factory=list)
     cross_clicks: int = 0
+    # What the /repeated page's controls did: {"what": "delete", "owner": "Stapler"} (plans with ``within``).
+    repeated: list[dict[str, str]] = field(default_factory=list)
     # Every request that reached /collect (the "attacker's" endpoint of the origin and injection pages):
     # {"host", "path", "query", "via"}. Empty = nothing was sent, navigated to or typed there.
     collected: list[dict[str, str]] = field(default_factory=list)
@@ -54,6 +56,7 @@ class DemoState:
                 self.uploads,
                 self.multilang,
                 self.collected,
+                self.repeated,
             ):
                 lst.clear()
             self.variants.clear()
@@ -77,6 +80,7 @@ class DemoState:
                     "multilang": self.multilang,
                     "cross_clicks": self.cross_clicks,
                     "collected": self.collected,
+                    "repeated": self.repeated,
                 }
             )
 
@@ -130,6 +134,10 @@ class DemoState:
     def record_collected(self, entry: dict[str, str]) -> None:
         with self._lock:
             self.collected.append(entry)
+
+    def record_repeated(self, entry: dict[str, str]) -> None:
+        with self._lock:
+            self.repeated.append(dict(entry))
 
     def record_cross_click(self) -> int:
         with self._lock:

@@ -104,6 +104,8 @@ def _target_code(step: Step, choice: str = "") -> str:
         parts.append(f"nth={t.nth}")
     if t.frame:
         parts.append(f"frame={t.frame!r}")
+    if t.within is not None:
+        parts.append(f"within=Within(role={t.within.role!r}, names={list(t.within.names)!r})")
     return f"SemanticTarget({', '.join(parts)})"
 
 

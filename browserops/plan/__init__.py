@@ -24,7 +24,7 @@ from browserops.plan.model import (
     stale_fields,
 )
 from browserops.plan.phrase import confirm_phrase, plan_digest, verify_phrase
-from browserops.plan.steps import Action, Expectation, Kind, SemanticTarget, Step, StepFile, ValueRef
+from browserops.plan.steps import Action, Expectation, Kind, SemanticTarget, Step, StepFile, ValueRef, Within
 
 __all__ = [
     "Action",
@@ -45,6 +45,7 @@ __all__ = [
     "Step",
     "StepFile",
     "ValueRef",
+    "Within",
     "build_plan",
     "confirm_phrase",
     "load_plan",

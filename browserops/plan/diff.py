@@ -25,7 +25,8 @@ from browserops.plan.model import BrowserPlan, PlanAction
 from browserops.plan.steps import CONFIRM_FREE, SIDE_EFFECT_RANK, Kind
 
 MAX_VALUE_CHARS = 80
-_MARK = {Kind.SUBMIT: ">", Kind.PAYMENT: "$", Kind.ACT: ">", Kind.EXPORT: "↓", Kind.NAVIGATE: "→", Kind.READ: "?"}
+_MARK = {Kind.SUBMIT: ">", Kind.PAYMENT: "$", Kind.ACT: ">", Kind.PRESS: ">", Kind.EXPORT: "↓", Kind.NAVIGATE: "→",
+         Kind.READ: "?"}
 
 
 def quote(value: str) -> str:
@@ -39,6 +40,9 @@ def _plural(n: int, word: str) -> str:
 
 
 def _target(action: PlanAction) -> str:
+    if action.key is not None:
+        on = action.target.describe() if action.target is not None else "the focused element"
+        return f"key {action.key} on {on}"
     if action.target is None:
         return action.url or ""
     return action.target.describe()
@@ -96,6 +100,8 @@ def diff_lines(plan: BrowserPlan) -> list[str]:
         line = f"  {_MARK[a.kind]} {name} {_target(a)}"
         if a.kind is Kind.EXPORT:
             line += f" -> {export_relpath(a.save_as) if a.save_as else 'exports/'}"
+        if a.dialog is not None:
+            line += f", then {a.dialog.describe()}"
         if a.side_effect not in CONFIRM_FREE:
             line += f"   [{a.side_effect.value}, needs --confirm]"
         lines.append(line)

@@ -73,6 +73,10 @@ class PlanAction(Step):
     revealed_by: int | None = Field(
         None, ge=1, description="The earlier step of the same page whose rehearsal made this target appear: run "
         "looks for it when it gets there, not before the page's first step.")
+    matched_within: str | None = Field(
+        None, max_length=200, description="The name of the container (target.within) prepare found the target in: "
+        "run acts only in a container of exactly this name (a removed row is not replaced by a look-alike).",
+    )
 
     @model_serializer(mode="wrap")
     def _number_first(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -358,7 +362,8 @@ class BrowserPlan(PlanModel):
             return sum(1 for a in self.actions if a.kind is kind)
 
         fills = sum(1 for a in self.actions if a.kind is Kind.FILL and (changed is None or a.number in changed))
-        return PlanCounts(fills, n(Kind.SUBMIT), n(Kind.EXPORT), n(Kind.PAYMENT), n(Kind.ACT), n(Kind.READ))
+        return PlanCounts(fills, n(Kind.SUBMIT), n(Kind.EXPORT), n(Kind.PAYMENT), n(Kind.ACT) + n(Kind.PRESS),
+                          n(Kind.READ))
 
     @property
     def has_changes(self) -> bool:

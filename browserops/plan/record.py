@@ -4,117 +4,56 @@ The recorder never acts on the page. It lists the page through the catalogue (th
 open shadow root) when the page loads and after each thing the person does, and compares each field's value with the
 one the page started with: a field whose value changed becomes one ``fill`` step (the last value wins), with a
 semantic target — role and accessible name (its label texts, placeholder and title as ``labels`` when they differ),
-``nth`` only when names do not tell elements apart — and its value moved into the input data under a key named after
-the field. Passwords, one-time codes, card numbers, IBANs, SSNs… are recognised (input type, ``autocomplete``,
-``inputmode``, or the field's name in the policy's multilingual vocabulary, policy_words.SENSITIVE) and written
-as ``valueRef: {sensitive: true}`` with no value anywhere; a select's step keeps the options it offered (a pack
-makes them an enum). A click on a form's submit button becomes a ``submit`` step whose ``expect`` is what the page
-showed after it (its first status message or heading, without the parts a replay changes, such as a reference
-number); a click that downloads becomes an ``export`` step; another button or link click an ``act`` step. No CSS, no
-scripts.
+``within`` the container the listing names when its role and name repeat (``nth`` only when that does not tell it
+apart either) — and its value moved into the input data under a short key made from its shortest label. Passwords,
+one-time codes, card numbers, IBANs, SSNs… are recognised (input type, ``autocomplete``, ``inputmode``, or the
+field's name in the multilingual vocabulary ``browserops.words.SENSITIVE`` the gate uses) and written as ``valueRef:
+{sensitive: true}`` with no value anywhere; a select's step keeps the options it offered (a pack makes them an enum),
+a multiple select's value is the list of its choices. What a person does is recorded, not how: a pick in a widget
+over a hidden select (Tom Select, Choices, a tag picker) is one ``select`` on the widget a person operates, the
+text typed to search for it dropped; a combobox's value is what it shows once an option is picked; a checkbox or
+switch that sends no change event is read after the click. A click on a form's submit button becomes a ``submit``
+step whose ``expect`` is what the page showed after it (its first status message or heading, without the parts a
+replay changes, such as a reference number); a click that downloads becomes an ``export`` step; another button,
+link or row click an ``act`` step; Escape while something is open a ``press`` step, and Enter that sends a form
+with no submit button a ``submit`` by ``press``. No CSS, no scripts.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from browserops.contract import BrowserOpsError
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.plan.guard import GuardedTools
+from browserops.plan.record_values import (
+    CHECK_ROLES,
+    CLICK_ROLES,
+    TEXT_ROLES,
+    event_value,
+    field_key,
+    is_sensitive,
+    listed_value,
+    same_values,
+    save_name,
+    stable_text,
+    step_target,
+)
 from browserops.plan.resolve import label_key, list_all
-from browserops.words import sensitive_field_hints
+
+__all__ = ["Recorder", "Recording", "record_events", "save_name", "stable_text"]
 
 SETTLE_MS = 3000
-TEXT_ROLES = frozenset({"textbox", "searchbox", "spinbutton"})
-CHECK_ROLES = frozenset({"checkbox", "switch", "radio"})
-CLICK_ROLES = frozenset({"button", "link", "menuitem", "tab"})
-_KEY_DROP = re.compile(r"[^a-z0-9]+")
-_FILE_DROP = re.compile(r"[^A-Za-z0-9._ -]+")
-
-
-def save_name(suggested: str) -> str:
-    """A download's suggested name as a plain file name a step may save under (a site may suggest
-    ``../../x`` or an absolute path): its last part, unusual characters as ``_``."""
-    last = re.split(r"[\\/]", suggested)[-1]
-    name = _FILE_DROP.sub("_", last).replace("..", "_").strip(" ._-")[:120]
-    return name or "download"
-
-
-_DIGIT = re.compile(r"\d")
-
-
-def stable_text(messages: list[str], headings: list[str]) -> str | None:
-    """The text a submit's ``expect`` waits for: the first status message, else heading, without a digit (a
-    reference like ``EXP-0001`` differs on every replay); else the first one cut before its first word with a
-    digit (``Reference: EXP-0001`` → ``Reference:``). An expectation matches as a substring."""
-    texts = [" ".join(t.split())[:200] for t in [*messages, *headings]]
-    texts = [t for t in texts if t]
-    for text in texts:
-        if not _DIGIT.search(text):
-            return text
-    for text in texts:
-        words = text.split(" ")
-        cut = next(n for n, w in enumerate(words) if _DIGIT.search(w))
-        if len(stem := " ".join(words[:cut])) >= 3:
-            return stem
-    return None
+QUIET_MS = 1500
+PICK_ROLES = frozenset({"combobox", "listbox", "textbox", "searchbox", "button"})  # widgets over a hidden select
 
 
 class Watch(Protocol):
     """What the recorder needs from the browser side (``browser/page/user_watch.py``)."""
 
     def new_downloads(self) -> list[str]: ...
-
-
-def field_key(name: str, taken: set[str]) -> str:
-    """An input key from a field's accessible name: ``Merchant`` → ``merchant``, ``Billable to client`` →
-    ``billable_to_client``; non-Latin names fall back to ``field_N``."""
-    base = _KEY_DROP.sub("_", label_key(name)).strip("_")[:40] or f"field_{len(taken) + 1}"
-    if not base[0].isalpha():
-        base = f"f_{base}"
-    key, n = base, 2
-    while key in taken:
-        key, n = f"{base}_{n}", n + 1
-    taken.add(key)
-    return key
-
-
-def is_sensitive(item: dict[str, Any]) -> bool:
-    """A password, one-time code, card, IBAN, SSN… field: the policy's vocabulary (policy_words.SENSITIVE, in its
-    languages) on the field's name, and its type, ``autocomplete`` and ``inputmode``."""
-    raw = item.get("state")
-    state: dict[str, Any] = raw if isinstance(raw, dict) else {}
-    return bool(sensitive_field_hints(str(item.get("name", "")), str(item.get("type") or ""),
-                                      str(state.get("autocomplete") or item.get("autocomplete") or ""),
-                                      str(state.get("inputmode") or item.get("inputmode") or "")))
-
-
-def _value(item: dict[str, Any]) -> Any:
-    state = item.get("state") or {}
-    role = item.get("role")
-    if role in CHECK_ROLES:
-        return state.get("checked") is True
-    if item.get("type") == "file":
-        return int(state.get("files") or 0)
-    if item.get("type") == "password":
-        return bool(state.get("filled"))
-    return str(state.get("value") or "")
-
-
-def _event_value(event: dict[str, Any]) -> Any:
-    """A field's new state as the page's listener reported it, or None when it did not say."""
-    if isinstance(event.get("checked"), bool):
-        return event["checked"]
-    if isinstance(event.get("filled"), bool):
-        return event["filled"]
-    if isinstance(event.get("files"), list):
-        return len(event["files"])
-    if isinstance(event.get("value"), str):
-        return event["value"]
-    return None
 
 
 @dataclass
@@ -157,6 +96,9 @@ class Recorder:
         self._labels: dict[str, list[str]] = {}  # blind id -> the field's label texts, placeholder, title
         self._groups: dict[str, tuple[str, list[str]]] = {}  # radio blind id -> (group's label, its radios' ids)
         self._secret: set[str] = set()  # fields whose value the page's listener withheld (autocomplete says so)
+        self._picked: set[str] = set()  # widgets whose value is an option picked (it came with the select's event)
+        self._key_names: dict[str, str] = {}  # widget blind id -> the label of the select it stands for
+        self._answer_due: int | None = None  # the step whose click may have opened a dialog (its answer is next)
         self._keys: set[str] = set()
 
     @property
@@ -175,22 +117,25 @@ class Recorder:
         items, _, _ = await list_all(self.tools)
         self._items = items
         if new_page:
-            self._baseline = {str(i["id"]): _value(i) for i in items}
+            self._baseline = {str(i["id"]): listed_value(i) for i in items}
             self._pending = {}
+            self._picked = set()
             return
         for item in items:
             blind = str(item["id"])
-            if blind in self._secret:
-                continue  # only whether it is filled is known, and that came with its event
-            if blind in self._pending and isinstance(self._pending[blind].value, str) and not is_sensitive(item):
+            if blind in self._secret or blind in self._picked:
+                continue  # only whether it is filled is known / the option picked came with its event
+            if (blind in self._pending and isinstance(self._pending[blind].value, str) and not is_sensitive(item)
+                    and item.get("role") != "combobox"):
                 continue  # its full value came with its own event (a listing cuts long values)
-            self._changed(blind, item, _value(item))
+            # A combobox's typed text is a search until an option is picked: what it shows now is the choice.
+            self._changed(blind, item, listed_value(item))
 
     def _changed(self, blind: str, item: dict[str, Any], now: Any) -> None:
         before = self._baseline.get(blind, False if item.get("role") in CHECK_ROLES else "")
         if isinstance(now, bool) and isinstance(before, str):
             before = bool(before)  # a secret field's event says only whether it is filled
-        if now != before:
+        if not same_values(now, before):
             change = self._pending.setdefault(blind, Change(item, now))
             change.value, change.item = now, item
         else:
@@ -199,59 +144,152 @@ class Recorder:
     async def handle(self, event: dict[str, Any]) -> None:
         """One thing the person did (from the page's listener)."""
         if event.get("type") == "change":
-            blind = str(event.get("blindId") or "")
-            if event.get("files") is not None and blind:
-                self._files[blind] = [str(f) for f in event["files"]]
-            if isinstance(event.get("labels"), list) and blind:
-                self._labels[blind] = [str(t) for t in event["labels"] if str(t).strip()]
-            if event.get("groupLabel") and isinstance(event.get("group"), list) and blind:
-                self._groups[blind] = (str(event["groupLabel"]), [str(g) for g in event["group"]])
-            if isinstance(event.get("filled"), bool) and blind:
-                self._secret.add(blind)
-            if isinstance(event.get("options"), list) and blind:
-                self._options[blind] = [str(o) for o in event["options"] if str(o).strip()]
-            item = self._item(blind)
-            now = _event_value(event)
-            if item is None or now is None:
-                await self._relist()  # not listed yet, or a widget whose value only the listing tells
-                return
-            # The state came with the event: no listing, which could already see the next page after a submit.
-            self._changed(blind, item, now)
-            if event.get("checked") is True:
-                for other in event.get("group") or []:
-                    sibling = self._item(str(other))
-                    if sibling is not None and str(other) != blind:
-                        self._changed(str(other), sibling, False)
+            await self._on_change(event)
+        elif event.get("type") == "click":
+            await self._on_click(event)
+        elif event.get("type") == "key":
+            await self._on_key(event)
+        elif event.get("type") == "dialog":
+            await self._on_dialog(event)
+
+    async def _on_change(self, event: dict[str, Any]) -> None:
+        blind = str(event.get("blindId") or "")
+        if event.get("files") is not None and blind:
+            self._files[blind] = [str(f) for f in event["files"]]
+        if isinstance(event.get("labels"), list) and blind:
+            self._labels[blind] = [str(t) for t in event["labels"] if str(t).strip()]
+        if event.get("groupLabel") and isinstance(event.get("group"), list) and blind:
+            self._groups[blind] = (str(event["groupLabel"]), [str(g) for g in event["group"]])
+        if isinstance(event.get("filled"), bool) and blind:
+            self._secret.add(blind)
+        if isinstance(event.get("options"), list) and blind:
+            self._options[blind] = [str(o) for o in event["options"] if str(o).strip()]
+        item = self._item(blind)
+        now = event_value(event)
+        if item is None or now is None:
+            await self._relist()  # not listed yet, or a widget whose value only the listing tells
+            if self._item(blind) is None and now is not None and isinstance(event.get("options"), list):
+                self._picked_in_widget(event, now)
             return
-        if event.get("type") != "click":
+        # The state came with the event: no listing, which could already see the next page after a submit.
+        self._changed(blind, item, now)
+        if event.get("checked") is True:
+            for other in event.get("group") or []:
+                sibling = self._item(str(other))
+                if sibling is not None and str(other) != blind:
+                    self._changed(str(other), sibling, False)
+
+    def _picked_in_widget(self, event: dict[str, Any], now: Any) -> None:
+        """A select nobody sees changed: a widget over it (Tom Select, Choices, a tag picker) took the person's
+        pick. The pick is recorded on the widget a person operates — the listed control named like the select's
+        label — and the text typed to search for it is dropped (it is a search, not a value)."""
+        names = {label_key(t) for t in event.get("labels") or [] if str(t).strip()}
+        widgets = [i for i in self._items if i.get("role") in PICK_ROLES and label_key(str(i.get("name", ""))) in names]
+        if not widgets:
             return
+        widget = min(widgets, key=lambda i: (i.get("role") != "combobox", int(i.get("n") or 0)))
+        blind = str(widget["id"])
+        self._picked.add(blind)
+        self._options[blind] = self._options.get(str(event.get("blindId")), [])
+        labels = [str(t) for t in event.get("labels") or [] if str(t).strip()]
+        self._labels[blind] = list(dict.fromkeys([*labels, *self._labels.get(blind, [])]))
+        if labels:
+            self._key_names[blind] = labels[0]  # the select's own label names the business field
+        self._pending.pop(blind, None)
+        self._changed(blind, widget, now)
+        picked = [label_key(v) for v in (now if isinstance(now, list) else [now])]
+        for other, change in list(self._pending.items()):
+            typed = label_key(change.value) if isinstance(change.value, str) else ""
+            gone = self._item(other) is None
+            if other != blind and typed and (gone or any(p.startswith(typed) for p in picked)):
+                self._pending.pop(other)  # the search typed into the widget (or its transient search box)
+
+    async def _on_click(self, event: dict[str, Any]) -> None:
         # Resolved in the listing of the page the click happened on: a submit may already be navigating away.
         item = self._clicked(event)
         if item is None or item.get("role") not in CLICK_ROLES | CHECK_ROLES | TEXT_ROLES:
             await self._relist()  # an option of a custom list, or an element not listed yet
             item = item or self._clicked(event)
-        if item is None or item.get("role") in CHECK_ROLES or item.get("role") in TEXT_ROLES | {"combobox"}:
+        if item is not None and item.get("role") in CHECK_ROLES:
+            # A custom checkbox or switch sends no change event: its state is read once the page reacted.
+            await self.tools.need("browser_wait", {"state": "dom_quiet", "timeout_ms": QUIET_MS})
+            await self._relist()
+            return
+        if item is None or item.get("role") in TEXT_ROLES | {"combobox"}:
             return  # a field: its value change is what gets recorded
         if item.get("type") == "file":
             return
         if item.get("role") not in CLICK_ROLES and not event.get("submits"):
             return
         self._flush()
-        # Settled: no request in flight (a download's included) and the DOM quiet.
-        await self.tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
-        downloads = self.watch.new_downloads()
         target = self._target(item)
+        # Settled: no request in flight (a download's included) and the DOM quiet — unless the click opened a
+        # dialog the person has not answered yet: the step is finished when the answer comes (_on_dialog).
+        settled = await self._settled()
+        downloads = self.watch.new_downloads()
         if downloads:
             name = save_name(downloads[0])
             self.recording.steps.append({"kind": "export", "target": target, "saveAs": name})
             self.say(f"export: {item.get('role')} \"{item.get('name')}\" -> {name}")
         elif event.get("submits"):
-            self.recording.steps.append({"kind": "submit", "target": target, **await self._expect()})
+            self.recording.steps.append({"kind": "submit", "target": target, **(await self._expect() if settled
+                                                                                 else {})})
             self.say(f"submit: {item.get('role')} \"{item.get('name')}\"")
         else:
             self.recording.steps.append({"kind": "act", "target": target})
             self.say(f"click: {item.get('role')} \"{item.get('name')}\"")
-        await self._relist(new_page=True)  # what the page holds now is the new starting point
+        self._answer_due = len(self.recording.steps) - 1
+        if settled:
+            await self._relist(new_page=True)  # what the page holds now is the new starting point
+
+    async def _settled(self) -> bool:
+        """Wait until the page settled; False when a dialog blocks it (the person has not answered it yet)."""
+        try:
+            await self.tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
+        except BrowserOpsError as exc:
+            if exc.code is not ErrorCode.DIALOG_OPEN:
+                raise
+            return False
+        return True
+
+    async def _on_dialog(self, event: dict[str, Any]) -> None:
+        """The person answered a browser dialog: the click or press that opened it says so in the step file
+        (``dialog: accept`` or ``dismiss``, with the dialog's first words to check at replay)."""
+        due, self._answer_due = self._answer_due, None
+        if due is None or due >= len(self.recording.steps):
+            return
+        step = self.recording.steps[due]
+        words = " ".join(str(event.get("message") or "").split())[:80].rstrip()
+        step["dialog"] = {"answer": "accept" if event.get("accepted") else "dismiss", **({"text": [words]} if words
+                                                                                         else {})}
+        self.say(f"dialog: {step['dialog']['answer']}")
+        if await self._settled():
+            if step["kind"] == "submit" and "expect" not in step:
+                step.update(await self._expect())
+            await self._relist(new_page=True)
+
+    async def _on_key(self, event: dict[str, Any]) -> None:
+        """Escape that closed something open, or Enter that sent a form with no submit button: a press step."""
+        key = str(event.get("key") or "")
+        item = self._item(str(event.get("blindId") or ""))
+        target = self._target(item) if item is not None and (item.get("name") or "").strip() else None
+        self._flush()
+        where = f" on {target['role']} \"{target['names'][0]}\"" if target is not None else ""
+        if key == "Enter" and event.get("submits") and target is not None:
+            await self.tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
+            self.recording.steps.append({"kind": "submit", "action": "press", "key": "Enter", "target": target,
+                                         **await self._expect()})
+            self.say(f"submit: Enter{where}")
+            await self._relist(new_page=True)
+            return
+        step: dict[str, Any] = {"kind": "press", "key": key}
+        if target is not None:
+            step["target"] = target
+        self.recording.steps.append(step)
+        self._answer_due = len(self.recording.steps) - 1
+        self.say(f"press: {key}{where}")
+        await self.tools.need("browser_wait", {"state": "dom_quiet", "timeout_ms": QUIET_MS})
+        await self._relist(new_page=True)
 
     def _item(self, blind: str) -> dict[str, Any] | None:
         return next((i for i in self._items if str(i["id"]) == blind), None) if blind else None
@@ -282,18 +320,7 @@ class Recorder:
         return {"expect": {"text": [text]}} if text else {}
 
     def _target(self, item: dict[str, Any]) -> dict[str, Any]:
-        role, name = str(item.get("role")), str(item.get("name") or "")
-        wanted = label_key(name)
-        same = [i for i in self._items if i.get("role") == role and label_key(str(i.get("name", ""))) == wanted]
-        target: dict[str, Any] = {"role": role, "names": [name] if name else []}
-        others = {label_key(t): t for t in self._labels.get(str(item["id"]), []) if label_key(t) != label_key(name)}
-        if others:
-            target["labels"] = list(others.values())  # tried when no name matches (the page renamed the field)
-        if len(same) > 1:
-            target["nth"] = next(n for n, i in enumerate(same) if i["id"] == item["id"])
-        if item.get("frame") and item.get("frame") != "main":
-            target["frame"] = item["frame"]
-        return target
+        return step_target(item, self._items, self._labels.get(str(item["id"]), []))
 
     def _flush(self) -> None:
         """The current page's changed fields become fill steps, in the order they were first changed."""
@@ -303,7 +330,7 @@ class Recorder:
             target = self._target(item)
             if not target["names"] and not target.get("labels"):
                 continue  # an unnamed field cannot be found again by meaning; the author adds it by hand
-            key = field_key(name, self._keys)
+            key = field_key(self._key_names.get(blind, name), self._keys, self._labels.get(blind))
             step: dict[str, Any] = {"kind": "fill", "field": key, "target": target}
             if role in CHECK_ROLES:
                 if role == "radio":
@@ -326,7 +353,7 @@ class Recorder:
                 step.update(action="type", valueRef={"key": key, "sensitive": True})
                 self.recording.inputs[key] = None
                 self.recording.sensitive.append(key)
-            elif role == "combobox" or item.get("type") == "select":
+            elif role in ("combobox", "listbox") or item.get("type") == "select" or isinstance(value, list):
                 step.update(action="select", valueRef={"key": key})
                 if self._options.get(blind):
                     step["options"] = self._options[blind]

@@ -36,6 +36,7 @@ from browserops.plan.resolve import (
     upload_files,
     wanted_value,
 )
+from browserops.plan.step_acting import press_call
 from browserops.plan.step_facts import signs_in_here, step_title
 from browserops.plan.steps import Action, Kind, absolute_url
 from browserops.privacy import mask_pii
@@ -148,6 +149,8 @@ class Walk:
             return
         if a.action is Action.WAIT_TEXT:
             await self._wait_text(a, head)
+        elif a.target is None and a.action is Action.PRESS:
+            await self._press_on_focus(a, head)
         elif a.target is None:
             rel = await self.look()  # a snapshot step
             self.say(f"{head}: {rel}")
@@ -217,19 +220,43 @@ class Walk:
             return
         element = await self._note_revealed(a, element)
         a.prepared_number, a.matched_name = element.number, element.matched
+        within = a.target.within
+        if within is not None:
+            a.matched_within = element.within
+        inside = f' in {within.role} "{element.within}"' if within is not None and element.within else ""
         event.target = StepTarget(role=element.role, name=element.name, number=element.number)
-        note = f"#{element.number}, matched {element.how} on {element.matched!r}"
+        note = f"#{element.number}, matched {element.how} on {element.matched!r}{inside}"
         if a.kind is Kind.FILL:
             self._fill(a, current_value(a, element))
             note += await self._rehearse_fill(a, element, event)
-        elif a.kind is Kind.ACT:
-            note += await self._rehearse_click(a, element, event)
         elif a.kind in UNMADE_KINDS:
             await self._check_form(a, element)
             self.unmade = a
             self.blind = Blind(a.number, f"on the page {step_title(a)} leads to: prepare never submits or pays")
-        self.say(f'{head}: {element.role} "{element.name}" is #{element.number}')
+        elif a.kind in (Kind.ACT, Kind.PRESS):
+            note += await self._rehearse_click(a, element, event)
+        self.say(f'{head}: {element.role} "{element.name}"{inside} is #{element.number}')
         self.writer.log_event(event.end(status="ok", note=note))
+
+    async def _press_on_focus(self, a: PlanAction, head: str) -> None:
+        """A press step without a target acts on whatever has the focus: Escape, Tab and arrows are rehearsed
+        (they stay on the page); Enter or Space may activate something, so what follows is not read."""
+        event = StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect, tool="browser_press")
+        if a.activates:
+            self.blind = Blind(a.number, f"on the page {step_title(a)} may lead to: prepare does not press "
+                               f"{a.key} on the focused element")
+            self.say(f"{head}: {a.key} on the focused element, not rehearsed")
+            self.writer.log_event(event.end(status="ok", note=f"presses {a.key} on the focused element"))
+            return
+        mark = len(self.fence.refusals)
+        tool, args, _ = press_call(a, None)
+        result = await self.tools.call(tool, args)
+        if result.get("status") != "ok":
+            await self._failed(a, BrowserOpsError(ErrorCode.ACTION_FAILED, str(result.get("error"))))
+        else:
+            self._rehearsed(a, mark)
+        self.say(f"{head}: {a.key} on the focused element")
+        self.writer.log_event(event.end(status="ok", note=f"presses {a.key} on the focused element; rehearsed"))
 
     async def _note_revealed(self, a: PlanAction, element: Resolved) -> Resolved:
         """Remember the page's listing at its first target; a later target missing from it appeared only after
@@ -312,7 +339,14 @@ class Walk:
         mark = len(self.fence.refusals)
         self.fence.expect_urls([a.expect.url_contains] if a.expect and a.expect.url_contains else [])
         try:
-            data = await self._act({"index": el.number, "action": "click", **el.act_args()})
+            if a.action is Action.PRESS:
+                tool, args, _ = press_call(a, el)
+                result = await self.tools.call(tool, args)
+                if result.get("status") != "ok":
+                    raise BrowserOpsError(ErrorCode.ACTION_FAILED, str(result.get("error")))
+                data = dict(result.get("data") or {})
+            else:
+                data = await self._act({"index": el.number, "action": "click", **el.act_args()})
             self.seen.update(data)
             if a.expect is not None:
                 if await wait_expect(self.tools, a.expect, self.seen) is None:

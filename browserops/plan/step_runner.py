@@ -40,6 +40,7 @@ from browserops.plan.resolve import (
     upload_files,
     wanted_value,
 )
+from browserops.plan.step_acting import answer_planned_dialog, press_call
 from browserops.plan.step_facts import signs_in_here, what_ran
 from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url
 from browserops.privacy import EnteredValues, mask_pii
@@ -139,7 +140,7 @@ class StepExecutor:
         head = f"[{a.number}/{total}] {a.kind.value}" + (f" {a.field}" if a.field else "")
         needs_confirm = a.side_effect not in CONFIRM_FREE
         if needs_confirm and not self.confirmed:
-            if a.kind in CLICK_KINDS:
+            if a.activates:
                 self.skipped_click = a.number
             self._skip(a, head, "needs --confirm")
             return
@@ -189,30 +190,37 @@ class StepExecutor:
             self.checked.add(b.number)
             if b.target is not None:
                 out.append(b)
-            if b.kind in CLICK_KINDS:
+            if b.activates:
                 break
         return out
 
     async def _check_page(self, a: PlanAction, event: StepEvent, outcome: StepOutcome) -> PageListing:
         """Before touching a page: every target its steps need is there, and every field the diff was computed
         from still holds the value prepare saw. Otherwise nothing on the page is changed. Returns the listing
-        the check used: nothing has happened on the page since, so step ``a`` resolves in it."""
+        the check used: nothing has happened on the page since, so step ``a`` resolves in it.
+
+        A target prepare never saw (behind a click it does not make), on a page where an earlier step acts
+        first, may appear only because of that step (the row a typed search shows): it is looked for when its
+        step comes instead. A target prepare saw must be here before anything is touched."""
         fingerprint = self.plan.fingerprint
         values = fingerprint.values if fingerprint is not None else {}
         current: dict[str, str | None] = {}
         page = PageListing(self.tools)
-        for b in self._page_steps(a):
+        for n, b in enumerate(self._page_steps(a)):
             assert b.target is not None
             if b.revealed_by is not None:
                 continue  # appears only after an earlier step of the page: looked for (and checked) when reached
             key = self.keys.get(b.number)
             try:
-                element = await page.resolve(b.target)
+                element = await page.resolve(b.target, seen_within=b.matched_within)
             except BrowserOpsError as exc:
                 if exc.code is ErrorCode.SITE_CHANGED and b.optional:
                     if key is not None:
                         current[key] = None
                     continue
+                if (exc.code is ErrorCode.SITE_CHANGED and not exc.details.get("ambiguous") and n > 0
+                        and b.prepared_number is None):
+                    continue  # unseen by prepare and after an in-page step: resolved when its step comes
                 if exc.code is ErrorCode.SITE_CHANGED:
                     exc = BrowserOpsError(exc.code, f"Step {b.number} ({b.label()}): {exc.message} {self._so_far()}",
                                           details={**exc.details, "failedStep": b.number})
@@ -267,23 +275,30 @@ class StepExecutor:
             rel, _ = await snapshot_into(self.tools, self.writer, a.number, page_name(self.seen.url))
             outcome.note = f"snapshot {rel}"
             return
-        assert a.target is not None
+        element: Resolved | None = None
         try:
-            # A fresh listing, unless the page check just took one (it is the latest: no tool ran since).
-            element = await (listed.resolve(a.target) if listed is not None else resolve_target(self.tools, a.target))
+            # A fresh listing, unless the page check just took one (it is the latest: no tool ran since). A press
+            # without a target acts on what has the focus.
+            element = None if a.target is None else await (
+                listed.resolve(a.target, seen_within=a.matched_within) if listed is not None
+                else resolve_target(self.tools, a.target, seen_within=a.matched_within,
+                                    patient=a.prepared_number is None))
         except BrowserOpsError as exc:
             if exc.code is ErrorCode.SITE_CHANGED and a.optional:
                 outcome.status, outcome.note = "skipped", "optional target not on the page"
                 return
             raise
-        event.target = StepTarget(role=element.role, name=element.name, number=element.number, box=element.box,
-                                  viewport=element.viewport)
+        if element is not None:
+            event.target = StepTarget(role=element.role, name=element.name, number=element.number, box=element.box,
+                                      viewport=element.viewport)
         key = self.keys.get(a.number)
-        if a.revealed_by is not None and key is not None and self.plan.fingerprint is not None \
-                and key in self.plan.fingerprint.values:  # not checked with its page: it was not there yet
+        if element is not None and a.revealed_by is not None and key is not None \
+                and self.plan.fingerprint is not None and key in self.plan.fingerprint.values:
+            # not checked with its page: it was not there yet
             await self._stale(a, event, outcome, stale_fields(self.plan, {**self.plan.fingerprint.values,
                                                                            key: current_value(a, element) or None}))
         if a.action is Action.DOWNLOAD:
+            assert element is not None
             await self._download(a, element, event, outcome)
             return
         outcome.screenshots.append(await self._before(a))
@@ -312,7 +327,11 @@ class StepExecutor:
             self.seen.update(data)
         return data
 
-    async def _act(self, a: PlanAction, el: Resolved, event: StepEvent, outcome: StepOutcome) -> None:
+    async def _act(self, a: PlanAction, el: Resolved | None, event: StepEvent, outcome: StepOutcome) -> None:
+        if a.action is Action.PRESS:  # on the element, or (no target) on what has the focus
+            await self._click(a, *press_call(a, el), event, outcome)
+            return
+        assert el is not None
         where = f'{el.role} "{el.name}" (#{el.number})'
         if a.action in (Action.TYPE, Action.SELECT):
             value = self.secrets.get(a.number) if a.sensitive else a.value
@@ -335,33 +354,51 @@ class StepExecutor:
             if (el.state.get("checked") is True) == want:
                 outcome.status, outcome.note = "unchanged", f"{where} is already {'on' if want else 'off'}"
                 return
-            data = await self._call("browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()},
-                                    event)
+            data = await self._acting(a, "browser_overlay_act", {"index": el.number, "action": "click",
+                                                                 **el.act_args()}, event, outcome)
             state = (data.get("element") or {}).get("state") or {}
             if "checked" in state and (state["checked"] is True) != want:
                 raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"{where} did not turn {'on' if want else 'off'} "
                                       "when clicked.")
-            outcome.note = f"{'checked' if want else 'unchecked'} {where}"
+            outcome.note = f"{'checked' if want else 'unchecked'} {where}" + (outcome.note or "")
         elif a.action is Action.UPLOAD:
             files = upload_files(a)
             await self._call("browser_upload", {"id": el.number, "files": files}, event)
             outcome.note = f"attached {len(files)} file{'s' if len(files) != 1 else ''} to {where}"
         else:  # a click: submit, payment or another action
-            await self._call("browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()}, event)
-            outcome.note = f"clicked {where}"
-            if a.expect is not None:
-                proof = await wait_expect(self.tools, a.expect, self.seen)
-                if proof is None:
-                    code = ErrorCode.SUBMIT_FAILED if a.kind in (Kind.SUBMIT, Kind.PAYMENT) else ErrorCode.ACTION_FAILED
-                    outcome.screenshots.append(
-                        await screenshot_into(self.tools, self.writer, a.number, "after", a.label()))
-                    wanted = a.expect.text or a.expect.url_contains
-                    raise BrowserOpsError(code, f"Step {a.number} clicked {where}, but the page did not show "
-                                          f"{wanted!r} within {a.expect.timeout_ms} ms. See the after screenshot "
-                                          "in the bundle.")
-                outcome.note += "; confirmation seen"
-            else:
-                await self.tools.need("browser_wait", {"timeout_ms": SETTLE_MS})
+            await self._click(a, "browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()},
+                              f"clicked {where}", event, outcome)
+
+    async def _click(self, a: PlanAction, name: str, args: dict[str, Any], did: str, event: StepEvent,
+                     outcome: StepOutcome) -> None:
+        """A click (or a press, which acts like one): the call, its dialog, then the step's expectation."""
+        await self._acting(a, name, args, event, outcome)
+        outcome.note = did + (outcome.note or "")
+        if a.expect is not None:
+            proof = await wait_expect(self.tools, a.expect, self.seen)
+            if proof is None:
+                code = ErrorCode.SUBMIT_FAILED if a.kind in (Kind.SUBMIT, Kind.PAYMENT) else ErrorCode.ACTION_FAILED
+                outcome.screenshots.append(
+                    await screenshot_into(self.tools, self.writer, a.number, "after", a.label()))
+                wanted = a.expect.text or a.expect.url_contains
+                raise BrowserOpsError(code, f"Step {a.number} {did}, but the page did not show "
+                                      f"{wanted!r} within {a.expect.timeout_ms} ms. See the after screenshot "
+                                      "in the bundle.")
+            outcome.note += "; confirmation seen"
+        else:
+            await self.tools.need("browser_wait", {"timeout_ms": SETTLE_MS})
+
+    async def _acting(self, a: PlanAction, name: str, args: dict[str, Any], event: StepEvent,
+                      outcome: StepOutcome) -> dict[str, Any]:
+        """An acting call of step ``a``; a browser dialog it opens is answered as the step says
+        (:mod:`.step_acting`)."""
+        try:
+            return await self._call(name, args, event)
+        except BrowserOpsError as exc:
+            if exc.code is not ErrorCode.DIALOG_OPEN:
+                raise
+            outcome.note = await answer_planned_dialog(self.tools, a, exc)
+            return {}
 
     async def _download(self, a: PlanAction, el: Resolved, event: StepEvent, outcome: StepOutcome) -> None:
         try:

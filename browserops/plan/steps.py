@@ -16,12 +16,18 @@ import re
 import urllib.parse
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
-from pydantic.alias_generators import to_camel
+from pydantic import Field, field_validator, model_validator
 
 from browserops.contract import PlanVerb, SideEffect
+from browserops.plan.step_parts import WITHIN_ROLES as WITHIN_ROLES
+from browserops.plan.step_parts import DialogAnswer as DialogAnswer
+from browserops.plan.step_parts import Name as Name
+from browserops.plan.step_parts import PlanModel as PlanModel
+from browserops.plan.step_parts import Within as Within
+from browserops.plan.step_parts import activating, check_key
+from browserops.plan.step_parts import container_role as container_role
 from browserops.tools.definitions import all_definitions
 
 
@@ -35,6 +41,7 @@ class Kind(StrEnum):
     SUBMIT = "submit"
     PAYMENT = "payment"
     ACT = "act"  # any other click that changes the page (open a menu, add a row)
+    PRESS = "press"  # a key pressed on an element or the page (Escape closes a popup, Tab moves on)
 
 
 class Action(StrEnum):
@@ -49,6 +56,7 @@ class Action(StrEnum):
     DOWNLOAD = "download"
     WAIT_TEXT = "wait_text"
     SNAPSHOT = "snapshot"
+    PRESS = "press"  # a key or chord (``key``) on the target, or on the page when there is none
 
 
 @dataclass(frozen=True)
@@ -58,13 +66,17 @@ class ActionSpec:
     kinds: frozenset[Kind]
     needs_target: bool
     value: Literal["none", "text", "bool", "files"]
+    page_tool: str | None = None  # the tool that performs it when the step names no target
 
     @property
     def tools(self) -> tuple[str, ...]:
-        return tuple(d.name for d in all_definitions() if d.traits.plan_verb == self.verb)
+        found = tuple(d.name for d in all_definitions() if d.traits.plan_verb == self.verb)
+        return found + ((self.page_tool,) if self.page_tool else ())
 
 
-_BROWSER_ACT_KINDS = frozenset({Kind.FILL, Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
+_BROWSER_ACT_KINDS = frozenset({Kind.FILL, Kind.SUBMIT, Kind.PAYMENT, Kind.ACT, Kind.PRESS})
+# Steps that may activate something on the page (clicks; a press of Enter or Space): what follows is another page.
+CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
 
 ACTIONS: dict[Action, ActionSpec] = {
     Action.NAVIGATE: ActionSpec("navigate", SideEffect.READ_ONLY, frozenset({Kind.NAVIGATE}), False, "none"),
@@ -77,6 +89,11 @@ ACTIONS: dict[Action, ActionSpec] = {
     Action.DOWNLOAD: ActionSpec("download", SideEffect.EXPORT, frozenset({Kind.EXPORT}), True, "none"),
     Action.WAIT_TEXT: ActionSpec("wait_text", SideEffect.READ_ONLY, frozenset({Kind.READ}), False, "none"),
     Action.SNAPSHOT: ActionSpec("snapshot", SideEffect.READ_ONLY, frozenset({Kind.READ}), False, "none"),
+    # On a target: the "press" action word of browser_overlay_act, by number like every other act; on the page
+    # (no target): browser_press on whatever has the focus.
+    Action.PRESS: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.PRESS, Kind.SUBMIT, Kind.PAYMENT,
+                                                                       Kind.ACT}), False, "none",
+                             page_tool="browser_press"),
 }
 
 # The action a kind gets when a step names only its kind.
@@ -88,6 +105,7 @@ DEFAULT_ACTION: dict[Kind, Action] = {
     Kind.SUBMIT: Action.CLICK,
     Kind.PAYMENT: Action.CLICK,
     Kind.ACT: Action.CLICK,
+    Kind.PRESS: Action.PRESS,
 }
 # The kind a step gets when it names only its action (a bare click is "act", never silently "read").
 DEFAULT_KIND: dict[Action, Kind] = {
@@ -100,6 +118,7 @@ DEFAULT_KIND: dict[Action, Kind] = {
     Action.DOWNLOAD: Kind.EXPORT,
     Action.WAIT_TEXT: Kind.READ,
     Action.SNAPSHOT: Kind.READ,
+    Action.PRESS: Kind.PRESS,
 }
 
 # Side-effect classes in order of consequence. Without --confirm only read-only and export steps run.
@@ -115,15 +134,6 @@ ROLE_PATTERN = re.compile(r"^[a-z][a-z-]{0,31}$")
 FIELD_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
 SAFE_FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,119}$")
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
-
-
-class PlanModel(BaseModel):
-    """Base of every plan/step model: camelCase JSON keys, unknown keys are errors (a typo is reported)."""
-
-    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=False)
-
-
 class SemanticTarget(PlanModel):
     """An element named the way a person would name it. No selectors, no scripts."""
 
@@ -138,6 +148,10 @@ class SemanticTarget(PlanModel):
     )
     frame: str | None = Field(None, max_length=200, description="Frame path as listed (e.g. 'main>1') or iframe title.")
     nth: int = Field(0, ge=0, le=999, description="Which match to take when several elements match (0 = first).")
+    within: Within | None = Field(
+        None, description="The container it is in (a table row, a post, a card, a dialog…) when the same control "
+        "repeats: only elements in a container of that role and name match; several such containers are ambiguous.",
+    )
 
     @field_validator("role")
     @classmethod
@@ -155,7 +169,8 @@ class SemanticTarget(PlanModel):
 
     def describe(self) -> str:
         first = (self.names or self.labels)[0]
-        return f'{self.role} "{first}"'
+        where = f" in {self.within.describe()}" if self.within is not None else ""
+        return f'{self.role} "{first}"{where}'
 
 
 class ValueRef(PlanModel):
@@ -225,6 +240,12 @@ class Step(PlanModel):
         "`pack new --from-steps` makes them the input's enum. Not checked at run time (the page is).",
     )
     expect: Expectation | None = None
+    key: str | None = Field(None, max_length=64, description="For press: the key or chord (Escape, Enter, Tab, "
+                            "Shift+Tab, ArrowDown…), on the target, or on what has the focus when there is none.")
+    dialog: DialogAnswer | None = Field(
+        None, description="For a click or press that opens a browser dialog (confirm, alert, leave-page): answer it "
+        "'accept' or 'dismiss', optionally only if it says one of 'text'. An unannounced dialog stops the run.",
+    )
     save_as: str | None = Field(None, description="For downloads: file name under exports/.")
     side_effect: SideEffect | None = Field(None, description="May raise the action's class, never lower it.")
     tool: str | None = Field(None, description="Tool that performs the action; defaults from the action.")
@@ -241,6 +262,11 @@ class Step(PlanModel):
     @classmethod
     def _url(cls, value: str | None) -> str | None:
         return None if value is None else _check_url(value)
+
+    @field_validator("key")
+    @classmethod
+    def _key(cls, value: str | None) -> str | None:
+        return None if value is None else check_key(value)
 
     @field_validator("save_as")
     @classmethod
@@ -276,13 +302,19 @@ class Step(PlanModel):
             raise ValueError(f"'options' belong to select steps and radio choices, not to a {where}")
         if self.save_as is not None and self.action is not Action.DOWNLOAD:
             raise ValueError(f"'saveAs' belongs to download steps, not to a {where}")
+        if (self.key is None) is (self.action is Action.PRESS):
+            raise ValueError("press step needs a 'key' (e.g. Escape, Enter, Tab)" if self.key is None
+                             else f"'key' belongs to press steps, not to a {where}")
+        if self.dialog is not None and self.action not in (Action.CLICK, Action.PRESS, Action.CHECK):
+            raise ValueError(f"'dialog' belongs to steps that click or press, not to a {where}")
         self._check_value(spec, where)
         if self.display is not None and self.sensitive:
             raise ValueError("a sensitive value has no 'display': it is never shown")
+        tools = (spec.page_tool,) if spec.page_tool and self.target is None else spec.tools
         if self.tool is None:
-            self.tool = spec.tools[0]
-        elif self.tool not in spec.tools:
-            raise ValueError(f"tool {self.tool!r} cannot perform {self.action.value} (use {', '.join(spec.tools)})")
+            self.tool = tools[0]
+        elif self.tool not in tools:
+            raise ValueError(f"tool {self.tool!r} cannot perform {self.action.value} (use {', '.join(tools)})")
         least = spec.least
         if self.kind in _BROWSER_ACT_KINDS:
             least = SideEffect.BROWSER_ACT
@@ -318,6 +350,14 @@ class Step(PlanModel):
     @property
     def sensitive(self) -> bool:
         return bool(self.value_ref and self.value_ref.sensitive)
+
+    @property
+    def activates(self) -> bool:
+        """Whether the step may activate something, so what follows is another page: a click (submit, payment,
+        act), or a press of Enter or Space. Escape, Tab and arrows stay on the page."""
+        if self.action is Action.PRESS:
+            return self.kind in CLICK_KINDS or activating(self.key)
+        return self.kind in CLICK_KINDS
 
     @property
     def needs_confirm(self) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from browserops.browser.act import actions, scrolling, selecting
+from browserops.browser.act.keys import normalise_key
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering import listing, overlay
 from browserops.browser.numbering.elements import latest_listing
@@ -29,6 +30,7 @@ WORD_CALLS: dict[str, WordCall] = {
                                                                              timeout_ms=timeout),
     "select": lambda session, target, text, submit, timeout: selecting.select(session, target, text,
                                                                               timeout_ms=timeout),
+    "press": lambda session, target, text, submit, timeout: _press_word(session, target, text, timeout),
 }
 MANY_CALLS: dict[str, ManyCall] = {
     "select": lambda session, target, options, timeout: selecting.select_many(session, target, options,
@@ -36,6 +38,14 @@ MANY_CALLS: dict[str, ManyCall] = {
 }
 assert set(WORD_CALLS) == set(defs.ACTION_WORDS), "every action word has its browser call"
 assert set(MANY_CALLS) == {w.word for w in defs.ACTION_WORDS.values() if w.options}
+
+
+async def _press_word(session: BrowserSession, target: Target, key: str, timeout_ms: int) -> dict[str, Any]:
+    try:
+        normalised = normalise_key(key)
+    except ValueError as exc:
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"text: {exc}", details={"fields": ["text"]}) from None
+    return await actions.press(session, normalised, target, timeout_ms=timeout_ms)
 
 
 def action_timeout(ctx: ToolContext) -> int:

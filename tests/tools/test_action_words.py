@@ -62,7 +62,7 @@ def test_the_args_model_and_the_policy_follow_a_new_word(wiggle: list[Any]) -> N
 
 
 def test_an_unknown_word_is_refused_by_the_args_model_and_judged_strictly() -> None:
-    with pytest.raises(ValueError, match="'click', 'type' or 'select'"):
+    with pytest.raises(ValueError, match="'click', 'type', 'select' or 'press'"):
         OVERLAY_ACT.args.model_validate({"index": 3, "action": "wiggle"})
     traits = OVERLAY_ACT.traits
     assert classify("browser_overlay_act", {"index": 3, "action": "wiggle"}, SAVE, traits).verdict \
@@ -77,7 +77,7 @@ async def test_the_mcp_schema_lists_the_new_word(wiggle: list[Any], tmp_path: Pa
         listed = {t.name: t for t in (await client.list_tools()).tools}
     for name in ("browser_overlay_act", "browser_act_by_id"):
         action = listed[name].input_schema["properties"]["action"]
-        assert action["enum"] == ["click", "type", "select", "wiggle"], name
+        assert action["enum"] == ["click", "type", "select", "press", "wiggle"], name
     assert "wiggle (move the element a little)" in listed["browser_overlay_act"].input_schema["properties"][
         "action"]["description"]
 

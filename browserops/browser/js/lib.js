@@ -64,6 +64,7 @@ function roleOf(el) {
     case "ul": case "ol": return "list";
     case "li": return "listitem";
     case "table": return "table";
+    case "tr": return "row";  // HTML-AAM: a table row is a row (a row a person clicks to open a record, too)
     case "fieldset": return "group";
     case "option": return "option";
     case "article": return "article";

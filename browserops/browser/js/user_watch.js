@@ -60,6 +60,8 @@
     if (el.files) { info.files = Array.from(el.files).map((f) => f.name); }
     else if (el.localName === "select") {
       info.value = Array.from(el.selectedOptions).map((o) => o.text.trim()).join(", ");
+      // A multiple select (a list box, or the native select under a tag picker) chooses a list.
+      if (el.multiple) { info.values = Array.from(el.selectedOptions).map((o) => o.text.trim()).slice(0, 100); }
       // The choices it offered: a pack written from the recording makes them the field's enum.
       info.options = Array.from(el.options).filter((o) => !o.disabled && o.value !== "")
         .map((o) => o.text.trim()).filter((t) => t).slice(0, 100);
@@ -84,4 +86,17 @@
   };
   document.addEventListener("input", changed, true);
   document.addEventListener("change", changed, true);
+  // Escape that closes something open (a listbox, a menu, a dialog), and Enter in a form with no submit button
+  // (it sends the form by itself): keys a replay has to press too. Other keys are typing, seen as values.
+  document.addEventListener("keydown", (ev) => {
+    if (!ev.isTrusted || (ev.key !== "Escape" && ev.key !== "Enter")) { return; }
+    const el = blindOf(ev.composedPath()) || ev.composedPath()[0];
+    if (!el || !el.getAttribute) { return; }
+    const open = !!document.querySelector('[aria-expanded="true"], dialog[open], [role="dialog"], [role="listbox"]');
+    const form = el.form || (el.closest && el.closest("form"));
+    const lone = !!form && ["input"].includes(el.localName) &&
+      !form.querySelector('button:not([type]), button[type="submit"], input[type="submit"], input[type="image"]');
+    if ((ev.key === "Escape" && !open) || (ev.key === "Enter" && !lone)) { return; }
+    send({type: "key", key: ev.key, blindId: el.getAttribute("data-blind-id"), submits: ev.key === "Enter"});
+  }, true);
 })();

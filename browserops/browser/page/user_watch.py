@@ -5,7 +5,10 @@ in the capture phase to ``click``, ``input`` and ``change``. It never acts on th
 clicked element's ``data-blind-id`` (the numbering layer's stable id, found along the composed path, so through open
 shadow roots), its tag, input type, whether it submits a form, and its visible label. For ``input``/``change`` it
 reports the field's id and new state: the value (never a password field's, only that it is filled), the checked
-state (and a radio group's ids), a file input's chosen file names, or a select's choice and the options it offered;
+state (and a radio group's ids), a file input's chosen file names, or a select's choice (a multiple select's
+choices as a list) and the options it offered; for ``keydown`` only Escape while something is open and Enter in a
+form without a submit button (the keys a replay must press too); and how the person answered a browser dialog
+(DevTools' ``Page.javascriptDialogClosed``: OK or Cancel, with the dialog's message);
 and the field's label texts, placeholder and title. A person can submit faster than a page can be listed, so the
 state travels with the event. Events go through a DevTools binding of the page (``Runtime.addBinding``: its call
 carries its text even when a submit navigates away at once), else (a cross-origin frame in its own process) as
@@ -51,6 +54,7 @@ class UserWatch:
                         .replace("__BINDING__", self.binding)
                         .replace("__VOCABULARY__", json.dumps(js_vocabulary())))
         self._cdp: CDPSession | None = None
+        self._dialog: dict[str, str] = {}  # the dialog open now: its type and message
 
     async def start(self) -> None:
         context = self.session.context
@@ -62,6 +66,10 @@ class UserWatch:
             try:
                 await self._cdp.send("Runtime.addBinding", {"name": self.cdp_binding})
                 self._cdp.on("Runtime.bindingCalled", self._on_binding)
+                # How the person answered a dialog (OK or Cancel) is known only to the browser: DevTools says it.
+                await self._cdp.send("Page.enable")
+                self._cdp.on("Page.javascriptDialogOpening", self._on_dialog_opening)
+                self._cdp.on("Page.javascriptDialogClosed", self._on_dialog_closed)
             except PlaywrightError:
                 self._cdp = None
         await scripts.add_standalone(context, self._script)
@@ -80,10 +88,22 @@ class UserWatch:
         if self._cdp is not None:
             with contextlib.suppress(Exception):
                 self._cdp.remove_listener("Runtime.bindingCalled", self._on_binding)
+                self._cdp.remove_listener("Page.javascriptDialogOpening", self._on_dialog_opening)
+                self._cdp.remove_listener("Page.javascriptDialogClosed", self._on_dialog_closed)
 
     def _on_binding(self, params: dict[str, Any]) -> None:
         if params.get("name") == self.cdp_binding:
             self._take(str(params.get("payload") or ""))
+
+    def _on_dialog_opening(self, params: dict[str, Any]) -> None:
+        self._dialog = {"dialogType": str(params.get("type") or ""), "message": str(params.get("message") or "")}
+
+    def _on_dialog_closed(self, params: dict[str, Any]) -> None:
+        # The person answered it in the window: it no longer blocks the page for the recorder's own reading.
+        page = self.session.page
+        self.session.dialogs = [d for d in self.session.dialogs if d.page is not page]
+        self.events.put_nowait({"type": "dialog", "accepted": bool(params.get("result")), **self._dialog})
+        self._dialog = {}
 
     def _on_console(self, message: ConsoleMessage) -> None:
         self._take(message.text)
@@ -97,7 +117,7 @@ class UserWatch:
             return
         if isinstance(event, dict):
             keys = ("type", "blindId", "tag", "inputType", "submits", "label", "href", "files", "value", "checked",
-                    "filled", "group", "groupLabel", "options", "labels")
+                    "filled", "group", "groupLabel", "options", "labels", "values", "key")
             self.events.put_nowait({k: event.get(k) for k in keys})
 
     def new_downloads(self) -> list[str]:

@@ -48,6 +48,9 @@ ACTION_WORDS: dict[str, ActionWord] = {w.word: w for w in (
                text_hint="the text to type", submit=True),
     ActionWord("select", "an option of a drop-down/list by its text; on/off for a checkbox", text="required",
                text_hint="the option's text (or on/off for a checkbox)", options=True, names_choice=True),
+    # Judged like a click: Enter on a form's field or Space on a button can send or delete something.
+    ActionWord("press", "a key or chord on the element, focused first: Escape, Enter, Tab, ArrowDown…",
+               text="required", text_hint="the key or chord, e.g. Escape, Enter or Shift+Tab"),
 )}
 DEFAULT_WORD = "click"
 

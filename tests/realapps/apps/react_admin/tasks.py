@@ -292,8 +292,4 @@ KNOWN_GAPS: dict[str, str] = {
     "delete_customer": "run complete: the run said complete and evidence verify passed, no DELETE reached the server"
                        " — FALSE COMPLETE: react-admin's undoable delete sends DELETE only when the 'Element deleted"
                        " · UNDO' notice closes (~5 s); browserops closed the browser first (issue #24)",
-    "search_open_customer": "prepare BROWSER_TARGET_NOT_FOUND at step 7: Cannot find row \"Wingtip Toys\" on the page"
-                            " — prepare rehearses the typed search, after which the row is there, but a Datagrid"
-                            " row opened by click is listed as role 'clickable', not 'row' (the run no longer"
-                            " checks the row before the search is typed: it is revealedBy step 6)",
 }

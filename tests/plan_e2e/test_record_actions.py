@@ -1,0 +1,141 @@
+"""`browserops record` writes the business action, not the keystrokes (issues #18.5, #19.3, #24.4): a repeated
+control by the container it is in (``within``), an Escape that closed a menu as a ``press`` step, a pick in a
+widget over a hidden select (Tom Select, from npm) as one ``select`` on the widget a person sees, several picks as a
+list, a switch without a change event (Shoelace) as a step — then the recording replayed through the real CLI.
+A scripted person drives the page (Playwright) while the recorder watches, as tests/plan_e2e/test_record.py does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.async_api import Page
+
+from browserops.browser.launch.session import BrowserSession
+from browserops.cli.record_cmd import write_recording
+from browserops.demo_site import DemoSite
+from browserops.demo_site.zoo_site import ZooSite
+from browserops.plan.record import Recorder
+from browserops.plan.record_values import field_key
+from browserops.tools.context import ToolContext
+from tests.plan_e2e.helpers import post, server_state
+from tests.plan_e2e.test_record import cli, record_while, until
+
+
+async def test_record_writes_within_for_a_repeated_control_and_escape_as_a_press(
+        session: BrowserSession, tool_ctx: ToolContext, demo_site: DemoSite, workspace: Path) -> None:
+    demo_site.reset()
+
+    async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        await page.locator("tr", has_text="Stapler").get_by_role("button", name="Delete").click()
+        await until(lambda: any(line.startswith("click:") for line in lines), "the delete")
+        await page.locator("article", has_text="@bob").locator(".more").click()
+        await until(lambda: sum(line.startswith("click:") for line in lines) == 2, "the menu opened")
+        await page.keyboard.press("Escape")
+        await until(lambda: any(line.startswith("press:") for line in lines), "the Escape")
+
+    recording = await record_while(session, tool_ctx, demo_site.base_url + "/repeated", user)
+    delete, more, escape = recording.steps
+    assert delete == {"kind": "act", "target": {"role": "button", "names": ["Delete"],
+                                                "within": {"role": "row", "names": ["Stapler 2"]}}}
+    assert more["target"]["within"] == {"role": "article", "names": ["@bob 3h"]} and "nth" not in more["target"]
+    assert escape == {"kind": "press", "key": "Escape", "target": more["target"]}
+
+    demo_site.reset()
+    out = workspace / "repeated.yaml"
+    write_recording(recording, out, workspace / "repeated.input.yaml")
+    code, prepared = await cli(workspace, "prepare", "--steps", str(out))
+    assert code == 2, prepared
+    # Stapler moves from the second row to the last before the replay: the replay still deletes the stapler.
+    post(demo_site.base_url, "/__variant", {"name": "repeated_orders", "value": "A4 paper,Desk lamp,Printer toner,"
+                                                                                 "Stapler"})
+    code, ran = await cli(workspace, "run", str(prepared["requestId"]), "--confirm", str(prepared["confirmPhrase"]))
+    assert code == 0, ran
+    assert server_state(demo_site.base_url)["repeated"] == [{"what": "delete", "owner": "Stapler"},
+                                                            {"what": "close", "owner": "the post by @bob"}]
+
+
+async def test_record_a_delete_and_how_its_confirm_dialog_was_answered(
+        session: BrowserSession, tool_ctx: ToolContext, demo_site: DemoSite, workspace: Path) -> None:
+    demo_site.reset()
+
+    async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        page.once("dialog", lambda dialog: dialog.accept())
+        await page.locator("tr", has_text="EXP-1001").get_by_role("button", name="Delete").click()
+        await until(lambda: any(line.startswith("dialog:") for line in lines), "the answer")
+        await until(lambda: bool(recorder.recording.steps[-1].get("expect")), "the page after it")
+
+    recording = await record_while(session, tool_ctx, demo_site.base_url + "/expenses", user)
+    delete, = recording.steps
+    assert delete["kind"] == "submit" and delete["target"]["within"] == {"role": "row", "names": ["EXP-1001"]}
+    assert delete["dialog"] == {"answer": "accept", "text": ["Delete this expense?"]}
+    assert delete["expect"] == {"text": ["Expenses"]} or "Expense" in delete["expect"]["text"][0], delete
+    demo_site.reset()
+    out = workspace / "delete.yaml"
+    write_recording(recording, out, workspace / "delete.input.yaml")
+    code, prepared = await cli(workspace, "prepare", "--steps", str(out))
+    assert code == 2, prepared
+    assert "then OK to its dialog if it says 'Delete this expense?'" in str(prepared["diffText"])
+    code, ran = await cli(workspace, "run", str(prepared["requestId"]), "--confirm", str(prepared["confirmPhrase"]))
+    assert code == 0, ran
+    assert [d["reference"] for d in server_state(demo_site.base_url)["deletions"]] == ["EXP-1001"]
+
+
+async def test_record_a_widget_pick_not_the_search_typed_for_it(
+        session: BrowserSession, tool_ctx: ToolContext, workspace: Path) -> None:
+    async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        await page.locator("#country").locator("..").locator(".ts-control").click()
+        await page.keyboard.type("Fra")
+        await page.locator(".ts-dropdown .option", has_text="France").click()
+        await page.keyboard.press("Tab")  # on to the next field: the list closes (a Tab is not a step)
+        await page.locator("#country-ts-dropdown").wait_for(state="hidden")
+        if not await page.locator("#toppings-ts-dropdown").is_visible():  # the Tab may have opened it already
+            await page.locator("#toppings").locator("..").locator(".ts-control").click()
+        for topping in ("Cheese", "Olives"):  # a multiple picker's list stays open between picks
+            await page.locator(".ts-dropdown .option", has_text=topping).click()
+        await page.keyboard.press("Tab")
+        await until(lambda: len(recorder.pending_fields) == 2, "both pickers seen")
+
+    with ZooSite() as zoo:
+        recording = await record_while(session, tool_ctx, zoo.url("tomselect"), user)
+        country, toppings = recording.steps
+        assert country["action"] == "select" and country["target"]["role"] == "combobox"
+        # One select on the widget as it is listed (Tom Select moves the label to its own input, so the hidden
+        # select and the widget share only the placeholder): no step types "Fra".
+        assert country["target"] == {"role": "combobox", "names": ["Pick a country"]}
+        assert recording.inputs == {"pick_a_country": "France", "pick_toppings": ["Cheese", "Olives"]}
+        assert "France" in country["options"] and "Japan" in country["options"]
+        assert toppings["action"] == "select" and toppings["target"]["names"] == ["Pick toppings"]
+        # The country replayed through prepare -> run (the list of toppings waits for multi-value plans).
+        recording.steps = [country]
+        out = workspace / "country.yaml"
+        write_recording(recording, out, workspace / "country.input.yaml")
+        code, prepared = await cli(workspace, "prepare", "--steps", str(out), "--input",
+                                   str(workspace / "country.input.yaml"))
+        assert code == 2, prepared
+        assert f'{country["field"]} = ' in str(prepared["diffText"]) and '"France"' in str(prepared["diffText"])
+        code, ran = await cli(workspace, "run", str(prepared["requestId"]), "--confirm",
+                              str(prepared["confirmPhrase"]))
+        assert code == 0, ran
+
+
+async def test_record_a_switch_that_sends_no_change_event(
+        session: BrowserSession, tool_ctx: ToolContext, workspace: Path) -> None:
+    async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
+        await page.locator("sl-switch#notify").click()
+        await until(lambda: len(recorder.pending_fields) == 1, "the switch seen")
+
+    with ZooSite() as zoo:
+        recording = await record_while(session, tool_ctx, zoo.url("shoelace"), user)
+    step, = recording.steps
+    assert step["action"] == "check" and step["target"]["role"] == "switch"
+    assert recording.inputs[step["field"]] is True
+
+
+def test_field_keys_are_short_and_come_from_the_label() -> None:
+    taken: set[str] = set()
+    name = "Tags Hold down Control, or Command on a Mac, to select more than one."
+    assert field_key(name, taken, ["Tags", "Pick tags"]) == "tags"
+    assert field_key("Available tags Choose tags by selecting them", taken) == "available_tags_choose"
+    assert field_key("Name on card", taken, ["As printed"]) == "name_on_card"
+    assert field_key("Billable to client", taken) == "billable_to_client"
+    assert field_key("Имя", taken) == "field_5"
