@@ -193,6 +193,10 @@ class Walk:
         if wall is not None and not signs_in_here(self.actions, a.number - 1):
             raise login_error(self.seen.url, wall)
         details: dict[str, Any] = dict(cause.details) if cause is not None else {}
+        if details.get("ambiguous") and cause is not None:
+            # Several elements fit the step's description on the first look: the step file must say which.
+            raise BrowserOpsError(ErrorCode.TARGET_AMBIGUOUS, f"S{step_title(a)[1:]}: {cause.message}",
+                                  details={**details, "step": a.number, "failedStep": a.number})
         # The resolver's own advice speaks of a change, which a first look cannot know: what it saw stays.
         seen = cause.message.split(" The site changed", 1)[0] if cause is not None else what + "."
         raise BrowserOpsError(

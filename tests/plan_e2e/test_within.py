@@ -72,7 +72,7 @@ def test_a_within_naming_several_containers_is_refused_with_the_candidates(site:
     code, data, _ = cli_json(workspace, "prepare", "--steps", str(write_steps(
         workspace, "vague.yaml", {"title": "Too vague", "startUrl": "/repeated", "steps": [DELETE_STAPLER]})),
         "--base-url", site.base_url)
-    assert code != 0 and data["code"] == "BROWSER_SITE_CHANGED", data
+    assert code != 0 and data["code"] == "BROWSER_TARGET_AMBIGUOUS", data
     assert "ambiguous" in data["error"]
     assert 'in row "Stapler refill"' in data["error"] and 'in row "Stapler 2"' in data["error"]
     # The container's full name, as the listing reads it, is exact: it wins over the names it starts.
