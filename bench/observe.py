@@ -11,9 +11,10 @@ and one browser:
 - ``baseline``: ``page.aria_snapshot(mode="ai")``; characters = the snapshot text.
 
 Each is timed on a freshly loaded page ("cold": the first look after a navigation, what an agent does
-most) and once more on the same page ("warm"); medians over ``--runs`` rounds. Prints JSON.
+most) and once more on the same page ("warm"); medians over ``--runs`` rounds. Prints JSON; the results file
+(``--out bench/results/observe.json``) is the record, with the machine's load during the run.
 
-    uv run python bench/observe.py [--runs 3] [--sizes 1000,5000]
+    uv run python bench/observe.py [--runs 3] [--sizes 1000,5000] [--out FILE]
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from typing import Any
 
 import orjson
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.machine import machine_end, machine_start
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.browser.numbering.listing import MAX_LIMIT
 from browserops.config import Settings
@@ -83,7 +87,7 @@ def _median(values: list[float]) -> float:
 
 
 async def run(sizes: list[int], runs: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"bench": "observe", "runs": runs, "goal": GOAL, "pages": {}}
+    out: dict[str, Any] = {"bench": "observe", "runs": runs, "goal": GOAL, "machine": machine_start(), "pages": {}}
     with DemoSite() as site, tempfile.TemporaryDirectory() as tmp:
         async with BrowserSession(SessionOptions()) as session:
             out["browser_version"] = session.context.browser.version if session.context.browser else None
@@ -132,6 +136,7 @@ async def run(sizes: list[int], runs: int) -> dict[str, Any]:
                     ratio["chars"] <= GOAL["chars"]
                 )
                 out["pages"][str(n)] = page
+    out["machine"] = machine_end(out["machine"])
     out["goal_met"] = all(p["goal_met"] for p in out["pages"].values())
     out["note"] = (
         "browserops returns the first page of the numbered listing (default limit) plus the count of the rest; "
@@ -145,10 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=3, help="rounds per page size (median reported)")
     parser.add_argument("--sizes", default="1000,5000", help="comma-separated n for /large?n=")
+    parser.add_argument("--out", type=Path, default=None, help="also write the JSON to this file")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     result = asyncio.run(run(sizes, max(1, args.runs)))
-    sys.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
+    text = orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n"
+    if args.out is not None:
+        args.out.write_text(text, encoding="utf-8")
+    sys.stdout.write(text)
     return 0
 
 
