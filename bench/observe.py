@@ -97,14 +97,18 @@ async def run(sizes: list[int], runs: int) -> dict[str, Any]:
                 ours_cold, ours_warm, base_cold, base_warm, whole_cold = [], [], [], [], []
                 ours_chars = base_chars = whole_chars = 0
                 data: dict[str, Any] = {}
+                whole_failed: list[str] = []  # a page of the listing that failed (timed out) fails its round
                 for _ in range(runs):
                     await _load(session, url)
                     ms, ours_chars, data = await _ours(ctx)
                     ours_cold.append(ms)
                     ours_warm.append((await _ours(ctx))[0])
                     await _load(session, url)
-                    ms, whole_chars = await _whole(ctx)
-                    whole_cold.append(ms)
+                    try:
+                        ms, whole_chars = await _whole(ctx)
+                        whole_cold.append(ms)
+                    except RuntimeError as exc:
+                        whole_failed.append(str(exc)[:300])
                     await _load(session, url)
                     ms, base_chars = await _baseline(session)
                     base_cold.append(ms)
@@ -117,7 +121,8 @@ async def run(sizes: list[int], runs: int) -> dict[str, Any]:
                         "items_shown": len(data.get("items", [])),
                         "total": data.get("total"),
                     },
-                    "browserops_whole": {"cold_ms": _median(whole_cold), "chars": whole_chars},
+                    "browserops_whole": {"cold_ms": _median(whole_cold) if whole_cold else None,
+                                         "chars": whole_chars, "rounds_failed": whole_failed},
                     "aria_snapshot_ai": {
                         "cold_ms": _median(base_cold),
                         "warm_ms": _median(base_warm),
@@ -128,8 +133,9 @@ async def run(sizes: list[int], runs: int) -> dict[str, Any]:
                     "time_cold": round(page["browserops"]["cold_ms"] / page["aria_snapshot_ai"]["cold_ms"], 3),
                     "time_warm": round(page["browserops"]["warm_ms"] / page["aria_snapshot_ai"]["warm_ms"], 3),
                     "chars": round(ours_chars / base_chars, 4),
-                    "whole_time_cold": round(_median(whole_cold) / page["aria_snapshot_ai"]["cold_ms"], 3),
-                    "whole_chars": round(whole_chars / base_chars, 4),
+                    "whole_time_cold": round(_median(whole_cold) / page["aria_snapshot_ai"]["cold_ms"], 3)
+                    if whole_cold else None,
+                    "whole_chars": round(whole_chars / base_chars, 4) if whole_cold else None,
                 }
                 page["ratio"] = ratio
                 page["goal_met"] = max(ratio["time_cold"], ratio["time_warm"]) <= GOAL["time"] and (
