@@ -32,6 +32,7 @@ import math
 import re
 import sys
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -122,15 +123,25 @@ async def peer_page(peer: PlaywrightMCP, url: str, rounds: int) -> dict[str, Any
             "peer_url": found.group(1) if found else ""}
 
 
+async def _side(measuring: Awaitable[dict[str, Any]], who: str) -> dict[str, Any]:
+    """One side's figures, or what failed (a call that timed out is a result too, not the end of the run)."""
+    try:
+        return await measuring
+    except RuntimeError as exc:
+        return {f"{who}_failed": str(exc)[:300]}
+
+
 async def measure(ops: BrowserOpsStdio, peer: PlaywrightMCP, url: str, rounds: int, flip: bool) -> dict[str, Any]:
     """Both sides on one page; which goes first alternates from page to page (``flip``)."""
     if flip:
-        theirs = await peer_page(peer, url, rounds)
-        row = await browserops_page(ops, url, rounds)
+        theirs = await _side(peer_page(peer, url, rounds), "peer")
+        row = await _side(browserops_page(ops, url, rounds), "browserops")
     else:
-        row = await browserops_page(ops, url, rounds)
-        theirs = await peer_page(peer, url, rounds)
+        row = await _side(browserops_page(ops, url, rounds), "browserops")
+        theirs = await _side(peer_page(peer, url, rounds), "peer")
     row.update(theirs)
+    if "browserops_failed" in row or "peer_failed" in row:
+        return row
     if row.pop("ops_url") != url or row.pop("peer_url") != url:
         row["navigated_away"] = True  # the page's own script sent it elsewhere: not the same document
     row.pop("peer_url", None)
@@ -158,7 +169,9 @@ FIGURES = ("default_ms", "default_chars", "whole_ms", "whole_chars", "peer_cold_
 
 def summarise(pages: dict[str, dict[str, Any]]) -> dict[str, Any]:
     rows = list(pages.values())
-    summary: dict[str, Any] = {"pages": len(rows), "navigated_away": sum(1 for r in rows if r.get("navigated_away"))}
+    summary: dict[str, Any] = {"pages": len(rows), "navigated_away": sum(1 for r in rows if r.get("navigated_away")),
+                               "failed": sorted(name[:16] for name, r in pages.items()
+                                                if "browserops_failed" in r or "peer_failed" in r)}
     for key in FIGURES:
         values = [float(r[key]) for r in rows if key in r]
         if values:
@@ -172,13 +185,15 @@ def summarise(pages: dict[str, dict[str, Any]]) -> dict[str, Any]:
 def judge(summary: dict[str, Any], pages: dict[str, dict[str, Any]], big: dict[str, dict[str, Any]]) -> dict[str, Any]:
     compared = [r for r in pages.values() if "whole_vs_peer_time" in r]
     many = [r["whole_vs_peer_time"] for r in compared if r["items"] >= 20]
-    huge = [r["whole_vs_peer_time"] for r in [*compared, *big.values()] if r["items"] >= 2000
+    huge = [r["whole_vs_peer_time"] for r in [*compared, *big.values()] if r.get("items", 0) >= 2000
             and "whole_vs_peer_time" in r]
+    # A big page whose listing failed (timed out) fails the big-page targets: no ratio stands for it.
+    big_failed = any("browserops_failed" in r for r in big.values())
     large = big.get("large?n=20000", {}).get("whole_vs_peer_time")
     figures: dict[str, float | None] = {
         "whole_vs_peer_time_median": summary.get("whole_vs_peer_time", {}).get("p50"),
         "whole_vs_peer_time_max_pages_with_20_items": max(many) if many else None,
-        "whole_vs_peer_time_pages_with_2000_items": max(huge) if huge else None,
+        "whole_vs_peer_time_pages_with_2000_items": None if big_failed or not huge else max(huge),
         "large_20000_whole_vs_peer_time": large,
         "whole_vs_peer_chars_median": summary.get("whole_vs_peer_chars", {}).get("p50"),
         "whole_vs_peer_chars_median_issue19": summary.get("whole_vs_peer_chars", {}).get("p50"),
@@ -190,8 +205,9 @@ def judge(summary: dict[str, Any], pages: dict[str, dict[str, Any]], big: dict[s
 
 
 def _log(i: int, n: int, name: str, row: dict[str, Any]) -> None:
-    print(f"[{i}/{n}] {name[:16]} items={row['items']} default={row['default_ms']}ms whole={row['whole_ms']}ms "
-          f"peer={row['peer_ms']}ms", file=sys.stderr, flush=True)
+    print(f"[{i}/{n}] {name[:16]} items={row.get('items')} default={row.get('default_ms')}ms "
+          f"whole={row.get('whole_ms')}ms peer={row.get('peer_ms')}ms {row.get('browserops_failed', '')}"
+          f"{row.get('peer_failed', '')}", file=sys.stderr, flush=True)
 
 
 async def run(corpus: Path, limit: int, rounds: int, large: list[int], biggest: int) -> dict[str, Any]:
@@ -211,7 +227,7 @@ async def run(corpus: Path, limit: int, rounds: int, large: list[int], biggest: 
                 big[f"large?n={n}"] = row = await measure(ops, peer, f"{demo.base_url}/large?n={n}", rounds,
                                                           flip=bool(j % 2))
                 _log(j + 1, len(large), f"large?n={n}", row)
-    for name, row in sorted(pages.items(), key=lambda kv: -kv[1]["items"])[:biggest]:
+    for name, row in sorted(pages.items(), key=lambda kv: -int(kv[1].get("items", 0)))[:biggest]:
         big[name] = row
     out["machine"] = machine_end(out["machine"])
     out["summary"] = summarise(pages)
