@@ -31,8 +31,8 @@ from typing import Any
 
 import orjson
 
-from browserops.agent.loop import AgentRun
-from browserops.agent.model import ModelTurn, tool_turn
+from browserops.agent.model_api import ModelTurn, tool_turn
+from browserops.agent.run import AgentRun, RunConfig
 from browserops.agent.scripted import ModelRequest, Responder, ScriptedModel
 from browserops.agent.toolhost import InProcessToolHost
 from browserops.browser.launch.session import BrowserSession, SessionOptions
@@ -103,8 +103,9 @@ async def one_run(ctx: ToolContext, site: DemoSite, pause_ms: int) -> dict[str, 
     assert opened["status"] == "ok", opened
     settings = Settings(step_pause_ms=pause_ms)
     ctx.settings = settings
-    run = AgentRun(InProcessToolHost(ctx), ScriptedModel(script()), settings, goal="fill in a new expense draft",
-                   workspace=ctx.workspace, max_steps=20)
+    run = AgentRun(InProcessToolHost(ctx), ScriptedModel(script()),
+                   RunConfig(goal="fill in a new expense draft", workspace=ctx.workspace, settings=settings,
+                             max_steps=20))
     started = time.perf_counter()
     pause = await run.advance()
     wall_ms = (time.perf_counter() - started) * 1000

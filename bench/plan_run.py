@@ -56,6 +56,7 @@ from browserops.config import Settings
 from browserops.contract import ToolResult
 from browserops.demo_site import DemoSite
 from browserops.origins import OriginRules
+from browserops.packs import BUILTIN_DIR
 from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
@@ -67,7 +68,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.machine import machine_end, machine_start
 
 GOAL_RATIO = 1.3
-RECEIPT = Path(__file__).resolve().parents[1] / "domain_packs" / "demo_expense" / "example_receipt.png"
+RECEIPT = BUILTIN_DIR / "demo_expense" / "example_receipt.png"
 
 
 def _fill(field: str, role: str, name: str, value: str, action: str = "type") -> dict[str, Any]:

@@ -9,7 +9,7 @@ export PATH="$HOME/.local/bin:$PATH"
 PORT="${BROWSEROPS_DEMO_PORT:-8765}"
 WS="${BROWSEROPS_DEMO_WORKSPACE:-$(mktemp -d -t browserops-demo-XXXX)}"
 SITE="http://127.0.0.1:$PORT"
-INPUT="domain_packs/demo_expense/example_input.yaml"   # names its receipt file, example_receipt.png
+INPUT="browserops/packs/builtin/demo_expense/example_input.yaml"   # names its receipt file, example_receipt.png
 bo() { uv run --frozen browserops --workspace "$WS" "$@"; }
 
 uv run --frozen browserops demo-site --port "$PORT" >/dev/null 2>&1 &

@@ -10,6 +10,7 @@ from browserops.plan import (
     DiffEntry,
     Fingerprint,
     PageFingerprint,
+    PlanDraft,
     PlanSource,
     Requirement,
     Step,
@@ -55,7 +56,7 @@ def expense_plan(*, with_diff: bool = True, request_id: str = REQUEST_ID, worksp
                                    snapshot="snapshots/001_expense.aria.txt", sha256="0" * 64)],
             values={k: v for k, v in before.items() if k != "password"},
         )
-    return build_plan(
+    return build_plan(PlanDraft(
         title="File a taxi expense",
         start_url="http://127.0.0.1:8765/expense",
         steps=expense_steps(),
@@ -66,7 +67,7 @@ def expense_plan(*, with_diff: bool = True, request_id: str = REQUEST_ID, worksp
         fingerprint=fingerprint,
         request_id=request_id,
         created=CREATED,
-    )
+    ))
 
 
 STEP_FILE_YAML = """\

@@ -22,7 +22,7 @@ import redis
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.lane import Lane, open_lane
-from browserops.lane_redis import KEY_PREFIX, RedisLane, public_url
+from browserops.lane.redis_lane import KEY_PREFIX, RedisLane, public_url
 from tests.redis_server import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +32,7 @@ WORKER = textwrap.dedent("""
     import asyncio, os, sys, time
     from pathlib import Path
     from browserops.contract import BrowserOpsError
-    from browserops.lane_redis import RedisLane
+    from browserops.lane.redis_lane import RedisLane
 
     ws, log, hold, mode, url, lease = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3]), sys.argv[4], \\
         sys.argv[5], float(sys.argv[6])

@@ -11,6 +11,7 @@ import yaml
 from click.testing import CliRunner
 
 from browserops.cli import cli
+from browserops.packs import BUILTIN_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,7 +23,7 @@ def run(ws: Path, *args: str) -> tuple[int, str, str]:
 
 def test_list(workspace: Path) -> None:
     code, out, _ = run(workspace, "pack", "list")
-    assert code == 0 and "demo_expense" in out and "demo_statements" in out and "builtin" in out
+    assert code == 0 and "demo_expense" in out and "demo_statements" in out and "entry-point" in out
     code, out, _ = run(workspace, "pack", "list", "--json")
     packs = {p["name"]: p for p in orjson.loads(out)["packs"]}
     assert packs["demo_expense"]["valid"] and packs["demo_expense"]["problems"] == []
@@ -43,7 +44,7 @@ def test_show(workspace: Path) -> None:
 
 
 def test_validate_with_input(workspace: Path) -> None:
-    code, out, _ = run(workspace, "pack", "validate", str(ROOT / "domain_packs/demo_expense"))
+    code, out, _ = run(workspace, "pack", "validate", str(BUILTIN_DIR / "demo_expense"))
     assert code == 0 and out.startswith("OK: demo_expense follows the pack interface; its example builds 11 steps")
     good = workspace / "in.yaml"
     good.write_text(yaml.safe_dump({"merchant": "Café Lumière", "amount": "18.00", "currency": "EUR"}))

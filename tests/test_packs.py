@@ -15,7 +15,7 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
 from browserops.demo_site import DemoSite
 from browserops.packs import BUILTIN_DIR, PackContext, get_pack, list_packs, load_pack_dir, validate_pack_dir
-from browserops.plan import PlanSource, build_plan, render_diff
+from browserops.plan import PlanDraft, PlanSource, build_plan, render_diff
 from browserops.plan.steps import Kind, Step
 
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
@@ -103,8 +103,9 @@ def test_demo_expense_input_errors_name_the_field(change: dict[str, str], fragme
 def test_demo_statements_is_read_only_and_exports() -> None:
     pack = validate_pack_dir(BUILTIN_DIR / "demo_statements")
     sf = pack.build(pack.example_input())
-    plan = build_plan(title=sf.title, start_url="http://127.0.0.1:1/statements", steps=sf.steps, workspace="/ws",
-                      source=PlanSource(kind="pack", name=pack.name))
+    plan = build_plan(PlanDraft(
+        title=sf.title, start_url="http://127.0.0.1:1/statements", steps=sf.steps, workspace="/ws",
+        source=PlanSource(kind="pack", name=pack.name)))
     assert not plan.side_effects.requires_confirm
     assert [a.save_as for a in plan.actions if a.kind is Kind.EXPORT] == ["statements_2026-01.csv",
                                                                           "statements_2026-02.csv"]
@@ -226,7 +227,7 @@ def test_discovery_workspace_packs_and_problems(tmp_path: Path) -> None:
     write_pack(ws, "bad", "import subprocess\n")
     entries = {e.name: e for e in list_packs(ws)}
     assert {"demo_expense", "demo_statements", "mine", "bad"} <= set(entries)
-    assert entries["demo_expense"].origin == "builtin" and entries["mine"].origin == "workspace"
+    assert entries["demo_expense"].origin == "entry-point" and entries["mine"].origin == "workspace"
     assert entries["demo_statements"].origin == "workspace"  # the workspace's own pack wins
     assert entries["bad"].pack is None and "imports subprocess" in entries["bad"].problems[0]
     assert get_pack(ws, "demo_statements").description == "Test pack"

@@ -28,15 +28,15 @@ def _offenders(paths: list[Path], forbidden: tuple[str, ...]) -> list[str]:
 
 
 def test_guards_and_records_do_not_import_deciders_or_front_doors() -> None:
-    paths = [*(PACKAGE / "evidence").glob("*.py"), PACKAGE / "lane.py", PACKAGE / "privacy.py"]
+    paths = [*(PACKAGE / "evidence").glob("*.py"), *(PACKAGE / "lane").glob("*.py"), PACKAGE / "privacy.py"]
     forbidden = ("browserops.plan", "browserops.packs", "browserops.agent", "browserops.cli", "browserops.server",
                  "browserops.mcp_server", "browserops.browser")
     assert _offenders(paths, forbidden) == []
 
 
 def test_plan_data_modules_and_packs_never_touch_the_browser() -> None:
-    names = ("steps", "model", "loader", "diff", "phrase", "schemas")
-    paths = [PACKAGE / "plan" / f"{n}.py" for n in names] + [PACKAGE / "packs.py"]
+    names = ("steps", "model", "build", "loader", "diff", "phrase", "schemas")
+    paths = [PACKAGE / "plan" / f"{n}.py" for n in names] + list((PACKAGE / "packs").rglob("*.py"))
     forbidden = ("browserops.browser", "browserops.tools.registry", "browserops.agent", "browserops.cli",
                  "browserops.server", "browserops.mcp_server", "browserops.lane")
     assert _offenders(paths, forbidden) == []

@@ -15,6 +15,7 @@ from browserops.evidence.layout import check_request_id, new_request_id
 from browserops.plan import (
     BrowserPlan,
     DiffEntry,
+    PlanDraft,
     PlanSource,
     Step,
     build_plan,
@@ -153,8 +154,9 @@ def test_hand_edits_that_break_the_rules_are_refused(path: list[Any], value: Any
 def test_counts_use_the_diff_once_prepare_computed_it() -> None:
     assert expense_plan(with_diff=False).counts().fills == 5
     assert expense_plan().counts().fills == 5  # all five fields change
-    plan = build_plan(title="t", start_url="http://x/", steps=expense_steps()[:3], workspace="/ws",
-                      source=PlanSource(kind="steps"), diff=[], fingerprint=expense_plan().fingerprint)
+    plan = build_plan(PlanDraft(
+        title="t", start_url="http://x/", steps=expense_steps()[:3], workspace="/ws",
+        source=PlanSource(kind="steps"), diff=[], fingerprint=expense_plan().fingerprint))
     assert plan.counts().fills == 0 and not plan.has_changes
 
 
@@ -227,16 +229,18 @@ def test_render_diff_quotes_untrusted_page_values() -> None:
 
 
 def test_render_diff_without_changes() -> None:
-    plan = build_plan(title="t", start_url="http://x/", steps=expense_steps()[:3], workspace="/ws",
-                      source=PlanSource(kind="steps"), diff=[], fingerprint=expense_plan().fingerprint)
+    plan = build_plan(PlanDraft(
+        title="t", start_url="http://x/", steps=expense_steps()[:3], workspace="/ws",
+        source=PlanSource(kind="steps"), diff=[], fingerprint=expense_plan().fingerprint))
     text = render_diff(plan)
     assert "No changes" in text
     assert text.endswith("Plan: 0 fills, 0 submits, 0 exports; side effects: browser-act")
 
 
 def test_read_only_plan_summary() -> None:
-    plan = build_plan(title="t", start_url="http://x/", steps=[step(kind="navigate", url="/")], workspace="/ws",
-                      source=PlanSource(kind="steps"))
+    plan = build_plan(PlanDraft(
+        title="t", start_url="http://x/", steps=[step(kind="navigate", url="/")], workspace="/ws",
+        source=PlanSource(kind="steps")))
     assert render_diff(plan).endswith("side effects: none (read-only)")
     assert not plan.has_changes and not plan.side_effects.requires_confirm
 

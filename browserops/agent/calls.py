@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from browserops.agent.model import ModelTurn
+from browserops.agent.model_api import ModelTurn
 from browserops.agent.toolspec import ASK, DONE, ToolSpec
 from browserops.tools.base import describe_validation_error
 

@@ -1,6 +1,6 @@
 """``prepare --goal``: the agent explores read-only and its actions become the steps of a plan.
 
-The run is an :class:`~browserops.agent.loop.AgentRun` with ``read_only=True`` over a :class:`ReadOnlyHost`
+The run is an :class:`~browserops.agent.run.AgentRun` with ``read_only=True`` over a :class:`ReadOnlyHost`
 (acting and exporting tools are refused by the host itself, whatever happens above it). Every acting call the
 model chooses goes to :class:`PlanRecorder` instead of the page: it becomes a plan :class:`~browserops.plan.steps.Step`
 whose target is captured semantically from the live element (ARIA role + accessible name + frame, never a
@@ -20,10 +20,10 @@ from typing import Any
 from browserops import policy, policy_words
 from browserops.agent.calls import ParsedCall
 from browserops.agent.gate import INSPECT, Judgement
-from browserops.agent.loop import AgentRun
-from browserops.agent.model import Model
+from browserops.agent.model_api import Model
 from browserops.agent.oneshot import Ask, Manual, TaskResult, run_to_end
-from browserops.agent.run_types import Emit
+from browserops.agent.run import AgentRun, RunConfig
+from browserops.agent.run.outcomes import Emit
 from browserops.agent.toolhost import ToolHost
 from browserops.agent.toolspec import ToolSpec, traits_in
 from browserops.config import Settings
@@ -155,8 +155,8 @@ async def explore(host: ToolHost, model: Model, settings: Settings, *, goal: str
         raise BrowserOpsError(ErrorCode(opened.get("code", ErrorCode.NAVIGATION_FAILED.value)),
                               str(opened.get("error")))
     recorder = PlanRecorder(guarded)
-    run = AgentRun(guarded, model, settings, goal=goal, workspace=workspace, read_only=True, planner=recorder,
-                   emit=emit, max_steps=max_steps)
+    run = AgentRun(guarded, model, RunConfig(goal=goal, workspace=workspace, settings=settings, read_only=True,
+                                         max_steps=max_steps), planner=recorder, emit=emit)
 
     async def no_answer(question: str) -> str | None:
         return None

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import anthropic
 
-from browserops.agent.model import Message, ModelTurn, ToolCall, ToolSchema, Usage
+from browserops.agent.model_api import Message, ModelTurn, ToolCall, ToolSchema, Usage
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
 

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from browserops.agent.fence import PROCESS_FENCE, Fence
-from browserops.agent.summary import Observation, observation_from_result, one_line
+from browserops.agent.model_summaries import Observation, observation_from_result, one_line
 from browserops.agent.toolhost import ToolHost
 
 log = logging.getLogger(__name__)

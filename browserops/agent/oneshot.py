@@ -1,6 +1,6 @@
 """One agent task from start to end, for front doors that answer questions through callbacks (the CLI).
 
-:func:`run_to_end` drives an :class:`~browserops.agent.loop.AgentRun` until it ends: an ``assistant_ask``
+:func:`run_to_end` drives an :class:`~browserops.agent.run.AgentRun` until it ends: an ``assistant_ask``
 goes to ``ask`` (``None`` = nobody can answer), a manual hand-off goes to ``manual`` (False = nobody can do
 it). Destructive actions never reach here: the run was given a :class:`~browserops.policy.Confirmer`.
 The bundle is always finished, also when the caller is interrupted.
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from browserops.agent.loop import AgentRun
-from browserops.agent.run_types import Pause
+from browserops.agent.run import AgentRun
+from browserops.agent.run.outcomes import Pause
 from browserops.contract import BrowserOpsError, ErrorCode
 
 Ask = Callable[[str], Awaitable[str | None]]

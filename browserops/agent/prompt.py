@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from browserops.agent.fence import PROCESS_FENCE, Fence
-from browserops.agent.summary import one_line
+from browserops.agent.model_summaries import one_line
 from browserops.agent.toolspec import ASK, DONE, ToolSpec
 
 

@@ -12,7 +12,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
-from browserops.agent.model import Message, ModelTurn, ToolSchema
+from browserops.agent.model_api import Message, ModelTurn, ToolSchema
 from browserops.contract import BrowserOpsError, ErrorCode
 
 

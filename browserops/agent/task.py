@@ -1,6 +1,6 @@
 """``browser_task``: the whole agent as one tool for a master agent (docs/design.md §8.8).
 
-:func:`run_task` runs an :class:`~browserops.agent.loop.AgentRun` as a sub-agent over a tool host (the MCP
+:func:`run_task` runs an :class:`~browserops.agent.run.AgentRun` as a sub-agent over a tool host (the MCP
 server's own session) and returns the tool contract. Nothing waits for a person here, so:
 
 - ``done`` → ``{"status": "ok", "data": {"outcome": "done", "summary", "verified", ...}}``;
@@ -21,8 +21,8 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from browserops.agent.loop import AgentRun
-from browserops.agent.model import Model
+from browserops.agent.model_api import Model
+from browserops.agent.run import AgentRun, RunConfig
 from browserops.agent.toolhost import ToolHost
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
@@ -73,7 +73,8 @@ async def run_task(host: ToolHost, settings: Settings, workspace: Path, raw_args
             opened = await host.call("browser_navigate", {"url": args.url})
             if opened.get("status") != "ok":
                 return opened
-        run = AgentRun(host, model, settings, goal=args.goal, workspace=workspace, max_steps=args.max_steps)
+        run = AgentRun(host, model, RunConfig(goal=args.goal, workspace=workspace, settings=settings,
+                                                max_steps=args.max_steps))
         try:
             pause = await run.advance()
         finally:

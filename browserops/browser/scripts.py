@@ -2,28 +2,32 @@
 
 A script file defines named functions; Python calls one of them by name through a typed call object
 (:class:`PageCall` for ``fn(args)``, :class:`ElementCall` for ``fn(el, args)``), built by the typed wrappers
-beside the scripts (``browser/js/<script>.py``), so a call and its result type are written once. The runner
-wraps ``lib.js`` + the script + the call into one function expression, so an evaluate never depends on
-anything left on the page (a page cannot swap our helpers between calls). No caller-supplied JavaScript ever
-goes through here: function names are the project's own constants, arguments travel as data.
+beside the scripts (``browser/js/<script>.py``), so a call and its result type are written once. Each evaluate
+wraps ``lib.js`` + ``call.js`` (the glue: JSON out, find by blind id) + the script + the call into one function
+expression, so it never depends on anything left on the page (a page cannot swap our helpers between calls).
+No JavaScript is written here, and no caller-supplied JavaScript ever goes through here: function names are the
+project's own constants, arguments travel as data. DevTools calls go through here too (:func:`run_devtools`,
+the ``world_*`` builders), so every page script lives in ``js/*.js``.
 
 Arguments go in as one JSON string and the result comes back as one: Playwright's own value serialisation (a
 tagged tree built in the page and rebuilt in Python value by value) costs several milliseconds for a
 listing-sized result, a string next to nothing — and every listing, hit test and description crosses here.
 
-- :func:`run` — ``fn(args)`` in a frame;
+- :func:`call_in_frame` — ``fn(args)`` in a frame;
 - :func:`run_on` — ``fn(el, args)`` on the element with a given blind id in a frame (open shadow roots
   included), in the same round trip as finding it; :class:`NotInFrame` when the frame has no such element;
 - :func:`run_on_handle` — ``fn(el, args)`` on an element Playwright handed us (an iframe's element);
 - :func:`expression` — ``fn(args)`` as one expression for the DevTools protocol's ``Runtime.evaluate``, for
-  the one script that needs the command-line API (``getEventListeners``), which Playwright does not offer;
+  the scripts that need the command-line API (``getEventListeners``), which Playwright does not offer;
+  :func:`run_devtools` evaluates it in a page's main world and returns its value;
 - :func:`world_expression` / :func:`world_function` + :func:`world_result` — ``fn(args)`` / ``fn(el, args)``
-  (with ``lib.js``, as :func:`run`) for ``Runtime.evaluate`` / ``Runtime.callFunctionOn`` in a DevTools
+  (with ``lib.js``, as :func:`call_in_frame`) for ``Runtime.evaluate`` / ``Runtime.callFunctionOn`` in a DevTools
   execution context of our own (the listing's isolated world, :mod:`browserops.browser.numbering.isolated`),
   and its JSON answer decoded; :func:`world_found_expression` + :func:`world_found_result` do the same for
   :func:`run_on` (by blind id), and :func:`world_element_expression` evaluates to the element itself;
 - :data:`PASS_ELEMENT` + :func:`take_element` — hand an element DevTools resolved in a frame's main world
-  over to Playwright as a handle (an element inside a closed shadow root, which Playwright cannot find).
+  over to Playwright as a handle (an element inside a closed shadow root, which Playwright cannot find;
+  ``js/handoff.js``).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from importlib import resources
 from typing import Any, Generic, TypeVar, cast
 
 import orjson
-from playwright.async_api import BrowserContext, ElementHandle, Frame
+from playwright.async_api import BrowserContext, CDPSession, ElementHandle, Frame
 from playwright.async_api import Error as PlaywrightError
 
 R = TypeVar("R")
@@ -77,28 +81,27 @@ def source(name: str) -> str:
     return resources.files("browserops.browser").joinpath("js", f"{name}.js").read_text(encoding="utf-8")
 
 
-# The result (or what a returned promise resolves to) as JSON text; undefined as null.
-_JSON_OUT = ("const __boJson = (v) => JSON.stringify(v === undefined ? null : v);\n"
-             "return (__boR && typeof __boR.then === 'function') ? __boR.then(__boJson) : __boJson(__boR);")
-# On an element found by blind id: {found: false}, or {found: true, r: result}.
-_FOUND = ("(() => {{ const el = byBlindId(args.id);\n"
-          "if (!el) {{ return {{ found: false }}; }}\n"
-          "const r = {fn}(el, args);\n"
-          "return (r && typeof r.then === 'function') ? r.then((v) => ({{ found: true, r: v }}))"
-          " : {{ found: true, r }}; }})()")
+@cache
+def _script(name: str, function: str, kind: str) -> str:
+    """The function expression Playwright evaluates: ``(argsJson) => ...`` or ``(el, argsJson) => ...``, its
+    value the result's JSON text (``call.js``)."""
+    if not _NAME.match(function):  # only our own constants get here; a typo must not become code
+        raise ValueError(f"not a function name: {function!r}")
+    body = f"{source('lib')}\n{source('call')}\n{source(name)}\nconst args = JSON.parse(__boArgs);\n"
+    if kind == "page":
+        return f"(__boArgs) => {{\n{body}return __boAsJson({function}(args));\n}}"
+    if kind == "found":
+        return f"(__boArgs) => {{\n{body}return __boAsJson(__boOnFound({function}, args));\n}}"
+    return f"(__boEl, __boArgs) => {{\n{body}return __boAsJson({function}(__boEl, args));\n}}"
 
 
 @cache
-def _script(name: str, function: str, kind: str) -> str:
-    """The function expression Playwright evaluates: ``(argsJson) => ...`` or ``(el, argsJson) => ...``."""
-    if not _NAME.match(function):  # only our own constants get here; a typo must not become code
+def function_value(script: str, function: str) -> str:
+    """``js/<script>.js``'s ``function`` (no ``lib.js``) as one expression whose value is the function itself: a
+    ``functionDeclaration`` for ``Runtime.callFunctionOn``, or an evaluate Playwright calls with its argument."""
+    if not _NAME.match(function):
         raise ValueError(f"not a function name: {function!r}")
-    body = f"{source('lib')}\n{source(name)}\nconst args = JSON.parse(__boArgs);\n"
-    if kind == "page":
-        return f"(__boArgs) => {{\n{body}const __boR = {function}(args);\n{_JSON_OUT}\n}}"
-    if kind == "found":
-        return f"(__boArgs) => {{\n{body}const __boR = {_FOUND.format(fn=function)};\n{_JSON_OUT}\n}}"
-    return f"(__boEl, __boArgs) => {{\n{body}const __boR = {function}(__boEl, args);\n{_JSON_OUT}\n}}"
+    return f"(() => {{\n{source(script)}\nreturn {function};\n}})()"
 
 
 def expression(call: PageCall[Any]) -> str:
@@ -147,12 +150,7 @@ def world_found_result(call: ElementCall[R], blind_id: str, raw: object) -> R:
 def world_element_expression(blind_id: str) -> str:
     """An expression whose value is the element with ``blind_id`` (``lib.js``'s ``byBlindId``), or null: for
     ``Runtime.evaluate`` without ``returnByValue``, to get a DevTools object of the element itself."""
-    return f"({_by_id_script()})({orjson.dumps(_json({'id': blind_id})).decode()})"
-
-
-@cache
-def _by_id_script() -> str:
-    return f"(__boArgs) => {{\n{source('lib')}\nreturn byBlindId(JSON.parse(__boArgs).id);\n}}"
+    return world_reference(PageCall("handoff", "elementById", {"id": blind_id}))
 
 
 def world_result(call: PageCall[R] | ElementCall[R], raw: object) -> R:
@@ -174,7 +172,7 @@ def _json(args: Mapping[str, Any]) -> str:
     return orjson.dumps(dict(args)).decode()
 
 
-async def run(frame: Frame, call: PageCall[R]) -> R:
+async def call_in_frame(frame: Frame, call: PageCall[R]) -> R:
     """``call.function(call.args)`` in ``frame``."""
     raw = await frame.evaluate(_script(call.script, call.function, "page"), _json(call.args))
     return cast(R, _decode(raw))
@@ -199,15 +197,26 @@ async def run_on_handle(handle: ElementHandle, call: ElementCall[R]) -> R:
     return cast(R, _decode(raw))
 
 
+async def run_devtools(cdp: CDPSession, call: PageCall[R], *, command_line_api: bool = False) -> R:
+    """``call`` evaluated through DevTools (``Runtime.evaluate``) in the main world of ``cdp``'s page, a returned
+    promise awaited, its value by value: for what Playwright does not offer (the command-line API's
+    ``getEventListeners`` with ``command_line_api``). :class:`PageScriptError` when the script throws."""
+    answer = await cdp.send("Runtime.evaluate", {"expression": expression(call), "returnByValue": True,
+                                                 "awaitPromise": True, "includeCommandLineAPI": command_line_api})
+    if answer.get("exceptionDetails"):
+        raise PageScriptError(f"{call.script}.{call.function} threw in the page")
+    return cast(R, (answer.get("result") or {}).get("value"))
+
+
 # For Runtime.callFunctionOn on an element DevTools resolved into the page's main world: keep it under a
 # one-off random name on window, for take_element (Playwright makes handles only from its own evaluations).
-PASS_ELEMENT = "function (key) { window[key] = this; }"
+PASS_ELEMENT = function_value("handoff", "passElement")
 
 
 async def take_element(frame: Frame, key: str) -> ElementHandle | None:
     """The element :data:`PASS_ELEMENT` left under ``key`` in ``frame``'s main world, as a Playwright handle
     (the name is deleted in the same call); None when there is none."""
-    handle = await frame.evaluate_handle("(key) => { const el = window[key]; delete window[key]; return el; }", key)
+    handle = await frame.evaluate_handle(function_value("handoff", "takeElement"), key)
     element = handle.as_element()
     if element is None:
         await handle.dispose()

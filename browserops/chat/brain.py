@@ -1,6 +1,6 @@
 """``LoopBrain``: the agent loop behind the chat engine's :class:`~browserops.chat.api.Brain` seam.
 
-One :class:`~browserops.agent.loop.AgentRun` per session and goal, kept in memory between turns (its evidence
+One :class:`~browserops.agent.run.AgentRun` per session and goal, kept in memory between turns (its evidence
 bundle stays open while the chat waits for the user):
 
 - ``handle_message``: a new goal starts a new run (the previous one's bundle is finished); feedback — after a
@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from browserops.agent.loop import AgentRun
-from browserops.agent.model import Model
-from browserops.agent.run_types import Emit, Pause
+from browserops.agent.model_api import Model
+from browserops.agent.run import AgentRun, RunConfig
+from browserops.agent.run.outcomes import Emit, Pause
 from browserops.agent.toolhost import ToolHost
 from browserops.chat.api import Brain, ChatSession, Event, EventSink, TurnOutcome
 from browserops.config import Settings
@@ -113,7 +113,8 @@ class LoopBrain:
         old = self.runs.pop(state.session_id, None)
         if old is not None:
             old.close("A new goal replaced this one.")
-        run = AgentRun(self.host, self.model, self.settings, goal=goal, workspace=self.workspace,
+        run = AgentRun(self.host, self.model,
+                       RunConfig(goal=goal, workspace=self.workspace, settings=self.settings),
                        emit=_emitter(state.session_id, emit))
         self.runs[state.session_id] = run
         state.brain_state["request_id"] = run.request_id

@@ -24,7 +24,7 @@ from filelock import FileLock
 from browserops.chat.api import Brain, ChatSession, Event, TurnKind, TurnOutcome, check_session_id
 from browserops.chat.events import EventBus
 from browserops.chat.store import ChatStore
-from browserops.chat.turns import TurnCall, TurnRunner
+from browserops.chat.turns import TurnCall, TurnSupervisor
 from browserops.chat.words import is_done_message
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.privacy import mask_pii
@@ -61,7 +61,7 @@ class ChatEngine:
         self.steps_per_message = steps_per_message
         self.store = ChatStore(workspace)
         self.bus = EventBus(replay=replay, store=self.store)
-        self.turns = TurnRunner(self.store, self.bus, steps_per_message)
+        self.turns = TurnSupervisor(self.store, self.bus, steps_per_message)
         self._sessions: dict[str, ChatSession] = {}
         self._claims: dict[str, FileLock] = {}
 

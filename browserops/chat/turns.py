@@ -55,7 +55,7 @@ def _observation_view(data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-class TurnRunner:
+class TurnSupervisor:
     """At most one running turn per session, with its stop flag."""
 
     def __init__(self, store: ChatStore, bus: EventBus, steps_per_message: int) -> None:

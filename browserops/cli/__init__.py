@@ -1,4 +1,7 @@
-"""The ``browserops`` command: a thin click layer over the library."""
+"""The ``browserops`` command: a thin click layer over the library, one module per command group (``*_cmd.py``)
+plus what they share (options, the CLI state, terminal progress, the REPL). Only this package prints; the work
+itself — plans, packs, the agent, evidence — lives in the packages below, which never know a terminal is there.
+"""
 
 from __future__ import annotations
 

@@ -104,8 +104,8 @@ def agent(state: CliState, goal: str, url: str | None, max_steps: int | None, mo
       BROWSEROPS_MODEL=claude-haiku-4-5 browserops agent "open the expenses page" --mcp
     """
     from browserops.agent.llm import LLMClient
-    from browserops.agent.loop import AgentRun
     from browserops.agent.oneshot import run_to_end
+    from browserops.agent.run import AgentRun, RunConfig
     from browserops.policy import RefuseConfirmer
 
     settings = state.loaded(model=model, vision=False if no_vision else None).settings
@@ -135,8 +135,9 @@ def agent(state: CliState, goal: str, url: str | None, max_steps: int | None, mo
                 if opened.get("status") != "ok":
                     raise BrowserOpsError(ErrorCode(opened.get("code", ErrorCode.NAVIGATION_FAILED.value)),
                                           str(opened.get("error")))
-            run = AgentRun(host, llm, settings, goal=goal, workspace=state.workspace, emit=progress,
-                           confirmer=TtyConfirmer() if interactive else RefuseConfirmer(), max_steps=max_steps)
+            run = AgentRun(host, llm, RunConfig(goal=goal, workspace=state.workspace, settings=settings,
+                                                     max_steps=max_steps),
+                           emit=progress, confirmer=TtyConfirmer() if interactive else RefuseConfirmer())
             state.progress(f"Agent run {run.request_id}: {settings.model}, at most {run.budget.max_iterations} steps.")
             return await run_to_end(run, ask=ask, manual=manual)
 

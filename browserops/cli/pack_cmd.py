@@ -11,11 +11,10 @@ import yaml
 
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import json_flag
-from browserops.cli.pack_from_steps import scaffold_from_steps, values_file
-from browserops.cli.pack_scaffold import scaffold_pack
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.installed_packs import InstalledPack
 from browserops.packs import NAME_PATTERN, PACKS_DIR, Pack, get_pack, list_packs, validate_pack_dir
+from browserops.packs.entry_points import InstalledPack
+from browserops.packs.scaffold import scaffold_from_steps, scaffold_pack, values_file
 from browserops.plan.diff import quote
 from browserops.plan.steps import Step
 
@@ -28,7 +27,7 @@ def pack_group() -> None:
     Examples:
       browserops pack list
       browserops pack show demo_expense
-      browserops pack validate domain_packs/demo_expense --input my_expense.yaml
+      browserops pack validate demo_expense --input my_expense.yaml
       browserops pack new my_form
     """
 
@@ -77,8 +76,8 @@ def _pack_json(pack: Pack) -> dict[str, Any]:
 @json_flag
 @pass_state
 def pack_list(state: CliState) -> None:
-    """List the packs: the repository's (builtin), installed Python packages' (entry-point group browserops.packs)
-    and <workspace>/domain_packs'; of the same name the workspace's wins, then the installed one.
+    """List the packs: installed Python packages' (entry-point group browserops.packs, browserops' own built-in
+    packs among them) and <workspace>/domain_packs'; of the same name the workspace's wins.
 
     \b
     Each line says where the pack came from: its folder, or the entry point and the distribution that
@@ -99,7 +98,8 @@ def pack_list(state: CliState) -> None:
         ]})
         return
     if not entries:
-        click.echo(f"No domain packs found (looked in the repository and {state.workspace / PACKS_DIR}).")
+        click.echo("No domain packs found (looked in the browserops.packs entry points and "
+                   f"{state.workspace / PACKS_DIR}).")
         return
     width = max(len(e.name) for e in entries)
     for e in entries:
@@ -208,7 +208,7 @@ def pack_validate(state: CliState, target: str, input_file: Path | None) -> None
 
     \b
     Examples:
-      browserops pack validate domain_packs/demo_expense
+      browserops pack validate ./domain_packs/my_form
       browserops pack validate demo_expense --input expense.yaml
       browserops pack validate ./ws/domain_packs/my_form --json
     """

@@ -79,7 +79,7 @@ def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_fi
 
     \b
     Examples:
-      browserops prepare --pack demo_expense --input domain_packs/demo_expense/example_input.yaml \\
+      browserops prepare --pack demo_expense --input browserops/packs/builtin/demo_expense/example_input.yaml \\
           --base-url http://127.0.0.1:8765
       browserops prepare --steps my_steps.yaml --url https://example.com/form --json
       browserops prepare --pack my_pack --input in.yaml --profile ~/.browserops-profile --headed

@@ -14,10 +14,10 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.page.user_watch import UserWatch
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import BrowserMode, browser_mode_options, json_flag
-from browserops.cli.pack_from_steps import values_file
 from browserops.cli.plan_support import run_cancellable
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence.layout import atomic_write
+from browserops.packs.scaffold import values_file
 from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
 from browserops.plan.record import Recorder, Recording, record_events
 from browserops.tools.base import ToolContext

@@ -2,7 +2,8 @@
 
 ``BundleWriter`` writes them (atomic files, fsynced events, manifest last), ``verify_bundle`` re-hashes them,
 ``list_bundles``/``find_bundle`` find them inside one workspace only. ``StepEvent`` is one line of
-``events.jsonl``.
+``events.jsonl``; signing, the offline report and the trace live here too. What a run does (the plan engine, the
+agent) is not here: they hand this package masked records, and it stores and checks them.
 """
 
 from browserops.evidence.bundle import BundleWriter, read_events, read_info, read_plan

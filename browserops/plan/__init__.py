@@ -1,8 +1,10 @@
-"""Two-phase commit: BrowserPlan (plan.json), step files, the diff and the confirm phrase.
-
-``prepare`` (read-only) builds a :class:`BrowserPlan`; ``run`` executes it after ``--confirm <phrase>``.
+"""Two-phase commit (docs/design.md §5): the plan model (plan.json, step files, :func:`build_plan`), the diff and
+the confirm phrase, and the engine — ``prepare`` (read-only: looks and writes the plan) and ``run`` (executes it
+after ``--confirm <phrase>``, in the lane, with evidence). The engine reaches the browser only through the tool
+catalogue; where plan steps come from (packs in ``packs/``, a goal explored in ``agent/``) is not decided here.
 """
 
+from browserops.plan.build import PlanDraft, build_plan
 from browserops.plan.diff import render_diff, summary_line
 from browserops.plan.loader import load_plan, load_steps, parse_plan, parse_steps, resolve_plan
 from browserops.plan.model import (
@@ -15,7 +17,6 @@ from browserops.plan.model import (
     PlanSource,
     Requirement,
     SideEffectsSummary,
-    build_plan,
     missing_evidence,
     new_request_id,
     stale_fields,
@@ -33,6 +34,7 @@ __all__ = [
     "Kind",
     "PageFingerprint",
     "PlanAction",
+    "PlanDraft",
     "PlanSource",
     "Requirement",
     "SemanticTarget",

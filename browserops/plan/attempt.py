@@ -8,7 +8,7 @@ Order of checks, so that a refused run changes nothing (not even the bundle):
 3. sensitive values must be in the input data (``BROWSER_INPUT_INVALID``), from an unchanged input file;
 4. in the lane: a confirmed plan runs once (``BROWSER_PLAN_STALE``).
 
-Then the bundle gets a new attempt, the browser starts (``start_browser``), and :class:`Runner` walks the
+Then the bundle gets a new attempt, the browser starts (``start_browser``), and :class:`StepExecutor` walks the
 steps. The attempt finishes ``complete`` or ``incomplete`` (with the error), also on cancellation; only a
 SIGKILL leaves it unfinished, which ``evidence verify`` reports.
 """
@@ -30,7 +30,7 @@ from browserops.origins import origin_of
 from browserops.plan.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
 from browserops.plan.model import BrowserPlan, missing_evidence
 from browserops.plan.phrase import normalize_phrase, verify_phrase
-from browserops.plan.step_runner import Progress, Runner, StepFailed, StepOutcome
+from browserops.plan.step_runner import Progress, StepExecutor, StepFailed, StepOutcome
 from browserops.plan.steps import Action
 from browserops.tools.base import ToolContext
 
@@ -164,14 +164,14 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
         tools = GuardedTools(ctx, CONFIRMED_CLASSES if confirmed else UNCONFIRMED_CLASSES,
                              who="run" if confirmed else "run without --confirm", banners=True,
                              before_effect=lane.check)
-        runner = Runner(tools, writer, plan, confirmed=confirmed, secrets=secrets, progress=options.progress,
+        executor = StepExecutor(tools, writer, plan, confirmed=confirmed, secrets=secrets, progress=options.progress,
                         login_wait_s=options.login_wait_s)
         started = writer.info.attempts[-1].started
         # run goes nowhere prepare did not look: the session's origin rules, narrowed to the plan's origins.
         rules = ctx.session.origin_rules
         await ctx.session.set_origin_rules(rules.narrowed(prepared_origins(plan), by="the plan's prepare"))
         try:
-            error = await _attempt(writer, runner, plan, confirmed, options)
+            error = await _attempt(writer, executor, plan, confirmed, options)
         finally:
             await ctx.session.set_origin_rules(rules)
         if options.before_finish is not None:
@@ -186,8 +186,8 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
     return RunResult(
         request_id=plan.request_id, bundle=writer.path, status=info.status, confirmed=confirmed,
         attempt=info.attempts[-1].number, started=started, ended=info.attempts[-1].ended or started,
-        steps=runner.outcomes, reference=runner.reference, confirmation=runner.confirmation,
-        exports=runner.exports, verify=verify_bundle(writer.path), error=error, waited_s=lane.waited_s,
+        steps=executor.outcomes, reference=executor.reference, confirmation=executor.confirmation,
+        exports=executor.exports, verify=verify_bundle(writer.path), error=error, waited_s=lane.waited_s,
     )
 
 
@@ -207,27 +207,27 @@ async def _before_finish(writer: BundleWriter, hook: Callable[[BundleWriter, lis
         writer.log_event(event.end(status="error", code=exc.code.value, error=exc.message))
 
 
-async def _attempt(writer: BundleWriter, runner: Runner, plan: BrowserPlan, confirmed: bool,
+async def _attempt(writer: BundleWriter, executor: StepExecutor, plan: BrowserPlan, confirmed: bool,
                    options: RunOptions) -> BrowserOpsError | None:
     """The steps; any exit but a BrowserOpsError (cancellation, Ctrl+C, a bug) still closes the attempt."""
     try:
         if options.start_browser is not None:
             await options.start_browser()
-        await runner.run()
+        await executor.run()
     except StepFailed as exc:
         return exc
     except BrowserOpsError as exc:  # e.g. the browser could not start
         writer.log_event(StepEvent.begin(step=0).end(status="error", code=exc.code.value, error=exc.message))
         return exc
     except BaseException as exc:
-        at = runner.outcomes[-1].number if runner.outcomes else 0
+        at = executor.outcomes[-1].number if executor.outcomes else 0
         why = "interrupted (stopped by a signal)" if not isinstance(exc, Exception) else (
             f"{ErrorCode.INTERNAL.value}: {type(exc).__name__}: {exc}")
         writer.abandon(f"{why} after step {at}")
         raise
     if confirmed:
         files = writer.evidence_names()  # a "before" identical to the last "after" is stored once, named twice
-        skipped = {o.number for o in runner.outcomes if o.status == "skipped"}
+        skipped = {o.number for o in executor.outcomes if o.status == "skipped"}
         lacking = [item.path for item in missing_evidence(plan, files) if item.path and item.step not in skipped]
         if lacking:
             return BrowserOpsError(ErrorCode.INTERNAL, f"The run finished without evidence it owes: "

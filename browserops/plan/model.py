@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 import orjson
@@ -49,9 +48,11 @@ __all__ = [
     "PlanSource",
     "Requirement",
     "SideEffectsSummary",
-    "build_plan",
+    "fill_keys",
     "missing_evidence",
     "new_request_id",
+    "number_steps",
+    "required_evidence",
     "stale_fields",
 ]
 
@@ -355,52 +356,12 @@ def number_steps(steps: Sequence[Step]) -> list[PlanAction]:
     return actions
 
 
-def build_plan(
-    *,
-    title: str,
-    start_url: str,
-    steps: Sequence[Step],
-    workspace: str | Path,
-    source: PlanSource,
-    requirements: Sequence[Requirement] = (),
-    diff: Sequence[DiffEntry] | None = None,
-    fingerprint: Fingerprint | None = None,
-    extra_evidence: Sequence[EvidenceItem] = (),
-    request_id: str | None = None,
-    created: dt.datetime | None = None,
-) -> BrowserPlan:
-    """Assemble and validate a plan; side effects and required evidence are derived from the steps."""
-    created = created or dt.datetime.now(dt.UTC)
-    actions = number_steps(steps)
-    evidence = required_evidence(actions)
-    evidence += [item for item in extra_evidence if item not in evidence]
-    if fingerprint is not None:
-        for page in fingerprint.pages:
-            item = EvidenceItem(kind="snapshot", path=page.snapshot)
-            if page.snapshot and item not in evidence:
-                evidence.append(item)
-    data: dict[str, Any] = {
-        "format_version": FORMAT_VERSION,
-        "requestId": request_id or new_request_id(created),
-        "workspace": str(workspace),
-        "created": created,
-        "title": title,
-        "startUrl": start_url,
-        "source": source,
-        "actions": actions,
-        "sideEffects": SideEffectsSummary.of(actions),
-        "requirements": list(requirements),
-        "evidencePlan": evidence,
-        "diff": None if diff is None else list(diff),
-        "fingerprint": fingerprint,
-    }
-    # Validate from plain data, so a plan built in code passes exactly the checks a loaded plan.json does.
-    dumped = orjson.loads(orjson.dumps(data, default=_dump_default))
-    return BrowserPlan.model_validate(dumped)
-
-
-def _dump_default(obj: Any) -> Any:
-    if isinstance(obj, PlanModel):
-        return obj.model_dump(mode="json", by_alias=True)
-    raise TypeError(type(obj).__name__)
-
+def fill_keys(actions: Sequence[PlanAction]) -> dict[int, str]:
+    """step number -> the name each fill goes by in the diff and the fingerprint: its field (else
+    ``stepN``), made unique within the plan. Prepare and run derive it the same way from the plan alone."""
+    keys: dict[int, str] = {}
+    for a in actions:
+        if a.kind is Kind.FILL:
+            key = a.field or f"step{a.number}"
+            keys[a.number] = key if key not in keys.values() else f"{key}.{a.number}"
+    return keys

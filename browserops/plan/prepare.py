@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
 from browserops.evidence import BundleWriter, StepEvent, StepTarget, new_request_id
+from browserops.plan.build import PlanDraft, build_plan
 from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
 from browserops.plan.loader import describe_errors
 from browserops.plan.model import (
@@ -31,7 +32,7 @@ from browserops.plan.model import (
     PlanAction,
     PlanSource,
     Requirement,
-    build_plan,
+    fill_keys,
     number_steps,
 )
 from browserops.plan.pages import PageSeen, open_url, page_name, screenshot_into, snapshot_into, wait_expect
@@ -95,17 +96,6 @@ def bind_values(steps: Sequence[Step], inputs: Mapping[str, Any] | None) -> list
             raise BrowserOpsError(ErrorCode.INPUT_INVALID,
                                   f"Input key {ref.key!r} (step {n}): {describe_errors(exc)}.") from None
     return bound
-
-
-def fill_keys(actions: Sequence[PlanAction]) -> dict[int, str]:
-    """step number -> the name each fill goes by in the diff and the fingerprint: its field (else
-    ``stepN``), made unique within the plan. Prepare and run derive it the same way from the plan alone."""
-    keys: dict[int, str] = {}
-    for a in actions:
-        if a.kind is Kind.FILL:
-            key = a.field or f"step{a.number}"
-            keys[a.number] = key if key not in keys.values() else f"{key}.{a.number}"
-    return keys
 
 
 class _Walk:
@@ -244,12 +234,12 @@ async def prepare_plan(ctx: ToolContext, workspace: Path, request: PlanRequest, 
             raise BrowserOpsError(exc.code, f"{exc.message} (Evidence: {writer.path})",
                                   details={**exc.details, "bundle": str(writer.path)}) from exc
         try:
-            plan = build_plan(
+            plan = build_plan(PlanDraft(
                 title=request.title, start_url=request.start_url, steps=actions, workspace=str(writer.workspace),
                 source=request.source, requirements=list(request.requirements), diff=walk.diff,
                 fingerprint=Fingerprint(pages=walk.pages, values=walk.values), request_id=request_id,
                 created=created,
-            )
+            ))
         except ValidationError as exc:
             raise BrowserOpsError(ErrorCode.PLAN_INVALID, f"The plan is not valid: {describe_errors(exc)}.") from None
         writer.write_plan(plan)

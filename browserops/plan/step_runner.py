@@ -1,6 +1,6 @@
 """Executing a plan's steps in order, by number, with evidence: the inside of ``browserops run``.
 
-For each step the runner lists the page again (the first step on a page uses the listing its page check took just
+For each step the executor lists the page again (the first step on a page uses the listing its page check took just
 before), resolves the semantic target to the element's current number and acts through the catalogue
 (``browser_overlay_act`` with that number, ``browser_upload``, ``browser_click_and_wait_download``). A step needing
 ``--confirm`` is skipped without it. Before the first such step on a page, the fields that page's steps will change
@@ -21,7 +21,7 @@ from typing import Any, Literal
 from browserops.contract import BrowserOpsError, ErrorCode, result_error
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.guard import GuardedTools
-from browserops.plan.model import BrowserPlan, PlanAction, stale_fields
+from browserops.plan.model import BrowserPlan, PlanAction, fill_keys, stale_fields
 from browserops.plan.pages import (
     PageSeen,
     open_url,
@@ -31,7 +31,6 @@ from browserops.plan.pages import (
     snapshot_into,
     wait_expect,
 )
-from browserops.plan.prepare import fill_keys
 from browserops.plan.reference import find_reference
 from browserops.plan.resolve import (
     PageListing,
@@ -90,7 +89,7 @@ class StepFailed(BrowserOpsError):
         self.step = step
 
 
-class Runner:
+class StepExecutor:
     """One run attempt over a plan. ``confirmed`` decides whether browser-act steps run at all."""
 
     def __init__(self, tools: GuardedTools, writer: BundleWriter, plan: BrowserPlan, *, confirmed: bool,

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from browserops.agent.calls import CallError, CallErrorKind, parse_turn
-from browserops.agent.model import ModelTurn, ToolCall, text_turn, tool_turn
+from browserops.agent.model_api import ModelTurn, ToolCall, text_turn, tool_turn
 from browserops.agent.toolspec import ToolSpec, catalogue_specs, model_tools
 from browserops.contract import SideEffect
 from browserops.tools.base import ToolArgs, ToolDef

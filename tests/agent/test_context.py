@@ -8,16 +8,16 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from browserops.agent.context import Transcript
 from browserops.agent.fence import PROCESS_FENCE, Fence
-from browserops.agent.model import ModelTurn, ToolCall, text_turn, tool_turn
-from browserops.agent.summary import (
+from browserops.agent.model_api import ModelTurn, ToolCall, text_turn, tool_turn
+from browserops.agent.model_summaries import (
     cut,
     format_summary,
     llm_summary,
     observation_from_result,
     result_line,
 )
+from browserops.agent.transcript import Transcript
 
 LISTING = {
     "status": "ok",

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from browserops.agent.context import Transcript, image_block
 from browserops.agent.llm import Backoff, LLMClient, resolve_endpoint
-from browserops.agent.model import ToolCall, tool_turn
-from browserops.agent.summary import Observation, llm_summary
+from browserops.agent.model_api import ToolCall, tool_turn
+from browserops.agent.model_summaries import Observation, llm_summary
 from browserops.agent.toolspec import anthropic_tools, catalogue_specs, model_tools
+from browserops.agent.transcript import Transcript, image_block
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
 from tests.agent.fake_messages_server import FakeMessagesServer, Reply, error, message, slow

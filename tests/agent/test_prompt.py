@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from browserops.agent.model import text_turn, tool_turn
+from browserops.agent.model_api import text_turn, tool_turn
 from browserops.agent.prompt import PromptContext, build_system_prompt
 from browserops.agent.scripted import ModelRequest, ScriptedModel
 from browserops.agent.toolspec import catalogue_specs, model_tools

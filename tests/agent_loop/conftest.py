@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from browserops.agent.loop import AgentRun
+from browserops.agent.run import AgentRun, Emit, RunConfig
 from browserops.agent.scripted import ScriptedModel, ScriptItem
 from browserops.agent.toolhost import InProcessToolHost
 from browserops.config import Settings
+from browserops.policy import Confirmer
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool
 
@@ -25,10 +26,10 @@ def host(tool_ctx: ToolContext) -> InProcessToolHost:
 
 @pytest.fixture
 def make_run(host: InProcessToolHost, tool_ctx: ToolContext, workspace: Path) -> RunFactory:
-    def make(script: Iterable[ScriptItem], goal: str = "find a stapler", settings: Settings | None = None,
-             **kwargs: Any) -> AgentRun:
-        return AgentRun(host, ScriptedModel(script), settings or tool_ctx.settings, goal=goal,
-                        workspace=workspace, **kwargs)
+    def make(script: Iterable[ScriptItem], goal: str = "find a stapler", settings: Settings | None = None, *,
+             confirmer: Confirmer | None = None, emit: Emit | None = None, **config: Any) -> AgentRun:
+        run_config = RunConfig(goal=goal, workspace=workspace, settings=settings or tool_ctx.settings, **config)
+        return AgentRun(host, ScriptedModel(script), run_config, confirmer=confirmer, emit=emit)
     return make
 
 

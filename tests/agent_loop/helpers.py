@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from browserops.agent.model import ModelTurn, text_turn, tool_turn
+from browserops.agent.model_api import ModelTurn, text_turn, tool_turn
 from browserops.agent.scripted import ModelRequest, Responder
 
 _ITEM = re.compile(r'^\[(\d+)\] (\S+) "(.*)"', re.MULTILINE)

@@ -12,7 +12,7 @@ import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-from browserops.agent.model import tool_turn
+from browserops.agent.model_api import tool_turn
 from browserops.demo_site import DemoSite
 from browserops.evidence import read_events, verify_bundle
 from tests.agent.fake_messages_server import FakeMessagesServer

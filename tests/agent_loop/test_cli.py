@@ -11,7 +11,7 @@ import orjson
 import pytest
 from click.testing import CliRunner, Result
 
-from browserops.agent.model import ModelTurn, tool_turn
+from browserops.agent.model_api import ModelTurn, tool_turn
 from browserops.agent.scripted import ModelRequest
 from browserops.cli import cli
 from browserops.demo_site import DemoSite

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browserops.agent.model import ModelTurn, tool_turn
+from browserops.agent.model_api import ModelTurn, tool_turn
 from browserops.agent.scripted import ModelRequest
 from browserops.demo_site import DemoSite
 from tests.agent.fake_messages_server import FakeMessagesServer

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from browserops.agent.loop import AgentRun
-from browserops.agent.model import ModelTurn, tool_turn
+from browserops.agent.model_api import ModelTurn, tool_turn
+from browserops.agent.run import AgentRun, RunConfig
 from browserops.agent.scripted import ModelRequest, ScriptedModel
 from browserops.agent.toolhost import InProcessToolHost
 from browserops.browser.launch.session import BrowserSession, SessionOptions
@@ -67,7 +67,7 @@ async def test_a_killed_browser_ends_in_a_pause_and_is_restarted(own_ctx: ToolCo
 
     done = tool_turn("assistant_done", {"reason": "The results page lists the Red stapler."}, "Finishing.")
     model = ScriptedModel([type_or_reopen, type_or_reopen, done, done])
-    run = AgentRun(host, model, own_ctx.settings, goal="find a stapler", workspace=workspace)
+    run = AgentRun(host, model, RunConfig(goal="find a stapler", workspace=workspace, settings=own_ctx.settings))
     pause = await asyncio.wait_for(run.advance(), 60)
     assert killed_at, f"the run made only {len(seen)} calls: {seen}"
     assert time.monotonic() - killed_at[0] < EXIT_WITHIN_S

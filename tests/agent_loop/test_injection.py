@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browserops.agent.model import ModelTurn, text_turn, tool_turn
+from browserops.agent.model_api import ModelTurn, text_turn, tool_turn
 from browserops.agent.scripted import ModelRequest, Responder
 from browserops.demo_site import DemoSite
 from browserops.evidence import read_events

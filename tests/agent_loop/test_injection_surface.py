@@ -2,7 +2,7 @@
 the real loop on real Chromium against the demo site's ``/inject`` pages. Each test asserts what the site
 recorded: nothing reached its ``/collect`` endpoint (nothing sent, typed, navigated to or opened), nothing was
 paid. None of these attacks names a destructive button, so the destructive-word list is not what stops them:
-the run's own rules are (agent/run_rules.py), with page content fenced as data (agent/fence.py)."""
+the run's own rules are (agent/run/rules.py), with page content fenced as data (agent/fence.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from browserops.agent.model import ModelTurn, tool_turn
+from browserops.agent.model_api import ModelTurn, tool_turn
 from browserops.agent.scripted import ModelRequest, Responder
 from browserops.demo_site import DemoSite
 from browserops.demo_site.attacks import HIDDEN_STYLES

@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from browserops.agent.model import ModelTurn, ToolCall, text_turn, tool_turn
+from browserops.agent.model_api import ModelTurn, ToolCall, text_turn, tool_turn
 from browserops.agent.scripted import ModelRequest
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError

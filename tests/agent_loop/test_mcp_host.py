@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from browserops.agent.loop import AgentRun
 from browserops.agent.mcp_host import MCPToolHost
-from browserops.agent.model import tool_turn
+from browserops.agent.model_api import tool_turn
+from browserops.agent.run import AgentRun, RunConfig
 from browserops.agent.scripted import ScriptedModel
 from browserops.config import Settings
 from browserops.contract import SideEffect
@@ -120,7 +120,7 @@ async def test_the_agent_loop_runs_on_the_mcp_host(host: MCPToolHost, workspace:
     await host.call("browser_navigate", {"url": demo_site.base_url + "/"})
     model = ScriptedModel([act("searchbox", "Search", "type", text="staples", submit=True),
                            tool_turn("assistant_done", {"reason": "The results list Staples, box of 5000."})])
-    run = AgentRun(host, model, Settings(), goal="find staples", workspace=workspace)
+    run = AgentRun(host, model, RunConfig(goal="find staples", workspace=workspace, settings=Settings()))
     pause = await run.advance()
     assert pause.kind == "done" and pause.verified
     assert demo_site.state.searches == ["staples"]

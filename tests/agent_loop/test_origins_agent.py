@@ -13,7 +13,7 @@ import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-from browserops.agent.model import tool_turn
+from browserops.agent.model_api import tool_turn
 from browserops.agent.scripted import ModelRequest
 from browserops.browser.launch.session import BrowserSession
 from browserops.demo_site import DemoSite

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import quote, quote_plus
 
-from browserops.agent.model import tool_turn
+from browserops.agent.model_api import tool_turn
 from browserops.demo_site import DemoSite
 from browserops.evidence import read_events, verify_bundle
 from browserops.tools.base import ToolContext

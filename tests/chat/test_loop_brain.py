@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from browserops.agent.model import ModelTurn, tool_turn
+from browserops.agent.model_api import ModelTurn, tool_turn
 from browserops.agent.scripted import ModelRequest, ScriptedModel, ScriptItem
 from browserops.agent.toolhost import InProcessToolHost
 from browserops.chat.api import TurnOutcome

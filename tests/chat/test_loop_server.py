@@ -12,7 +12,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from browserops.agent.model import tool_turn
+from browserops.agent.model_api import tool_turn
 from browserops.agent.scripted import ScriptedModel
 from browserops.agent.toolhost import InProcessToolHost
 from browserops.chat.brain import LoopBrain

@@ -17,9 +17,10 @@ from click.testing import CliRunner, Result
 
 from browserops.cli import cli
 from browserops.evidence import bundle_dir
+from browserops.packs import BUILTIN_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
-EXPENSE_INPUT = ROOT / "domain_packs" / "demo_expense" / "example_input.yaml"
+EXPENSE_INPUT = BUILTIN_DIR / "demo_expense" / "example_input.yaml"
 
 
 def cli_run(workspace: Path, *args: str) -> Result:

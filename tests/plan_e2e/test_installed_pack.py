@@ -110,7 +110,8 @@ def test_an_installed_pack_is_listed_with_its_distribution_and_runs(
     assert quick["distribution"] == {"name": "acme-quick-pack", "version": "1.2.0"}
     assert quick["entryPoint"] == "acme_quick = acme_quick"
     assert quick["path"] == str((installed_pack / "acme_quick").resolve())
-    assert packs["demo_expense"]["source"].startswith("builtin folder ")
+    assert packs["demo_expense"]["source"].startswith(
+        "entry point demo_expense = browserops.packs.builtin.demo_expense (browserops ")
     text = cli_run(workspace, "pack", "list").stdout
     assert "from entry point acme_quick = acme_quick (acme-quick-pack 1.2.0)" in text
 

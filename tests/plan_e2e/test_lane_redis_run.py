@@ -17,7 +17,7 @@ import redis
 
 from browserops.browser.launch.session import BrowserSession
 from browserops.demo_site import DemoSite
-from browserops.lane_redis import KEY_PREFIX
+from browserops.lane.redis_lane import KEY_PREFIX
 from tests.plan_e2e.helpers import ROOT, browserops_cmd, bundle_info, subprocess_env
 from tests.plan_e2e.test_lane_processes import _prepare, _slow_steps
 from tests.redis_server import RedisServer

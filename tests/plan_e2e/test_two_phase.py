@@ -15,12 +15,12 @@ from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle
 from browserops.lane import Lane
+from browserops.packs import BUILTIN_DIR
 from browserops.privacy import text_digest
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool
 from tests.plan_e2e.helpers import (
     EXPENSE_INPUT,
-    ROOT,
     bundle_info,
     bundle_of,
     cli_json,
@@ -117,7 +117,7 @@ def test_right_phrase_submits_and_keeps_the_reference(site: DemoSite, workspace:
     assert submission["category"] == "Travel" and submission["currency"] == "EUR" and submission["billable"]
     assert submission["payment_method"] == "card" and submission["receipt"]["name"] == "example_receipt.png"
     # The file's bytes arrive, not only its name (run's origin rules route the form's POST through the browser).
-    receipt = (ROOT / "domain_packs" / "demo_expense" / "example_receipt.png").read_bytes()
+    receipt = (BUILTIN_DIR / "demo_expense" / "example_receipt.png").read_bytes()
     assert submission["receipt"]["sha256"] == hashlib.sha256(receipt).hexdigest()
     assert data["reference"] == submission["reference"] == "EXP-0001"
     bundle = Path(data["bundle"])

@@ -17,10 +17,11 @@ from __future__ import annotations
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame
 
+from browserops.browser.js import keylisteners as keylisteners_js
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.locate import check_blind_id
-from browserops.browser.scripts import PageCall, expression
+from browserops.browser.scripts import run_devtools
 
 
 async def listens_to_keys(session: BrowserSession, frame: Frame, blind_id: str) -> bool:
@@ -31,10 +32,9 @@ async def listens_to_keys(session: BrowserSession, frame: Frame, blind_id: str) 
     cdp = await page_cdp(session, frame.page)
     if cdp is None:
         return True
-    probe = expression(PageCall("keylisteners", "listensToKeys", {"id": check_blind_id(blind_id)}))
     try:
-        answer = await cdp.send("Runtime.evaluate", {"expression": probe, "includeCommandLineAPI": True,
-                                                     "returnByValue": True})
-    except PlaywrightError:
+        answer = await run_devtools(cdp, keylisteners_js.listens_to_keys(check_blind_id(blind_id)),
+                                    command_line_api=True)
+    except PlaywrightError:  # PageScriptError included: the script threw
         return True
-    return (answer.get("result") or {}).get("value") is not False
+    return answer is not False

@@ -10,7 +10,7 @@ from browserops.browser.js import scroll as scroll_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.locate import locate
-from browserops.browser.scripts import run
+from browserops.browser.scripts import call_in_frame
 from browserops.contract import BrowserOpsError, ErrorCode
 
 
@@ -36,7 +36,7 @@ async def scroll(
     result: dict[str, Any]
     try:
         if target is None:
-            position = await run(page.main_frame, scroll_js.scroll_document(to, by_x, by_y, behavior))
+            position = await call_in_frame(page.main_frame, scroll_js.scroll_document(to, by_x, by_y, behavior))
             result = dict(position)
         else:
             into_view = to is None and by_x is None and by_y is None

@@ -18,7 +18,7 @@ from playwright.async_api import Frame, Page
 
 from browserops.browser.js import watch as watch_js
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.scripts import PageCall, run
+from browserops.browser.scripts import PageCall, call_in_frame
 
 
 @dataclass
@@ -37,7 +37,7 @@ class ArmedWatch:
 
 async def _run(frame: Frame, call: PageCall[watch_js.Armed] | PageCall[watch_js.Changes]) -> dict[str, Any] | None:
     try:
-        result: Mapping[str, Any] = await run(frame, call)
+        result: Mapping[str, Any] = await call_in_frame(frame, call)
     except PlaywrightError:
         return None
     return dict(result)

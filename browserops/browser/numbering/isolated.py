@@ -7,8 +7,8 @@ fails or returns nothing. Chrome extensions and Playwright's own injected script
 DevTools (``Page.createIsolatedWorld``, the call Playwright uses for its utility world) for each frame the
 page's DevTools session can reach (the main frame and same-process child frames) and evaluate there.
 
-The script text and its arguments are built exactly as :func:`browserops.browser.scripts.run` builds them
-(:func:`browserops.browser.scripts.world_expression`): one way to run page JavaScript, two places to run it.
+The script text and its arguments are built exactly as :func:`browserops.browser.scripts.call_in_frame` builds
+them (:func:`browserops.browser.scripts.world_expression`): one way to run page JavaScript, two places to run it.
 Out-of-process frames (cross-site iframes under site isolation) are not in the page's session; for those,
 and when DevTools is not offered at all, :meth:`IsolatedRunner.reaches` says no and the caller evaluates
 through Playwright in the frame's main world as before.
@@ -58,8 +58,8 @@ from browserops.browser.scripts import (
     ElementCall,
     PageCall,
     PageScriptError,
+    call_in_frame,
     expression,
-    run,
     take_element,
     world_element_expression,
     world_expression,
@@ -113,7 +113,7 @@ class IsolatedRunner:
     async def run_here(self, frame: Frame, call: PageCall[R]) -> R:
         """``call`` where the listing runs: the frame's isolated world when DevTools reaches the frame (it also
         sees into the closed shadow roots the listing reached), else the frame's own world through Playwright."""
-        return await (self.run(frame, call) if self.reaches(frame) else run(frame, call))
+        return await (self.run(frame, call) if self.reaches(frame) else call_in_frame(frame, call))
 
     async def run_on(self, frame: Frame, blind_id: str, call: ElementCall[R]) -> R:
         """``call`` on the element with ``blind_id`` in the frame's isolated world, which also sees into the

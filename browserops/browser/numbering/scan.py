@@ -19,7 +19,7 @@ from browserops.browser.js.listing import FrameListing
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import MAIN, FrameView, child_views, main_view
 from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
-from browserops.browser.scripts import PageScriptError, run
+from browserops.browser.scripts import PageScriptError, call_in_frame
 from browserops.contract import BrowserOpsError, ErrorCode
 
 
@@ -81,7 +81,7 @@ async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any
             # its own world, through Playwright.
             data = None
     if data is None:
-        data = await run(view.frame, listing_js.list_frame(args))
+        data = await call_in_frame(view.frame, listing_js.list_frame(args))
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         raise PageScriptError(f"the enumeration returned {type(data).__name__}, not a listing")
     return data
@@ -115,7 +115,7 @@ async def scan(session: BrowserSession, runner: IsolatedRunner, frames: Frames, 
             # event), then list it in its own world.
             try:
                 await view.frame.wait_for_load_state("domcontentloaded", timeout=NAVIGATION_GRACE_MS)
-                data = await run(view.frame, listing_js.list_frame(args))
+                data = await call_in_frame(view.frame, listing_js.list_frame(args))
             except PlaywrightError:
                 raise BrowserOpsError(
                     ErrorCode.ACTION_FAILED,

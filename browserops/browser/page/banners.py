@@ -1,6 +1,6 @@
 """Close cookie/consent/subscribe/age/region overlays in the page, its frames and shadow roots.
 
-Generic means only (control names in many languages, overlay shape, topic words; see banner_js.py), in up
+Generic means only (control names in many languages, overlay shape, topic words; see banner_words.py), in up
 to ``max_passes`` passes within a total time budget and a per-pass budget (seed 000 §10.1). A pass scans
 every frame at once; when it clicked something it waits a moment and checks what went away, and the next
 pass catches what the first click revealed (a second layer, a newsletter modal after the cookie banner).
@@ -26,8 +26,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
 from browserops.browser.js import banners as banners_js
-from browserops.browser.page import banner_js
-from browserops.browser.scripts import run
+from browserops.browser.page import banner_words
+from browserops.browser.scripts import call_in_frame
 
 log = logging.getLogger(__name__)
 
@@ -36,15 +36,15 @@ log = logging.getLogger(__name__)
 SETTLE_MS = 150
 POLL_MS = 25
 _ARGS = {
-    "cookie": banner_js.COOKIE_WORDS,
-    "subscribe": banner_js.SUBSCRIBE_WORDS,
-    "age": banner_js.AGE_WORDS,
-    "region": banner_js.REGION_WORDS,
-    "reject": banner_js.REJECT_NAMES,
-    "close": banner_js.CLOSE_NAMES,
-    "accept": banner_js.ACCEPT_NAMES,
-    "avoid": banner_js.AVOID_NAMES,
-    "cmp": banner_js.CMP_ROOTS,
+    "cookie": banner_words.COOKIE_WORDS,
+    "subscribe": banner_words.SUBSCRIBE_WORDS,
+    "age": banner_words.AGE_WORDS,
+    "region": banner_words.REGION_WORDS,
+    "reject": banner_words.REJECT_NAMES,
+    "close": banner_words.CLOSE_NAMES,
+    "accept": banner_words.ACCEPT_NAMES,
+    "avoid": banner_words.AVOID_NAMES,
+    "cmp": banner_words.CMP_ROOTS,
 }
 _SCAN = banners_js.scan(_ARGS)
 
@@ -101,7 +101,7 @@ def _document_url(url: str) -> str:
 
 async def _scan(frame: Frame) -> list[dict[str, Any]]:
     try:
-        result = await run(frame, _SCAN)
+        result = await call_in_frame(frame, _SCAN)
     except PlaywrightError:  # a frame navigating or detaching mid-scan has nothing to close
         return []
     return list(result) if isinstance(result, list) else []
@@ -112,7 +112,7 @@ async def _still_open(frame: Frame, tokens: list[int]) -> tuple[dict[int, bool],
     if frame.is_detached():
         return dict.fromkeys(tokens, False), []  # a consent iframe that removed itself
     try:
-        result = await run(frame, banners_js.still_open(tokens))
+        result = await call_in_frame(frame, banners_js.still_open(tokens))
     except PlaywrightError:
         return dict.fromkeys(tokens, not frame.is_detached()), []
     return {int(k): bool(v) for k, v in dict(result["open"]).items()}, list(result["navs"])
@@ -210,7 +210,7 @@ class _Run:
                 # Within what is left of the budget (a little at least): past it, the in-page watch still ends
                 # by itself within a second.
                 left = max(0.05, self.remaining_ms() / 1000)
-                answer = await asyncio.wait_for(run(frame, banners_js.release()), timeout=left)
+                answer = await asyncio.wait_for(call_in_frame(frame, banners_js.release()), timeout=left)
             except (PlaywrightError, TimeoutError):
                 continue  # a frame that went away, or a page too busy: its watch ends by itself within a second
             for nav in answer.get("navs") or []:

@@ -12,12 +12,13 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from browserops.browser.js import fonts as fonts_js
 from browserops.browser.js import text as text_js
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import MAIN, frame_ids
 from browserops.browser.page.navigation import page_info
-from browserops.browser.scripts import run
+from browserops.browser.scripts import PageScriptError, call_in_frame, run_devtools
 from browserops.contract import BrowserOpsError, ErrorCode
 
 _REF = re.compile(r" \[ref=[a-z0-9]+\]")
@@ -29,7 +30,7 @@ async def summary(session: BrowserSession, *, snippet_chars: int = 600, max_head
     page = session.page
     out = await page_info(page)
     try:
-        data = await run(page.main_frame, text_js.extract(snippet_chars, max_headings))
+        data = await call_in_frame(page.main_frame, text_js.extract(snippet_chars, max_headings))
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not read the page: {str(exc).splitlines()[0]}. "
                               "Wait for it to load (browser_wait) and retry.") from exc
@@ -39,7 +40,7 @@ async def summary(session: BrowserSession, *, snippet_chars: int = 600, max_head
         if frame.is_detached():
             continue
         try:
-            sub = await run(frame, text_js.extract(160, 5))
+            sub = await call_in_frame(frame, text_js.extract(160, 5))
         except PlaywrightError:
             continue
         entry: dict[str, Any] = {"frame": frame_ids(session, frame).label, "url": frame.url}
@@ -63,7 +64,7 @@ async def page_text(session: BrowserSession, *, offset: int = 0, max_chars: int 
         if frame.is_detached():
             continue
         try:
-            text = await run(frame, text_js.page_text())
+            text = await call_in_frame(frame, text_js.page_text())
         except PlaywrightError:
             continue
         text = re.sub(r"[ \t]+", " ", re.sub(r"\n\s*\n+", "\n", str(text))).strip()
@@ -121,10 +122,8 @@ async def _fast_png(session: BrowserSession, page: Page, timeout_ms: int) -> byt
         return None
     try:
         # As Playwright does before a screenshot: let web fonts load, so text shows in its own font.
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(cdp.send("Runtime.evaluate", {"expression": "document.fonts.ready.then(() => 1)",
-                                                                  "awaitPromise": True, "returnByValue": True}),
-                                   timeout_ms / 2000)
+        with contextlib.suppress(TimeoutError, PageScriptError):
+            await asyncio.wait_for(run_devtools(cdp, fonts_js.fonts_ready()), timeout_ms / 2000)
         shot = await asyncio.wait_for(cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True}),
                                       timeout_ms / 2000)
         return base64.b64decode(shot["data"])

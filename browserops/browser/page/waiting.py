@@ -24,7 +24,7 @@ from browserops.browser.js import text as text_js
 from browserops.browser.js import watch as watch_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.locate import identify_target, locate
-from browserops.browser.scripts import run
+from browserops.browser.scripts import call_in_frame
 from browserops.contract import BrowserOpsError, ErrorCode
 
 ElementState = Literal["visible", "hidden", "attached", "detached"]
@@ -97,7 +97,7 @@ async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int) -> dict[str, Any
 
     async def one(frame: Any) -> dict[str, Any] | None:
         try:
-            result: Mapping[str, Any] = await run(frame, watch_js.quiet(quiet_ms, max(timeout_ms, 1)))
+            result: Mapping[str, Any] = await call_in_frame(frame, watch_js.quiet(quiet_ms, max(timeout_ms, 1)))
         except PlaywrightError:
             return None
         return dict(result)
@@ -130,7 +130,7 @@ async def page_has_text(page: Page, text: str) -> bool:
         if frame.is_detached():
             continue
         try:
-            if await run(frame, text_js.has_text(text)):
+            if await call_in_frame(frame, text_js.has_text(text)):
                 return True
         except PlaywrightError:
             continue
@@ -166,6 +166,18 @@ async def _poll(check: Any, budget: _Budget) -> bool:
         await asyncio.sleep(min(POLL_S, budget.left_s()))
 
 
+async def _load_state(page: Page, state: str, budget: _Budget, timeout_ms: int) -> bool:
+    """Wait for a load state; ``networkidle`` not reached is an answer (False), the others a timeout error."""
+    try:
+        await page.wait_for_load_state(state, timeout=max(1, budget.left_ms()))  # type: ignore[arg-type]
+        return True
+    except PlaywrightError as exc:
+        if state != "networkidle":
+            raise BrowserOpsError(ErrorCode.TIMEOUT, f"The page did not reach '{state}' within {timeout_ms} "
+                                  "ms. It may still be usable: list its elements.") from exc
+        return False
+
+
 async def wait(
     session: BrowserSession,
     *,
@@ -190,14 +202,7 @@ async def wait(
     budget = _Budget(time.monotonic() + timeout_ms / 1000)
     element_states = ("visible", "hidden", "attached", "detached")
     if state in ("load", "domcontentloaded", "networkidle"):
-        try:
-            await page.wait_for_load_state(state, timeout=max(1, budget.left_ms()))  # type: ignore[arg-type]
-            out[state] = True
-        except PlaywrightError as exc:
-            if state != "networkidle":
-                raise BrowserOpsError(ErrorCode.TIMEOUT, f"The page did not reach '{state}' within {timeout_ms} "
-                                      "ms. It may still be usable: list its elements.") from exc
-            out[state] = False
+        out[state] = await _load_state(page, state, budget, timeout_ms)
     if target is not None:
         want = state if state in element_states else "visible"
         _, blind_id = identify_target(session, target)  # a number means the element it has now, while we wait

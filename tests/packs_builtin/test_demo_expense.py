@@ -1,16 +1,14 @@
-"""Tests of the demo_expense pack (run: `uv run pytest domain_packs/demo_expense`)."""
+"""Tests of the demo_expense pack (browserops/packs/builtin/demo_expense)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.packs import PackContext, validate_pack_dir
+from browserops.packs import BUILTIN_DIR, PackContext, validate_pack_dir
 from browserops.plan.steps import Kind
 
-PACK_DIR = Path(__file__).resolve().parent
+PACK_DIR = BUILTIN_DIR / "demo_expense"
 
 
 def test_example_fills_nine_fields_then_submits() -> None:

@@ -1,17 +1,16 @@
-"""Tests of the demo_statements pack (run: `uv run pytest domain_packs/demo_statements`)."""
+"""Tests of the demo_statements pack (browserops/packs/builtin/demo_statements)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
 from browserops.contract import BrowserOpsError
-from browserops.packs import PackContext, validate_pack_dir
+from browserops.packs import BUILTIN_DIR, PackContext, validate_pack_dir
 from browserops.plan.steps import Kind
 
-PACK_DIR = Path(__file__).resolve().parent
+PACK_DIR = BUILTIN_DIR / "demo_statements"
 
 
 def test_exports_run_without_confirmation() -> None:

@@ -12,10 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from browserops.agent.model_summaries import one_line
 from browserops.agent.observe import ObserveOutcome, PageView
 from browserops.agent.records import RunRecorder, Scrubber, step_event
-from browserops.agent.run_types import StepSummary
-from browserops.agent.summary import one_line
+from browserops.agent.run.outcomes import StepSummary
 from browserops.contract import SideEffect, ToolTraits
 from browserops.evidence import StepEvent, StepTarget
 from browserops.evidence.agent_events import (

@@ -1,6 +1,7 @@
 """Who holds a workspace lane, in words: the record each backend keeps of its holder, and the waiting message.
 
-Shared by both lane backends (:mod:`browserops.lane`, :mod:`browserops.lane_redis`), so neither imports the other.
+Shared by both lane backends (:mod:`browserops.lane.file_lane`, :mod:`browserops.lane.redis_lane`), so neither
+imports the other.
 """
 
 from __future__ import annotations

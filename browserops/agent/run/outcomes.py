@@ -1,4 +1,4 @@
-"""The values an :class:`~browserops.agent.loop.AgentRun` hands back: why it paused, what it holds, what it did."""
+"""The values an :class:`~browserops.agent.run.AgentRun` hands back: why it paused, what it holds, what it did."""
 
 from __future__ import annotations
 

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from browserops.agent.model import Message, ModelTurn
-from browserops.agent.summary import Observation, cut, format_summary, result_line
+from browserops.agent.model_api import Message, ModelTurn
+from browserops.agent.model_summaries import Observation, cut, format_summary, result_line
 
 Role = Literal["user", "assistant"]
 
@@ -76,7 +76,7 @@ class Transcript:
     def add_result(
         self, call_id: str | None, tool: str, summary: Mapping[str, Any], *, is_error: bool | None = None
     ) -> None:
-        """A tool's outcome as its LLM summary (see :func:`~browserops.agent.summary.llm_summary`)."""
+        """A tool's outcome as its LLM summary (see :func:`~browserops.agent.model_summaries.llm_summary`)."""
         failed = summary.get("last_action") == "error" if is_error is None else is_error
         self._entries.append(_Entry("user", "result", call_id=call_id, tool=tool, summary=dict(summary),
                                     is_error=failed))

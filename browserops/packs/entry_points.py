@@ -1,15 +1,18 @@
-"""Domain packs installed as Python packages, found through the ``browserops.packs`` entry-point group.
+"""Packs installed as Python packages, found through the ``browserops.packs`` entry-point group — browserops'
+own built-in packs included: its ``pyproject.toml`` registers them in the same group, as ``llm`` ships its
+``default_plugins``.
 
 As ``llm`` finds its plugins, browserops asks :mod:`importlib.metadata` for the group's entry points. A pack
-package declares one entry per pack, named like the pack and pointing at the top-level package that holds its
+package declares one entry per pack, named like the pack and pointing at the package that holds its
 ``pack.py``::
 
     [project.entry-points."browserops.packs"]
     acme_expense = "acme_expense"          # acme_expense/pack.py, NAME = "acme_expense"
 
 Nothing is imported here: the folder is found from the distribution's file list (or, for an editable install,
-from the import system's spec of a top-level package, which does not run it), so ``packs.load_pack_dir`` can
-check the pack's imports statically before its code ever runs, as for a folder pack.
+from the import system's spec of the top-level package — which does not run it — and the dotted path below
+it), so :func:`browserops.packs.folder_loader.load_pack_dir` can check the pack's imports statically before its
+code ever runs, as for a folder pack.
 """
 
 from __future__ import annotations
@@ -46,15 +49,17 @@ def _folder(ep: importlib.metadata.EntryPoint, module: str) -> Path | None:
         for file in dist.files or []:
             if file.as_posix() == wanted:
                 return Path(str(dist.locate_file(file))).resolve().parent
-    if "." not in module:  # an editable install lists no sources; a top-level spec is found without running it
-        try:
-            spec = importlib.util.find_spec(module)
-        except (ImportError, ValueError):
-            return None
-        if spec is not None and spec.submodule_search_locations:
-            for location in spec.submodule_search_locations:
-                if (Path(location) / "pack.py").is_file():
-                    return Path(location).resolve()
+    # An editable install lists no sources: find the top-level package's folder without running it (a spec of
+    # a top-level name imports nothing), then walk down the dotted path as folders.
+    top, *below = module.split(".")
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        folder = Path(location).joinpath(*below)
+        if (folder / "pack.py").is_file():
+            return folder.resolve()
     return None
 
 

@@ -1,8 +1,9 @@
 """What an agent run is and keeps: its state, its records and the primitives every kind of turn uses.
 
-:class:`~browserops.agent.loop.AgentRun` (the iteration) builds on :class:`RunCore`, and the turns that do not
-simply run a tool (:mod:`browserops.agent.loop_turns`: ask, done, hand-off, hold, confirm, plan) take a
-``RunCore`` — so the loop imports the turns and nothing imports the loop back.
+Three classes, each building on the one before: :class:`RunState` (here: state, records, telling the model a
+result, ending the run), :class:`~browserops.agent.run.turns.RunTurns` (the turns that do not simply run a tool:
+ask, done, hand-off, hold, confirm, plan) and :class:`~browserops.agent.run.loop.AgentRun` (the iteration and
+the public interface). One object owns the state, so no free function reaches into another's attributes.
 """
 
 from __future__ import annotations
@@ -10,23 +11,22 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 from browserops import policy
 from browserops.agent.calls import ParsedCall
-from browserops.agent.context import Transcript
 from browserops.agent.fence import Fence
 from browserops.agent.gate import Judgement
-from browserops.agent.model import Model
+from browserops.agent.model_api import Model
+from browserops.agent.model_summaries import llm_summary
 from browserops.agent.observe import Observer
 from browserops.agent.records import RunRecorder, Scrubber
-from browserops.agent.run_steps import StepRecorder, report_message
-from browserops.agent.run_types import Budget, Emit, HeldAction, Pause, PauseKind, StepSummary
-from browserops.agent.summary import llm_summary
+from browserops.agent.run.config import RunConfig
+from browserops.agent.run.outcomes import Budget, Emit, HeldAction, Pause, PauseKind, StepSummary
+from browserops.agent.run.step_records import StepRecorder, report_message
 from browserops.agent.toolhost import ToolHost
 from browserops.agent.toolspec import anthropic_tools, model_tools, traits_in
-from browserops.config import Settings
+from browserops.agent.transcript import Transcript
 from browserops.contract import ToolResult
 from browserops.evidence.agent_events import PolicyInfo
 from browserops.privacy import mask_pii
@@ -36,34 +36,32 @@ from browserops.privacy import mask_pii
 Planner = Callable[[ParsedCall, Judgement], Awaitable[ToolResult]]
 
 
-class RunCore:
+class RunState:
+    """The state of one agent run, built from its :class:`RunConfig` and the collaborators it talks to."""
+
     def __init__(
         self,
         host: ToolHost,
         model: Model,
-        settings: Settings,
+        config: RunConfig,
         *,
-        goal: str,
-        workspace: Path,
-        read_only: bool = False,
         recorder: RunRecorder | None = None,
-        record: bool = True,
         emit: Emit | None = None,
         confirmer: policy.Confirmer | None = None,
-        max_steps: int | None = None,
-        vision: bool | None = None,
         planner: Planner | None = None,
     ) -> None:
+        settings = config.settings
+        self.config = config
         self.host = host
         self.model = model
         self.settings = settings
-        self.goal = goal
-        self.workspace = workspace
-        self.read_only = read_only
+        self.goal = config.goal
+        self.workspace = config.workspace
+        self.read_only = config.read_only
         self.emit = emit
         self.confirmer = confirmer
         self.planner = planner
-        self.vision = settings.vision if vision is None else vision
+        self.vision = settings.vision if config.vision is None else config.vision
         self.specs = model_tools(host.tools())
         self.spec_map = {s.name: s for s in self.specs}
         self.tools_schema = anthropic_tools(self.specs)
@@ -71,14 +69,17 @@ class RunCore:
         # One random fence per run around everything the page says (agent/fence.py).
         self.fence = Fence.new()
         self.observer = Observer(host, vision=self.vision, fence=self.fence)
-        # For the run's own rules (agent/run_rules.py): the origin the task started on, and page content the
+        # For the run's own rules (agent/run/rules.py): the origin the task started on, and page content the
         # model was shown (observations and tool results), newest last.
         self.start_origin = ""
         self.page_seen: list[str] = []
         self.scrub = Scrubber()
-        self.recorder = recorder if recorder is not None else (RunRecorder(workspace) if record else None)
+        if recorder is None and config.record:
+            recorder = RunRecorder(config.workspace)
+        self.recorder = recorder
         self.steps = StepRecorder(self.recorder, self.scrub, lambda name: traits_in(self.spec_map, name))
-        self.budget = Budget(max_steps or settings.max_steps, settings.max_wall_time_s, settings.max_llm_calls)
+        self.budget = Budget(config.max_steps or settings.max_steps, settings.max_wall_time_s,
+                             settings.max_llm_calls)
         self.system = ""
         self.held: HeldAction | None = None
         self.history: list[StepSummary] = []

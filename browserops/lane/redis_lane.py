@@ -31,7 +31,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.lane_holder import busy_message, holder_record
+from browserops.lane.holder import busy_message, holder_record
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 :class:`AgentRun` is step-wise and resumable, so one engine serves the one-shot CLI, chat and MCP
 ``browser_task``::
 
-    run = AgentRun(host, model, settings, goal="find a stapler", workspace=ws, emit=on_event)
+    run = AgentRun(host, model, RunConfig(goal="find a stapler", workspace=ws, settings=settings), emit=on_event)
     pause = await run.advance()                 # until done / ask / confirm / handoff / limit / error
     if pause.kind == "ask":
         await run.answer("the red one"); pause = await run.advance()
@@ -31,18 +31,17 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from browserops import policy
-from browserops.agent import loop_turns as turns
 from browserops.agent.calls import CallError, ParsedCall, parse_turn
-from browserops.agent.context import Transcript
 from browserops.agent.gate import judge
-from browserops.agent.model import ModelTurn
+from browserops.agent.model_api import ModelTurn
 from browserops.agent.observe import chat_observation
 from browserops.agent.prompt import PromptContext, build_system_prompt
-from browserops.agent.run_core import RunCore
-from browserops.agent.run_rules import stricter
-from browserops.agent.run_steps import fallback_note, outcome_line
-from browserops.agent.run_types import Pause, StepSummary
+from browserops.agent.run.outcomes import Pause, StepSummary
+from browserops.agent.run.rules import stricter
+from browserops.agent.run.step_records import fallback_note, outcome_line
+from browserops.agent.run.turns import PLANNED_CLASSES, RunTurns
 from browserops.agent.toolspec import ASK, DONE, traits_in
+from browserops.agent.transcript import Transcript
 from browserops.agent.validate import observe_reason, settle
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
 from browserops.evidence.agent_events import AskInfo, LlmInfo, PolicyInfo, TextRef, WaitInfo
@@ -58,8 +57,10 @@ def _never() -> bool:
     return False
 
 
-class AgentRun(RunCore):
-    """One agent task, step by step: see the module's docstring. Its state and records live in :class:`RunCore`."""
+class AgentRun(RunTurns):
+    """One agent task, step by step: see the module's docstring. Its state and records live in
+    :class:`~browserops.agent.run.state.RunState`, its non-tool turns in
+    :class:`~browserops.agent.run.turns.RunTurns`."""
 
     async def advance(self, max_steps: int | None = None, should_stop: Callable[[], bool] = _never) -> Pause:
         """Run iterations until a pause. ``max_steps`` bounds the tool steps of this call (chat's report)."""
@@ -208,9 +209,9 @@ class AgentRun(RunCore):
         await self._emit("progress", {"iteration": self.budget.iterations, "text": self.last_progress,
                                       "tool": call.name})
         if call.name == DONE:
-            return await turns.finish(self, call, llm), 0
+            return await self._finish(call, llm), 0
         if call.name == ASK:
-            return turns.ask(self, call, llm), 0
+            return self._ask(call, llm), 0
         return await self._tool(call, llm, model_ms)
 
     async def _call_error(self, turn: ModelTurn, exc: CallError, llm: LlmInfo) -> Pause | None:
@@ -240,14 +241,14 @@ class AgentRun(RunCore):
                                 gate_ms, llm=llm, model_ms=model_ms, failed=judgement.stale)
             return None, 0
         if decision.verdict is policy.Verdict.HANDOFF:
-            return turns.hand_off(self, call, judgement, llm), 0
-        if self.read_only and traits.side_effect in turns.PLANNED_CLASSES:
-            return await turns.plan_instead(self, call, judgement, llm), 0
+            return self._hand_off(call, judgement, llm), 0
+        if self.read_only and traits.side_effect in PLANNED_CLASSES:
+            return await self._plan_instead(call, judgement, llm), 0
         outcome = "allowed"
         if decision.verdict is policy.Verdict.CONFIRM:
             if self.confirmer is None:
-                return await turns.hold(self, call, judgement, llm), 0
-            if not await turns.confirm_now(self, call, judgement, llm, self.confirmer):
+                return await self._hold(call, judgement, llm), 0
+            if not await self._confirm_now(call, judgement, llm, self.confirmer):
                 return None, 0
             outcome = "confirmed"
         await self._execute(call.name, call.args, call.call_id, judgement.number,

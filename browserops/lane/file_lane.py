@@ -1,4 +1,4 @@
-"""The workspace lane: one browser run per workspace at a time; different workspaces run in parallel.
+"""The ``file`` lane backend (the default): the workspace lane as an OS file lock.
 
 A lane is an exclusive OS file lock (``flock`` through :mod:`filelock`) on
 ``<workspace>/.browserops/lane.lock``. The kernel drops the lock when its holder's process exits for any
@@ -10,9 +10,9 @@ Next to the lock, ``lane.holder.json`` names the current holder (pid, what it ru
 say whom it waits for. It is informational only: the lock decides, never that file. ``lane.fence`` counts the
 holders: each one gets the next number as its fencing token, recorded in the run's ``bundle.json``.
 
-This is the ``file`` lane backend (the default). ``lane_backend = "redis://host:port/db"`` selects
-:class:`browserops.lane_redis.RedisLane`, which holds across machines; :func:`open_lane` picks by the setting.
-Both have the async interface of :class:`WorkspaceLane`.
+``lane_backend = "redis://host:port/db"`` selects :class:`browserops.lane.redis_lane.RedisLane` instead, which
+holds across machines; :func:`browserops.lane.backend.open_lane` picks by the setting. Both have the async
+interface of :class:`browserops.lane.backend.WorkspaceLane`.
 
 Usage::
 
@@ -22,7 +22,6 @@ Usage::
         ...
     async with Lane(ws):                      # waits without blocking the event loop
         ...
-    lane = open_lane(ws, settings, holder=...)  # the configured backend
 """
 
 from __future__ import annotations
@@ -34,50 +33,18 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 import orjson
 from filelock import FileLock, Timeout
 
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.lane_holder import busy_message, holder_record
-
-if TYPE_CHECKING:
-    from browserops.config import Settings
+from browserops.lane.holder import busy_message, holder_record
 
 LANE_DIR = ".browserops"
 LOCK_FILE = "lane.lock"
 HOLDER_FILE = "lane.holder.json"
 FENCE_FILE = "lane.fence"
-
-
-class WorkspaceLane(Protocol):
-    """What a run needs from a lane, whichever backend holds it."""
-
-    waited_s: float
-    token: int | None  # the fencing token of the current holding (None until acquired)
-
-    async def acquire_async(self) -> WorkspaceLane: ...
-
-    async def check(self) -> None:
-        """Raise ``BROWSER_LANE_LOST`` when the lane is no longer ours (called before each acting step)."""
-
-    async def release_async(self) -> None: ...
-
-    def record(self) -> dict[str, Any]:
-        """What ``bundle.json`` records about this holding: backend, fencing token, lease."""
-
-
-def open_lane(workspace: Path, settings: Settings, *, no_wait: bool = False, timeout_s: float | None = None,
-              on_wait: Callable[[str], None] | None = None,
-              holder: Mapping[str, Any] | None = None) -> WorkspaceLane:
-    """The lane of ``workspace`` on the backend ``settings.lane_backend`` names."""
-    if settings.lane_backend == "file":
-        return Lane(workspace, no_wait=no_wait, timeout_s=timeout_s, on_wait=on_wait, holder=holder)
-    from browserops.lane_redis import RedisLane  # only a Redis backend pays for importing redis
-
-    return RedisLane(workspace, settings.lane_backend, lease_s=settings.lane_lease_s, no_wait=no_wait,
-                     timeout_s=timeout_s, on_wait=on_wait, holder=holder)
 
 
 class Lane:

@@ -1,0 +1,51 @@
+"""What a pack's code is given besides its input model: :class:`PackContext` (where relative paths resolve,
+today's date), and validated input with where it came from (:class:`PackInput`); reading an input file."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.plan.loader import parse_data
+
+
+def read_input_file(path: Path) -> tuple[Any, str]:
+    """A YAML/JSON input file parsed, and the SHA-256 of its bytes; any problem is BROWSER_INPUT_INVALID."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise BrowserOpsError(ErrorCode.INPUT_INVALID, f"{path}: cannot be read ({exc.strerror}).") from None
+    fmt: Literal["json", "yaml"] = "json" if path.suffix.lower() == ".json" else "yaml"
+    try:
+        data = parse_data(raw, fmt, str(path))
+    except BrowserOpsError as exc:
+        raise BrowserOpsError(ErrorCode.INPUT_INVALID, exc.message) from None
+    return data, hashlib.sha256(raw).hexdigest()
+
+
+@dataclass(frozen=True)
+class PackContext:
+    """What a pack may know besides its input: where relative file paths resolve, and today's date."""
+
+    base_dir: Path
+    today: dt.date = field(default_factory=dt.date.today)
+
+    def resolve(self, path: str | Path) -> Path:
+        p = Path(path).expanduser()
+        return p if p.is_absolute() else (self.base_dir / p)
+
+
+@dataclass(frozen=True)
+class PackInput:
+    """Validated input data, with where it came from (the plan records the digest)."""
+
+    data: BaseModel
+    ctx: PackContext
+    path: Path | None
+    digest: str | None
