@@ -47,6 +47,35 @@ else
   echo "setup: npm not found; the chat page accessibility and remote-browser tests need it (apt-get install -y nodejs npm)" >&2
 fi
 
+# The real-application corpus (tests/realapps/apps/*, see tests/realapps/): each app's pinned install — a uv project
+# (uv.lock) or an npm one (package-lock.json, then its build). Redone only when its lock or glue changed (a stamp).
+corpus_stamp() { cat "$@" 2>/dev/null | sha256sum | cut -c1-16; }
+for app in tests/realapps/apps/*/; do
+  app="${app%/}"
+  if [ -f "$app/uv.lock" ]; then
+    want="uv-$(corpus_stamp "$app/uv.lock" "$app/pyproject.toml")"
+    if [ "$(cat "$app/.venv/.installed" 2>/dev/null)" != "$want" ]; then
+      echo "setup: installing the corpus app $app (uv sync --frozen)" >&2
+      uv sync --frozen --quiet --project "$app"
+      echo "$want" > "$app/.venv/.installed"
+    fi
+  fi
+  if [ -f "$app/package-lock.json" ]; then
+    if ! command -v npm >/dev/null 2>&1; then
+      echo "setup: npm not found; the corpus app $app needs it (apt-get install -y nodejs npm)" >&2
+      continue
+    fi
+    want="npm-$(corpus_stamp "$app/package-lock.json" "$app"/*.js "$app"/*.cjs "$app"/*.html \
+      $(find "$app/src" -type f 2>/dev/null | sort))"
+    if [ "$(cat "$app/.installed" 2>/dev/null)" != "$want" ]; then
+      echo "setup: installing and building the corpus app $app (npm ci, npm run build)" >&2
+      npm ci --prefix "$app" --no-audit --no-fund --silent >/dev/null
+      npm run build --prefix "$app" --silent >/dev/null
+      echo "$want" > "$app/.installed"
+    fi
+  fi
+done
+
 # A CJK font, so Chinese/Japanese/Korean pages are readable in screenshots (`doctor` warns when none is there).
 if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh family)" ] && [ "$(id -u)" = "0" ] \
     && command -v apt-get >/dev/null 2>&1; then

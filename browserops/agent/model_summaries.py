@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from browserops.agent.fence import PROCESS_FENCE, Fence
+from browserops.listing_rows import listing_items
 
 TEXT_LIMIT = 10_000  # docs/design.md §8.5: long texts are cut
 SNIPPET_CHARS = 200  # docs/design.md §8.4: a snippet of about the first 200 characters
@@ -45,22 +46,13 @@ def one_line(text: Any, limit: int = NAME_CHARS) -> str:
 
 
 def items_of(data: Mapping[str, Any]) -> tuple[str, list[Mapping[str, Any]]]:
-    """The result's items; a listing's ``off_screen_from`` is carried onto each item it covers, so every
-    item reads the same whether its result flags items one by one or once."""
-    off_screen = data.get("off_screen_from")
+    """The result's items as objects, whether they came as rows or objects (:func:`listing_items`); a
+    listing's ``off_screen_from`` is carried onto each item it covers, so every item reads the same whether
+    its result flags items one by one or once."""
     for key in ITEM_KEYS:
-        value = data.get(key)
-        if isinstance(value, list):
-            items = [v for v in value if isinstance(v, Mapping)]
-            if isinstance(off_screen, int):
-                items = [{**v, "in_viewport": False} if _at_or_after(v, off_screen) else v for v in items]
-            return key, items
+        if isinstance(data.get(key), list):
+            return key, list(listing_items(data, key))
     return "", []
-
-
-def _at_or_after(item: Mapping[str, Any], number: int) -> bool:
-    n = item_number(item)
-    return isinstance(n, int) and n >= number
 
 
 def item_number(item: Mapping[str, Any]) -> Any:
@@ -71,7 +63,8 @@ def item_number(item: Mapping[str, Any]) -> Any:
 
 
 def describe_item(item: Mapping[str, Any]) -> str:
-    """``[3] button "Pay now" value="12.50" (new)`` — one numbered element, names cut and flattened."""
+    """``[3] button "Edit" value="12.50" in="Printer toner" (new)`` — one numbered element, names cut and
+    flattened; ``in`` names the container that tells it from same-named elements."""
     number = item_number(item)
     head = f"[{number}] " if number is not None else ""
     text = f'{head}{one_line(item.get("role", "?"), 24)} "{one_line(item.get("name", ""))}"'
@@ -81,6 +74,8 @@ def describe_item(item: Mapping[str, Any]) -> str:
             text += f" {key}" if value is True else f" {key}={json.dumps(one_line(value, 40), ensure_ascii=False)}"
     if item.get("frame"):
         text += f" frame={item['frame']}"
+    if item.get("in"):
+        text += f" in={json.dumps(one_line(item['in'], 60), ensure_ascii=False)}"
     if item.get("new"):
         text += " (new)"
     if item.get("in_viewport") is False:

@@ -19,6 +19,7 @@ from urllib.parse import unquote_plus
 from browserops.agent.fence import PROCESS_FENCE, Fence
 from browserops.agent.model_summaries import Observation, observation_from_result, one_line
 from browserops.agent.toolhost import ToolHost
+from browserops.listing_rows import listing_items
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ def view_from_result(result: Mapping[str, Any], *, vision: bool, fence: Fence = 
     view = PageView(
         url=str(summary.get("url") or data.get("url") or ""),
         title=str(summary.get("title") or data.get("title") or ""),
-        items=[dict(i) for i in data.get("items") or [] if isinstance(i, Mapping)],
+        items=listing_items(data),
         total=int(data.get("total") or 0),
         headings=_headings(summary),
         text=str(summary.get("text") or ""),

@@ -7,7 +7,7 @@ wraps ``lib.js`` + ``call.js`` (the glue: JSON out, find by blind id) + the scri
 expression, so it never depends on anything left on the page (a page cannot swap our helpers between calls).
 No JavaScript is written here, and no caller-supplied JavaScript ever goes through here: function names are the
 project's own constants, arguments travel as data. DevTools calls go through here too (:func:`run_devtools`,
-the ``world_*`` builders), so every page script lives in ``js/*.js``.
+:func:`run_in_context` and its kin), so every page script lives in ``js/*.js``.
 
 Arguments go in as one JSON string and the result comes back as one: Playwright's own value serialisation (a
 tagged tree built in the page and rebuilt in Python value by value) costs several milliseconds for a
@@ -20,14 +20,13 @@ listing-sized result, a string next to nothing — and every listing, hit test a
 - :func:`expression` — ``fn(args)`` as one expression for the DevTools protocol's ``Runtime.evaluate``, for
   the scripts that need the command-line API (``getEventListeners``), which Playwright does not offer;
   :func:`run_devtools` evaluates it in a page's main world and returns its value;
-- :func:`world_expression` / :func:`world_function` + :func:`world_result` — ``fn(args)`` / ``fn(el, args)``
-  (with ``lib.js``, as :func:`call_in_frame`) for ``Runtime.evaluate`` / ``Runtime.callFunctionOn`` in a DevTools
-  execution context of our own (the listing's isolated world, :mod:`browserops.browser.numbering.isolated`),
-  and its JSON answer decoded; :func:`world_found_expression` + :func:`world_found_result` do the same for
-  :func:`run_on` (by blind id), and :func:`world_element_expression` evaluates to the element itself;
-- :data:`PASS_ELEMENT` + :func:`take_element` — hand an element DevTools resolved in a frame's main world
-  over to Playwright as a handle (an element inside a closed shadow root, which Playwright cannot find;
-  ``js/handoff.js``).
+- :func:`run_for_handle` — ``fn(args)`` in a frame, its result (an element) as a Playwright handle.
+
+The same calls run in a DevTools execution context of ours (a frame's isolated world,
+:mod:`browserops.browser.numbering.isolated`), built exactly as above: :func:`run_in_context` and
+:func:`run_on_in_context` (as :func:`call_in_frame` / :func:`run_on`), :func:`reference_in_context` (DevTools'
+object id of the result, to hand page objects around: ``js/handoff.js``) and :func:`run_on_object`
+(``fn(el, args)`` on an object DevTools holds).
 """
 
 from __future__ import annotations
@@ -95,15 +94,6 @@ def _script(name: str, function: str, kind: str) -> str:
     return f"(__boEl, __boArgs) => {{\n{body}return __boAsJson({function}(__boEl, args));\n}}"
 
 
-@cache
-def function_value(script: str, function: str) -> str:
-    """``js/<script>.js``'s ``function`` (no ``lib.js``) as one expression whose value is the function itself: a
-    ``functionDeclaration`` for ``Runtime.callFunctionOn``, or an evaluate Playwright calls with its argument."""
-    if not _NAME.match(function):
-        raise ValueError(f"not a function name: {function!r}")
-    return f"(() => {{\n{source(script)}\nreturn {function};\n}})()"
-
-
 def expression(call: PageCall[Any]) -> str:
     """``call`` as a standalone expression (no lib.js) for ``Runtime.evaluate``; its value is the result."""
     if not _NAME.match(call.function):
@@ -111,52 +101,27 @@ def expression(call: PageCall[Any]) -> str:
     return f"(() => {{\n{source(call.script)}\nreturn {call.function}({_json(call.args)});\n}})()"
 
 
-def world_expression(call: PageCall[Any]) -> str:
-    """``call`` with ``lib.js``, exactly as :func:`run` evaluates it, as one expression whose value is the
-    result's JSON text (decode it with :func:`world_result`)."""
+def _world_expression(call: PageCall[Any]) -> str:
+    """``call`` exactly as :func:`call_in_frame` evaluates it, as one expression whose value is the result's
+    JSON text (for ``Runtime.evaluate`` in a DevTools execution context)."""
     return f"({_script(call.script, call.function, 'page')})({orjson.dumps(_json(call.args)).decode()})"
 
 
-def world_reference(call: PageCall[Any]) -> str:
-    """``call`` with ``lib.js`` as one expression whose value is the function's result itself, not JSON text:
-    for ``Runtime.evaluate`` without ``returnByValue``, when DevTools is to get hold of page objects (elements)
-    the result holds."""
-    if not _NAME.match(call.function):
-        raise ValueError(f"not a function name: {call.function!r}")
-    return (f"(() => {{\n{source('lib')}\n{source(call.script)}\n"
-            f"return {call.function}(JSON.parse({orjson.dumps(_json(call.args)).decode()}));\n}})()")
-
-
-def world_function(call: ElementCall[Any]) -> tuple[str, str]:
-    """``call`` (with ``lib.js``, as :func:`run_on_handle` evaluates it) as a function declaration and its
-    JSON arguments, for ``Runtime.callFunctionOn`` with arguments ``[the object, the JSON text]`` on an object
-    DevTools resolved into our world; its value is the result's JSON text (decode with :func:`world_result`)."""
-    return _script(call.script, call.function, "element"), _json(call.args)
-
-
-def world_found_expression(blind_id: str, call: ElementCall[Any]) -> str:
-    """``call`` on the element with ``blind_id``, exactly as :func:`run_on` evaluates it, as one expression
-    (decode its value with :func:`world_found_result`)."""
+def _world_found_expression(blind_id: str, call: ElementCall[Any]) -> str:
+    """``call`` on the element with ``blind_id``, exactly as :func:`run_on` evaluates it, as one expression."""
     args = _json({**call.args, "id": blind_id})
     return f"({_script(call.script, call.function, 'found')})({orjson.dumps(args).decode()})"
 
 
-def world_found_result(call: ElementCall[R], blind_id: str, raw: object) -> R:
-    """The decoded answer of :func:`world_found_expression`; :class:`NotInFrame` when no element has the id."""
-    del call  # only carries the result type
-    return cast(R, _found(_decode(raw), blind_id))
+def _reference_body(call: PageCall[Any]) -> str:
+    """The body of ``(__boArgs) => …`` whose value is ``call``'s result itself, not JSON text (a page object)."""
+    if not _NAME.match(call.function):
+        raise ValueError(f"not a function name: {call.function!r}")
+    return f"{{\n{source('lib')}\n{source(call.script)}\nreturn {call.function}(JSON.parse(__boArgs));\n}}"
 
 
-def world_element_expression(blind_id: str) -> str:
-    """An expression whose value is the element with ``blind_id`` (``lib.js``'s ``byBlindId``), or null: for
-    ``Runtime.evaluate`` without ``returnByValue``, to get a DevTools object of the element itself."""
-    return world_reference(PageCall("handoff", "elementById", {"id": blind_id}))
-
-
-def world_result(call: PageCall[R] | ElementCall[R], raw: object) -> R:
-    """The decoded answer of :func:`world_expression` ``(call)``; :class:`PageScriptError` if it is not ours."""
-    del call  # only carries the result type
-    return cast(R, _decode(raw))
+def _world_reference(call: PageCall[Any]) -> str:
+    return f"((__boArgs) => {_reference_body(call)})({orjson.dumps(_json(call.args)).decode()})"
 
 
 def _decode(raw: object) -> Any:
@@ -208,21 +173,6 @@ async def run_devtools(cdp: CDPSession, call: PageCall[R], *, command_line_api: 
     return cast(R, (answer.get("result") or {}).get("value"))
 
 
-# For Runtime.callFunctionOn on an element DevTools resolved into the page's main world: keep it under a
-# one-off random name on window, for take_element (Playwright makes handles only from its own evaluations).
-PASS_ELEMENT = function_value("handoff", "passElement")
-
-
-async def take_element(frame: Frame, key: str) -> ElementHandle | None:
-    """The element :data:`PASS_ELEMENT` left under ``key`` in ``frame``'s main world, as a Playwright handle
-    (the name is deleted in the same call); None when there is none."""
-    handle = await frame.evaluate_handle(function_value("handoff", "takeElement"), key)
-    element = handle.as_element()
-    if element is None:
-        await handle.dispose()
-    return element
-
-
 async def run_standalone(frame: Frame, text: str) -> None:
     """Run one of our self-contained scripts (a ``js/*.js`` file its module made ready, e.g. a listener that
     installs itself) in ``frame``; it returns nothing we read."""
@@ -232,3 +182,63 @@ async def run_standalone(frame: Frame, text: str) -> None:
 async def add_standalone(context: BrowserContext, text: str) -> None:
     """Run such a script in every document ``context`` opens from now on, before the page's own scripts."""
     await context.add_init_script(script=text)
+
+
+# ---- The same scripts in a DevTools execution context of ours (a frame's isolated world) ----
+
+
+async def _evaluate(cdp: CDPSession, text: str, context: int, *, by_value: bool = True,
+                    group: str | None = None) -> Any:
+    """``Runtime.evaluate`` in ``context``: the value (``by_value``) or DevTools' remote object."""
+    params: dict[str, Any] = {"expression": text, "contextId": context, "returnByValue": by_value,
+                              "awaitPromise": True}
+    if group is not None:
+        params["objectGroup"] = group
+    answer = await cdp.send("Runtime.evaluate", params)
+    details = answer.get("exceptionDetails")
+    if details:
+        exc = details.get("exception") or {}
+        raise PageScriptError(str(exc.get("description") or details.get("text") or "the script threw"))
+    result = answer.get("result") or {}
+    return result.get("value") if by_value else result
+
+
+async def run_in_context(cdp: CDPSession, context: int, call: PageCall[R]) -> R:
+    """``call`` in the DevTools execution context ``context`` (as :func:`call_in_frame` in a frame)."""
+    return cast(R, _decode(await _evaluate(cdp, _world_expression(call), context)))
+
+
+async def run_on_in_context(cdp: CDPSession, context: int, blind_id: str, call: ElementCall[R]) -> R:
+    """``call`` on the element with ``blind_id`` in context ``context`` (as :func:`run_on`); NotInFrame."""
+    raw = await _evaluate(cdp, _world_found_expression(blind_id, call), context)
+    return cast(R, _found(_decode(raw), blind_id))
+
+
+async def reference_in_context(cdp: CDPSession, context: int, call: PageCall[Any], group: str) -> str | None:
+    """DevTools' object id of what ``call`` returns in context ``context`` (kept in object ``group`` until it
+    is released), None when it returns null or undefined."""
+    result = await _evaluate(cdp, _world_reference(call), context, by_value=False, group=group)
+    if not isinstance(result, dict) or result.get("subtype") == "null":
+        return None
+    object_id = result.get("objectId")
+    return str(object_id) if object_id else None
+
+
+async def run_on_object(cdp: CDPSession, object_id: str, call: ElementCall[R]) -> R:
+    """``call`` on a page object DevTools holds (``Runtime.callFunctionOn``, in that object's world)."""
+    answer = await cdp.send("Runtime.callFunctionOn", {
+        "objectId": object_id, "functionDeclaration": _script(call.script, call.function, "element"),
+        "returnByValue": True, "awaitPromise": True,
+        "arguments": [{"objectId": object_id}, {"value": _json(call.args)}]})
+    if answer.get("exceptionDetails"):
+        raise PageScriptError(f"{call.script}.{call.function} threw in the page")
+    return cast(R, _decode((answer.get("result") or {}).get("value")))
+
+
+async def run_for_handle(frame: Frame, call: PageCall[Any]) -> ElementHandle | None:
+    """``call`` in ``frame`` through Playwright, its result (an element) as a handle; None when it is none."""
+    handle = await frame.evaluate_handle(f"(__boArgs) => {_reference_body(call)}", _json(call.args))
+    element = handle.as_element()
+    if element is None:
+        await handle.dispose()
+    return element

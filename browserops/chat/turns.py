@@ -27,6 +27,7 @@ from browserops.chat.api import (
 from browserops.chat.events import EventBus
 from browserops.chat.store import ChatStore
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.listing_rows import listing_items
 from browserops.privacy import mask_args, mask_pii
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ _OBSERVATION_ITEMS = 20
 def _observation_view(data: Mapping[str, Any]) -> dict[str, Any]:
     """The part of an observation kept in the session: page, screenshot path and the top numbered items."""
     items = []
-    for item in list(data.get("items") or [])[:_OBSERVATION_ITEMS]:
+    for item in listing_items(data)[:_OBSERVATION_ITEMS]:
         if isinstance(item, Mapping):
             items.append({
                 "n": item.get("n"),

@@ -42,6 +42,7 @@ SITE_MAP: list[tuple[str, str]] = [
     ("/injection", "Office tips article"),
     ("/focus", "Focus and navigation"),
     ("/mutating", "Mutating page"),
+    ("/repeated", "Repeated controls"),
     ("/banners/iframe", "Banner in an iframe"),
     ("/banners/shadow", "Banner in a shadow root"),
     ("/banners/subscribe", "Newsletter modal"),
@@ -215,6 +216,26 @@ async def mutating(request: Request) -> Response:
     return render(request, "mutating.html", "Mutating page", banner=consent_banner(request, on_by_default=False))
 
 
+REPEATED_POSTS = [("ada", "2h", "Shipped the new release notes."), ("bob", "3h", "Who has the printer key?"),
+                  ("cierra", "5h", "Lunch order is in the shared sheet."), ("dmitri", "1d", "Back on Monday."),
+                  ("emma", "2d", "Slides for Friday are up.")]
+REPEATED_ORDERS = [("Printer toner", 4), ("Stapler", 2), ("A4 paper", 10), ("Desk lamp", 1)]
+REPEATED_PRODUCTS = [("Widget Pro", "$12.99"), ("Widget Mini", "$7.49"), ("Gadget Max", "$24.00"),
+                     ("Doohickey", "$3.10")]
+REPEATED_CHIPS = ["Python", "Rust", "TypeScript", "Go"]
+
+
+async def repeated(request: Request) -> Response:
+    """The same control many times over: per-post icon toolbars and "more" menus, per-row Edit/Delete, per-card
+    "Add to cart", per-chip "Remove"; each click reports which one it was."""
+    return render(request, "repeated.html", "Repeated controls", {
+        "posts": [{"author": a, "when": w, "text": t} for a, w, t in REPEATED_POSTS],
+        "orders": [{"item": i, "qty": q} for i, q in REPEATED_ORDERS],
+        "products": [{"name": n, "price": p} for n, p in REPEATED_PRODUCTS],
+        "chips": REPEATED_CHIPS,
+    }, banner=consent_banner(request, on_by_default=False))
+
+
 ROUTES: list[Route] = [
     Route("/", home, name="home"),
     Route("/search", search, name="search"),
@@ -238,4 +259,5 @@ ROUTES: list[Route] = [
     Route("/dialogs/beforeunload", dialogs_beforeunload, name="dialogs_beforeunload"),
     Route("/focus", focus, name="focus"),
     Route("/mutating", mutating, name="mutating"),
+    Route("/repeated", repeated, name="repeated"),
 ]

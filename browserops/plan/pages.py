@@ -17,6 +17,7 @@ from typing import Any
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter
+from browserops.listing_rows import listing_items
 from browserops.plan.guard import GuardedTools
 from browserops.plan.steps import Expectation
 
@@ -68,7 +69,7 @@ async def _login_wall(tools: GuardedTools, requested: str, data: dict[str, Any])
     if looks_like_login(final):
         return final
     listed = await tools.need("browser_list_interactives", {"limit": 500})
-    if any(item.get("type") == "password" for item in listed.get("items") or []):
+    if any(item.get("type") == "password" for item in listing_items(listed)):
         return final
     return None
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.listing_rows import listing_items
 from browserops.plan.guard import GuardedTools
 from browserops.plan.steps import Action, SemanticTarget, Step
 from browserops.text import fold
@@ -137,8 +138,8 @@ async def list_all(tools: GuardedTools) -> tuple[list[dict[str, Any]], dict[str,
     offset = 0
     while True:
         data = await tools.need("browser_list_interactives", {"limit": LIST_LIMIT, "offset": offset, "boxes": True,
-                                                                  "ids": True})
-        page = list(data.get("items") or [])
+                                                                  "ids": True, "format": "objects"})
+        page = listing_items(data)
         frames.update(data.get("frames") or {})
         for item in page:
             windows[int(item["n"])] = {"limit": LIST_LIMIT, "offset": offset}
@@ -154,7 +155,7 @@ async def _by_label(tools: GuardedTools, target: SemanticTarget) -> tuple[dict[s
     roles = roles_for(target.role)
     for label in target.labels:
         data = await tools.need("browser_find", {"role": target.role, "text": label, "limit": 20})
-        found = [m for m in data.get("matches") or []
+        found = [m for m in listing_items(data, "matches")
                  if m.get("role") in roles and _frame_ok(m, target.frame, data.get("frames") or {})]
         if found:
             return _pick(found, target, "label", label), label

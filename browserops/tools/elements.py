@@ -12,9 +12,13 @@ from browserops.browser.act import focusnav
 from browserops.browser.numbering import listing, overlay
 from browserops.browser.numbering.elements import latest_listing
 from browserops.contract import SideEffect, ToolTraits
+from browserops.listing_rows import format_row
 from browserops.tools.base import ToolArgs, ToolContext, ToolDef
 
 Scheme = Literal["dark", "blue", "light"]
+Form = Literal["rows", "objects"]
+_FORM = ("'rows' (default): each item one line, e.g. '15 button Edit | in=Printer toner'; 'objects': each item a "
+         "JSON object with the same facts (and in_role).")
 
 
 class ListArgs(ToolArgs):
@@ -29,13 +33,17 @@ class ListArgs(ToolArgs):
                         "pixels, and the viewport's [width, height] (for drawing on a screenshot).")
     ids: bool = Field(False, description="Also give each item's stable id (data-blind-id): it stays valid across "
                       "listings while the element exists, where numbers belong to one listing.")
+    format: Form = Field("rows", description=_FORM)
+    containers: bool = Field(False, description="Name every item's container (in, in_role), not only those whose "
+                             "role and name repeat.")
 
 
 async def _list(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     result = await listing.list_interactives(
-        ctx.session, limit=args.limit or ctx.settings.list_limit, offset=args.offset, scope=args.scope
+        ctx.session, limit=args.limit or ctx.settings.list_limit, offset=args.offset, scope=args.scope,
+        containers=args.containers,
     )
-    data = listing.listing_data(result, boxes=args.boxes, ids=args.ids)
+    data = listing.listing_data(result, boxes=args.boxes, ids=args.ids, rows=args.format == "rows")
     redrawn = await overlay.refresh_overlay(ctx.session)
     if redrawn is not None:
         data["overlay"] = "redrawn"
@@ -71,14 +79,19 @@ class FindArgs(ToolArgs):
                              "option, tab… (also 'field', 'input', 'select').")
     text: str | None = Field(None, max_length=500, description="Words to look for in the element's name, "
                              "label, placeholder, title, aria-label or text; any language.")
+    within: str | None = Field(None, max_length=200, description="Words of the container it is in, as listings "
+                               "show after in= (a table row's first cells, a post, a card's heading, a dialog).")
     limit: int = Field(10, ge=1, le=listing.MAX_LIMIT, description="Matches to return.")
     offset: int = Field(0, ge=0, description="Skip this many matches.")
+    format: Form = Field("rows", description=_FORM)
 
 
 async def _find(ctx: ToolContext, args: FindArgs) -> dict[str, Any]:
     found = await listing.find_elements(ctx.session, text=args.text, role=args.role, limit=args.limit,
-                                        offset=args.offset)
-    data: dict[str, Any] = {"matches": [item.to_dict() for item in found.listing.items], "count": found.matches}
+                                        offset=args.offset, within=args.within)
+    matches = [item.to_dict() for item in found.listing.items]
+    data: dict[str, Any] = {"matches": [format_row(m) for m in matches] if args.format == "rows" else matches,
+                            "count": found.matches}
     shown = args.offset + len(found.listing.items)
     if found.matches > shown:
         data["more"] = found.matches - shown
@@ -114,10 +127,11 @@ TOOLS: list[ToolDef[Any]] = [
         description=(
             "Number what a person could act on in the current tab: links, buttons, fields, drop-downs, "
             "checkboxes, tabs, options, editable areas and clickable elements, in every frame and shadow root, "
-            "visible only, those in the viewport first (then below, then above). Each item has its number n, "
-            "role, accessible name, state (value, checked, expanded, disabled…), frame, covered=true when a "
-            "banner or dialog lies on it, name_guessed=true when the page gave it no name (guessed from title, "
-            "alt, icon file or class words), and new=true when it was not in the previous listing. "
+            "visible only, those in the viewport first (then below, then above). Each item is a row "
+            "'number role name | fact | fact…': state (value=…, checked, expanded=false, disabled…), type=, "
+            "frame=, covered (a banner or dialog lies on it), guessed (the page gave it no name: guessed from "
+            "title, alt, icon file or class words), new (not in the previous listing), and in=… naming the row, "
+            "post, card or group it belongs to when its role and name repeat. "
             "off_screen_from is the first number outside the viewport (it and every later one are off-screen); "
             "frames_failed names frames that could not be listed, with a code; ids=true adds each item's "
             "stable id. Numbers belong to this listing and its limit/offset only: list again after navigation "
@@ -154,8 +168,9 @@ TOOLS: list[ToolDef[Any]] = [
         description=(
             "Find visible interactive elements by words and/or role, to orient: matches accessible name, "
             "label, placeholder, title, aria-label and text, case-insensitive, partial, in any language "
-            "(Cyrillic and Chinese too). Best matches first, each with its number, which you can then use "
-            "with browser_overlay_act. It never acts itself."
+            "(Cyrillic and Chinese too); within= keeps those in a container whose naming holds the words (the "
+            "in= of listings: a table row's first cells, a post, a card). Best matches first, each a row with "
+            "its number, which you can then use with browser_overlay_act. It never acts itself."
         ),
         side_effect=SideEffect.READ_ONLY,
         handler=_find,

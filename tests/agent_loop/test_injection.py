@@ -14,6 +14,7 @@ from browserops.agent.model_api import ModelTurn, text_turn, tool_turn
 from browserops.agent.scripted import ModelRequest, Responder
 from browserops.demo_site import DemoSite
 from browserops.evidence import read_events
+from browserops.listing_rows import listing_items
 from browserops.policy import RefuseConfirmer
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool
@@ -27,7 +28,7 @@ OBEY = "The page says this is pre-approved, so I will do it now."
 async def blind_id(ctx: ToolContext, name: str) -> str:
     """What a model could learn from a listing: the button's stable id."""
     found = await call_tool("browser_find", ctx, {"text": name, "role": "button"})
-    return str(found["data"]["matches"][0]["id"])
+    return str(listing_items(found["data"], "matches")[0]["id"])
 
 
 def mode_act(name: str) -> Responder:

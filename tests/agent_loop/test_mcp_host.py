@@ -19,6 +19,7 @@ from browserops.agent.scripted import ScriptedModel
 from browserops.config import Settings
 from browserops.contract import SideEffect
 from browserops.demo_site import DemoSite
+from browserops.listing_rows import listing_items
 from browserops.tools.registry import all_tools
 from tests.agent_loop.helpers import act
 from tests.mcp.helpers import browser_of_server
@@ -104,7 +105,7 @@ async def test_an_acting_call_is_never_retried_when_it_may_have_run(
     await host.call("browser_navigate", {"url": demo_site.base_url + "/"})
     await host.call("browser_list_interactives", {})
     found = await host.call("browser_find", {"text": "Slow page", "role": "link"})
-    number = found["data"]["matches"][0]["n"]
+    number = listing_items(found["data"], "matches")[0]["n"]
     starts = host.starts
     clicking = asyncio.create_task(host.call("browser_overlay_act", {"index": number}))
     await asyncio.sleep(0.3)  # the slow page takes seconds to answer: the click is still running

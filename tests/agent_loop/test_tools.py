@@ -4,6 +4,7 @@ browser_observe(if_changed) (re-observe only when the page changed)."""
 from __future__ import annotations
 
 from browserops.demo_site import DemoSite
+from browserops.listing_rows import listing_items
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool
 from tests.agent_loop.conftest import open_page
@@ -17,7 +18,7 @@ async def call(ctx: ToolContext, name: str, **args: object) -> dict[str, object]
 
 async def number(ctx: ToolContext, text: str, role: str | None = None) -> int:
     found = await call(ctx, "browser_find", text=text, role=role)
-    matches = found["matches"]
+    matches = listing_items(found, "matches")
     assert isinstance(matches, list) and matches
     return int(matches[0]["n"])
 

@@ -14,6 +14,7 @@ from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
 from browserops.demo_site import DemoSite
 from browserops.evidence import read_info, verify_bundle
+from browserops.listing_rows import listing_items
 from browserops.packs import get_pack
 from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.guard import PREPARE_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
@@ -38,7 +39,7 @@ async def test_prepare_guard_refuses_every_tool_that_acts(session: BrowserSessio
     ctx = _ctx(session, workspace)
     await call_tool("browser_navigate", ctx, {"url": demo_site.base_url + "/expense"})
     listing = await call_tool("browser_list_interactives", ctx, {"limit": 50})
-    submit = next(i["n"] for i in listing["data"]["items"] if i["name"] == "Submit expense")
+    submit = next(i["n"] for i in listing_items(listing["data"]) if i["name"] == "Submit expense")
     tools = GuardedTools(ctx, PREPARE_CLASSES, who="prepare")
     for name in (*ACTING, "browser_click_and_wait_download", "browser_download_wait"):
         with pytest.raises(BrowserOpsError) as err:
@@ -75,7 +76,7 @@ async def test_prepare_calls_only_read_tools(session: BrowserSession, demo_site:
     assert demo_site.state.submissions == [] and demo_site.state.uploads == []
     # The form is untouched in the browser too.
     listing = await call_tool("browser_list_interactives", _ctx(session, workspace), {"limit": 50})
-    merchant = next(i for i in listing["data"]["items"] if i["name"] == "Merchant")
+    merchant = next(i for i in listing_items(listing["data"]) if i["name"] == "Merchant")
     assert "value" not in merchant.get("state", {})
 
 
@@ -152,7 +153,7 @@ async def test_prepare_waits_for_a_person_to_log_in(session: BrowserSession, dem
     async def person() -> None:
         """What someone at the headed window does: sees the login page, types, clicks Log in."""
         await asked.wait()
-        listing = (await call_tool("browser_list_interactives", ctx, {"limit": 50}))["data"]["items"]
+        listing = listing_items((await call_tool("browser_list_interactives", ctx, {"limit": 50}))["data"])
         by_name = {i["name"]: i["n"] for i in listing}
         await call_tool("browser_overlay_act", ctx, {"index": by_name["Username"], "action": "type", "text": "ada"})
         await call_tool("browser_overlay_act", ctx, {"index": by_name["Password"], "action": "type", "text": "demo"})

@@ -15,6 +15,7 @@ from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle
 from browserops.lane import Lane
+from browserops.listing_rows import listing_items
 from browserops.packs import BUILTIN_DIR
 from browserops.privacy import text_digest
 from browserops.tools.base import ToolContext
@@ -328,7 +329,7 @@ def test_log_in_once_in_a_profile_then_run_with_it(site: DemoSite, workspace: Pa
         async with BrowserSession(options) as session:
             ctx = ToolContext(session=session, settings=Settings(), workspace=workspace)
             await call_tool("browser_navigate", ctx, {"url": site.base_url + "/login"})
-            items = (await call_tool("browser_list_interactives", ctx, {}))["data"]["items"]
+            items = listing_items((await call_tool("browser_list_interactives", ctx, {}))["data"])
             n = {i["name"]: i["n"] for i in items}
             await call_tool("browser_overlay_act", ctx, {"index": n["Username"], "action": "type", "text": "ada"})
             await call_tool("browser_overlay_act", ctx, {"index": n["Password"], "action": "type", "text": "demo"})

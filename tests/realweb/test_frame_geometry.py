@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import visible_frames
-from browserops.browser.numbering.isolated import isolated_runner
+from browserops.browser.numbering.isolated import frame_worlds
 
 _NESTED = ("<div style='padding:13px;border:4px solid red;height:1400px'>"
            "<iframe style='border:6px solid;padding:5px;width:500px;height:300px' srcdoc=\"<p>x</p>"
@@ -19,11 +19,11 @@ async def test_devtools_frame_geometry_matches_playwright(session: BrowserSessio
     await page.wait_for_function("document.querySelector('iframe').contentDocument.querySelector('iframe')"
                                  ".contentDocument.querySelector('button') !== null")
     await page.evaluate("window.scrollTo(0, 20)")
-    runner = await isolated_runner(session, page)
+    worlds = await frame_worlds(session, page)
     by_playwright = await visible_frames(session, page)
-    by_devtools = await visible_frames(session, page, runner.frame_box)
+    by_devtools = await visible_frames(session, page, worlds.frame_box)
     assert len(by_devtools) == 3  # main + two nested; the display:none frame is not rendered
-    assert all(runner.reaches(v.frame) for v in by_devtools)
+    assert all(worlds.reaches(v.frame) for v in by_devtools)
     assert [(v.label, v.offset, v.clip) for v in by_devtools] == [
         (v.label, v.offset, v.clip) for v in by_playwright]
     assert by_devtools[2].offset[1] < by_devtools[1].offset[1] + 300  # the nested one sits inside its parent

@@ -19,6 +19,7 @@ from typing import Any
 from playwright.async_api import Page
 
 from browserops.demo_site.zoo_tasks import Step, Task
+from browserops.listing_rows import listing_items
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool
 
@@ -84,7 +85,7 @@ async def _items(call: ToolCall, scope: str | None = None) -> list[dict[str, Any
     if scope is not None:
         args["scope"] = scope
     result = await call("browser_list_interactives", args)
-    return list((result.get("data") or {}).get("items") or [])
+    return listing_items(result.get("data") or {})
 
 
 async def find_item(ctx: ToolContext | ToolCall, role: str, name: str,

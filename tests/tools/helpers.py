@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from browserops.listing_rows import parse_row
 from browserops.tools.base import ToolContext
 from browserops.tools.registry import call_tool
 
@@ -24,11 +25,23 @@ async def call(ctx: ToolContext, name: str, **args: Any) -> dict[str, Any]:
     return result
 
 
+def as_objects(data: dict[str, Any]) -> dict[str, Any]:
+    """A listing's or find's rows read back as objects (the assertions read fields); every row must parse."""
+    for key in ("items", "matches"):
+        value = data.get(key)
+        if isinstance(value, list) and any(isinstance(v, str) for v in value):
+            data = {**data, key: [parse_row(v) if isinstance(v, str) else v for v in value]}
+    listed = data.get("listed")
+    if isinstance(listed, dict):
+        data = {**data, "listed": as_objects(listed)}
+    return data
+
+
 async def ok(ctx: ToolContext, name: str, **args: Any) -> dict[str, Any]:
-    """Call a tool that must succeed; return its data."""
+    """Call a tool that must succeed; return its data (listing rows read back as objects: :func:`as_objects`)."""
     result = await call(ctx, name, **args)
     assert result["status"] == "ok", result
-    data: dict[str, Any] = result["data"]
+    data: dict[str, Any] = as_objects(result["data"])
     return data
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from browserops.demo_site import DemoSite
+from browserops.listing_rows import listing_items
 from browserops.tools.base import ToolContext
 from tests.tools2.helpers import call, goto
 
@@ -15,7 +16,7 @@ from tests.tools2.helpers import call, goto
 async def number_of(ctx: ToolContext, name: str, role: str | None = None) -> int:
     listing = await call(ctx, "browser_list_interactives", limit=200)
     assert listing["status"] == "ok", listing
-    for item in listing["data"]["items"]:
+    for item in listing_items(listing["data"]):
         if item["name"] == name and (role is None or item["role"] == role):
             return int(item["n"])
     raise AssertionError(f"{name!r} not listed: {[i['name'] for i in listing['data']['items']]}")
@@ -95,7 +96,7 @@ async def test_tabs_by_number(tool_ctx: ToolContext, demo_site: DemoSite) -> Non
 async def test_covered_content_is_usable_after_closing_the_banner(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await goto(tool_ctx, demo_site.base_url + "/banners/shadow")
     before = await _listed(tool_ctx)
-    content = next(i for i in before["items"] if i["name"] == "Content button")
+    content = next(i for i in listing_items(before) if i["name"] == "Content button")
     assert content.get("covered") is True
     closed = await call(tool_ctx, "browser_close_banners")
     assert closed["data"]["closed"] == 1
@@ -118,7 +119,7 @@ async def test_hook_renumbers_after_closing_on_the_first_listing(tool_ctx: ToolC
     assert hook["closed"] == 1 and hook["relist"] is False
     fresh = hook["relisted"]
     assert "covered_by" not in fresh
-    content = next(i for i in fresh["items"] if i["name"] == "Content button")
+    content = next(i for i in listing_items(fresh) if i["name"] == "Content button")
     # The new numbers are the session's latest listing: acting on them works straight away.
     clicked = await call(tool_ctx, "browser_overlay_act", index=content["n"], action="click")
     assert clicked["status"] == "ok", clicked

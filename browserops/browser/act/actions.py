@@ -30,7 +30,7 @@ from browserops.browser.js.element import After
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.frames import frame_ids
-from browserops.browser.numbering.isolated import isolated_runner
+from browserops.browser.numbering.isolated import frame_worlds
 from browserops.browser.numbering.locate import element_call
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -146,14 +146,14 @@ async def focused_element(session: BrowserSession) -> dict[str, Any] | None:
     where the listing looks (the frame's isolated world, which also sees into the closed shadow roots the
     listing reached: the page's own world sees only their host)."""
     page = session.page
-    runner = await isolated_runner(session, page)
+    worlds = await frame_worlds(session, page)
     for frame in page.frames:
         if frame.is_detached():
             continue
         ids = frame_ids(session, frame)
         call = focusnav_js.active(ids.prefix, ids.seq)
         try:
-            info = await runner.run_here(frame, call)
+            info = await worlds.run_here(frame, call)
         except PlaywrightError:
             continue
         if not info or info.get("frame_focus"):

@@ -18,7 +18,7 @@ from browserops.browser.js import focusnav as focusnav_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.frames import frame_ids
-from browserops.browser.numbering.isolated import isolated_runner
+from browserops.browser.numbering.isolated import frame_worlds
 from browserops.contract import BrowserOpsError, ErrorCode
 
 LANDMARKS = ("banner", "navigation", "main", "complementary", "contentinfo", "region", "form", "search")
@@ -89,7 +89,7 @@ async def move_focus(session: BrowserSession, role: str | None, direction: int) 
     # No wrap-around, like a screen reader: "no next heading" is an answer too.
     order = frames[start:] if direction > 0 else frames[: start + 1][::-1]
     total_matches = 0
-    runner = await isolated_runner(session, page)  # walks where the listing does: closed roots included
+    worlds = await frame_worlds(session, page)  # walks where the listing does: closed roots included
     for i, frame in enumerate(order):
         ids = frame_ids(session, frame)
         at_cursor = i == 0 and cursor is not None and cursor.frame is frame
@@ -97,7 +97,7 @@ async def move_focus(session: BrowserSession, role: str | None, direction: int) 
                                 cursor=cursor.blind_id if at_cursor and cursor else None,
                                 active_at_cursor=cursor.active_at_cursor if at_cursor and cursor else None)
         try:
-            result = await runner.run_here(frame, call)
+            result = await worlds.run_here(frame, call)
         except PlaywrightError:
             continue
         ids.seq = max(ids.seq, int(result.get("seq", 0)))

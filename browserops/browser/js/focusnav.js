@@ -52,7 +52,7 @@ function move(args) {
   let refIndex = -1;
   walkComposed((el, cs, flags, clip, kind) => {
     if (el === ref) { refIndex = seq.length; seq.push(null); }
-    if (cs.visibility !== "visible" || (flags & F_INERT)) { return 0; }
+    if (cs.visibility !== "visible") { return 0; }
     let ok;
     if (roles) {
       let role = roleOf(el);

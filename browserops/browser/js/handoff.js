@@ -1,12 +1,20 @@
-// Handing an element DevTools resolved over to Playwright, as a handle (an element inside a closed shadow root,
-// which Playwright cannot find): see browser/scripts.py (PASS_ELEMENT, take_element).
+// Handing elements between worlds (browser/numbering/isolated.py, through browser/scripts.py).
+//   elementById  -> the element with blind id args.id in this world (open shadow roots and the closed ones this
+//                   world was handed included), by reference for DevTools; null when there is none.
+//   keepElement  -> on an element DevTools resolved into the page's main world: keep it under the one-off name
+//                   args.key on window, for takeElement (Playwright makes handles only from its own evaluations).
+//   takeElement  -> the element kept under args.key (the name deleted in the same call), for a Playwright handle.
+function elementById(args) {
+  return byBlindId(args.id);
+}
 
-// Runtime.callFunctionOn on the element (`this`) in the frame's main world: keep it under a one-off random name.
-function passElement(key) { window[key] = this; }
+function keepElement(el, args) {
+  window[args.key] = el;
+  return true;
+}
 
-// Evaluated by Playwright in the same frame's main world: the element left under `key`, the name deleted.
-function takeElement(key) { const el = window[key]; delete window[key]; return el; }
-
-// args: {id}. -> the element with that blind id (lib.js's byBlindId), or null: evaluated without returnByValue,
-// so DevTools gets hold of the element itself.
-function elementById(args) { return byBlindId(args.id); }
+function takeElement(args) {
+  const el = window[args.key];
+  delete window[args.key];
+  return el || null;
+}

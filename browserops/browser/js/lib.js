@@ -142,9 +142,31 @@ function idrefText(el, attr) {
   return norm(parts.join(" "));
 }
 
+// The <label>s of a control, as el.labels gives them. el.labels is computed by scanning the whole document on
+// each call (quadratic over a form-heavy page: 7 s for 500 fields on a 5,000-field page), so one call of ours
+// maps every label to its control once (label.control is an id lookup) and answers from that map.
+let labelMap = null;  // per evaluate: lib.js is part of each script's own function scope
+function labelsOf(el) {
+  if (!("labels" in el)) { return []; }
+  if (!labelMap) {
+    labelMap = new Map();
+    const add = (root) => {
+      for (const l of root.querySelectorAll("label")) {
+        const c = l.control;
+        if (!c) { continue; }
+        const have = labelMap.get(c);
+        if (have) { have.push(l); } else { labelMap.set(c, [l]); }
+      }
+    };
+    add(document);
+    for (const r of boState().roots) { if (r.host && r.host.isConnected) { add(r); } }
+  }
+  return labelMap.get(el) || [];
+}
+
 function labelText(el) {
-  const labels = el.labels;
-  if (!labels || !labels.length) { return ""; }
+  const labels = labelsOf(el);
+  if (!labels.length) { return ""; }
   const parts = [];
   for (const l of labels) { parts.push(l.contains(el) ? textExcluding(l, el) : visibleText(l)); }
   return norm(parts.join(" "));
@@ -413,7 +435,6 @@ function classWords(el) {
 // Flags carried down the composed-tree walk.
 const F_INTER = 1;   // inside an interactive element (its parts are not separate items)
 const F_POINTER = 2; // inside an element with cursor:pointer
-const F_INERT = 8;   // inside [inert]
 const F_SCOPE = 16;  // inside the requested scope
 const F_CLEAR = 32;  // inside (or is) an element with opacity 0, html and body excepted (see shownInWalk)
 const FORM_TAGS = new Set(["button", "select", "textarea", "summary", "input"]);
@@ -450,17 +471,44 @@ function shadowOf(el) {
 }
 
 // A custom element (a name with a dash) whose shadow root, if any, we cannot see and DevTools has not been
-// asked about yet: it may hold a closed shadow root (walkComposed collects these in st.unseenHosts).
+// asked about yet: it may hold a closed shadow root (walkComposed collects these in st.unseenHosts). Only a
+// registered component (":defined" reads the element's own state, so it holds in any world) or an empty
+// element a script may have given a root by hand: an unregistered element with content of its own (MathJax's
+// mjx-*, thousands on a page of formulas) shows that content, so it has no root hiding it, and asking
+// DevTools about each such element made a page of 13 controls cost hundreds of milliseconds.
 function unseenHost(el, st) {
-  return el.localName.includes("-") && !shadowOf(el) && !(st.hostsChecked && st.hostsChecked.has(el));
+  return el.localName.includes("-") && !shadowOf(el) && !(st.hostsChecked && st.hostsChecked.has(el)) &&
+    (!el.firstChild || el.matches(":defined"));
+}
+
+// Subtrees that hold text, code or formulas only: a highlighted code block or a typeset formula has hundreds
+// of elements and, unless one is a control by markup, nothing a person acts on. Not walked element by element.
+const QUIET_TAGS = new Set(["pre", "code", "mjx-container", "mjx-math", "figcaption", "address"]);
+const QUIET_CLASS = /(?:^|\s)(?:MathJax(?:_\w+)?|MJX-TEX|mjx-chtml|katex(?:-display|-html)?)(?:\s|$)/;
+const MARKUP_CONTROLS = "a[href], area[href], button, input, select, textarea, summary, video[controls], " +
+  "audio[controls], iframe, frame, object, embed, [role], [tabindex], [contenteditable], [onclick]";
+function quietSubtree(el, tag, attrs) {
+  if (!QUIET_TAGS.has(tag) && !(attrs && QUIET_CLASS.test(el.getAttribute("class") || ""))) { return false; }
+  return !el.querySelector(MARKUP_CONTROLS);
+}
+
+// aria-hidden on something a sighted person does not see either (invisible, transparent, or placed where no
+// scrolling reaches): hidden from every user, so its subtree is not walked.
+function hiddenFromEveryone(el, cs, flags) {
+  if (el.getAttribute("aria-hidden") !== "true") { return false; }
+  if (cs.visibility !== "visible" || (flags & F_CLEAR)) { return true; }
+  const r = el.getBoundingClientRect();
+  return r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0;
 }
 
 // One depth-first walk over the composed tree (open shadow roots, closed ones DevTools handed us, and
-// slots included), in document order, skipping display:none subtrees. It calls onElement(el, cs, flags,
-// clip, kind) for every interactive element (kind 1: by markup, 2: cursor:pointer heuristic, 3: icon-like
-// leaf maybe with a click listener; list.js adds kind 5, a suggestion), or for every rendered element when
-// `every` is true (kind 0 for the rest); clip is the local viewport clipped by scrolling/overflow ancestors.
-// onElement may return extra flags for the subtree.
+// slots included), in document order. It calls onElement(el, cs, flags, clip, kind) for every interactive
+// element (kind 1: by markup, 2: cursor:pointer heuristic, 3: icon-like leaf maybe with a click listener;
+// list.js adds kind 5, a suggestion), or for every rendered element when `every` is true (kind 0 for the
+// rest); clip is the local viewport clipped by scrolling/overflow ancestors. onElement may return extra flags
+// for the subtree. Skipped whole, before any measuring: subtrees that are not rendered (display:none,
+// content-visibility:hidden, a closed <details>' content), inert ones, aria-hidden ones nobody sees, and
+// quiet text/code/formula subtrees (quietSubtree).
 function walkComposed(onElement, every) {
   const st = boState();
   const roots = [];
@@ -474,10 +522,11 @@ function walkComposed(onElement, every) {
   const visit = (el, flags, clip) => {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) { return; }
+    const attrs = el.hasAttributes();
+    if (attrs && el.hasAttribute("inert")) { return; }  // nothing in it can be focused, clicked or read out
     const cs = getComputedStyle(el);
     const display = cs.display;
     if (display === "none") { return; }
-    const attrs = el.hasAttributes();
     let kind = attrs || FORM_TAGS.has(tag) ? markupInteractive(el, tag) : 0;
     let pointer = false;
     if (!(flags & (F_INTER | F_POINTER))) {
@@ -487,8 +536,8 @@ function walkComposed(onElement, every) {
       if (!kind && ICON_TAGS.has(tag) && iconLeaf(el)) { kind = 3; }
     }
     let f = flags;
-    if (attrs && el.hasAttribute("inert")) { f |= F_INERT; }
     if (cs.opacity === "0" && el !== docEl && el !== body) { f |= F_CLEAR; }
+    if (attrs && hiddenFromEveryone(el, cs, f)) { return; }
     if (kind || every) {
       const extra = onElement(el, cs, f, clip, kind);
       if (extra) { f |= extra; }
@@ -505,7 +554,7 @@ function walkComposed(onElement, every) {
     const shadow = shadowOf(el);
     if (!shadow && unseen.length < 500 && unseenHost(el, st)) { unseen.push(el); }
     if (LEAF_TAGS.has(tag) || !(el.firstElementChild || shadow || tag === "slot")) { return; }
-    if (cs.contentVisibility === "hidden") { return; }
+    if (cs.contentVisibility === "hidden" || (!shadow && quietSubtree(el, tag, attrs))) { return; }
     let childClip = clip;
     if (clip !== viewport && cs.position === "fixed") { childClip = viewport; }
     if (el !== docEl && el !== body && (cs.overflowX !== "visible" || cs.overflowY !== "visible")) {
@@ -524,7 +573,10 @@ function walkComposed(onElement, every) {
         return;
       }
     }
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) { visit(c, f, childClip); }
+    const closedDetails = tag === "details" && !el.open;  // only its <summary> is rendered
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      if (!closedDetails || c.localName === "summary") { visit(c, f, childClip); }
+    }
   };
   visit(docEl, 0, viewport);
   st.roots = roots;
@@ -596,7 +648,7 @@ function coveredBy(el, clip) {
   // Under its own label's decoration (a styled switch or checkbox draws its look over the real input).
   const label = hit.closest("label");
   if (label && (label.control === el || composedContains(label, el))) { return null; }
-  if (el.labels && Array.from(el.labels).includes(hit)) { return null; }
+  if (labelsOf(el).includes(hit)) { return null; }
   return describeLayer(hit);
 }
 
@@ -652,4 +704,175 @@ function suggestionItems(el) {
     }
   }
   return items;
+}
+
+// ---- Containers: what a person names to tell one of several same-named controls apart ----
+// containerOf(el, namesakes) -> {role, name} | null: the container a person would say a control is "in" (the
+// row of "Printer toner", the post by @cierra, the "Widget Pro" card). Looked for among el's ancestors that
+// hold none of its namesakes (the other controls of the same role and name; none given: every ancestor up to
+// CONTAINER_HOPS), nearest first: a table row (its row header, else its first cells but the control's own), a
+// list item / article / form group / dialog / region / landmark by its name or heading, else a card (a box
+// holding exactly one heading), else the nearest box with text of its own beside the control. The name is
+// the text a person reads there, cut to CONTAINER_CHARS; null when no ancestor tells el apart.
+const CONTAINER_HOPS = 10;
+const CARD_HOPS = 5;  // a card's heading is a few levels above its buttons; no scan of whole page sections
+const TEXT_HOPS = 3;  // a box's own words (a chip's label) sit right around the control
+const CONTAINER_CHARS = 60;
+const CONTEXT_ROLES = new Set(["row", "listitem", "article", "group", "dialog", "alertdialog", "region", "form",
+  "tabpanel", "navigation", "complementary", "search", "treeitem", "banner", "contentinfo"]);
+const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
+const CELLS = 'th, td, [role="cell"], [role="gridcell"], [role="rowheader"], [role="columnheader"]';
+
+function composedParent(n) {
+  return n.parentElement || (n.parentNode && n.parentNode.host) || null;
+}
+
+// Ancestors of el, nearest first, up to CONTAINER_HOPS and never <body>/<html>.
+function ancestorsOf(el) {
+  const out = [];
+  for (let n = composedParent(el); n && out.length < CONTAINER_HOPS; n = composedParent(n)) {
+    if (n === document.body || n === document.documentElement) { break; }
+    out.push(n);
+  }
+  return out;
+}
+
+// How many of `members` (the elements of one group of namesakes) each ancestor holds.
+function ancestorCounts(members) {
+  const counts = new Map();
+  for (const el of members) {
+    for (const a of ancestorsOf(el)) { counts.set(a, (counts.get(a) || 0) + 1); }
+  }
+  return counts;
+}
+
+function containerOf(el, counts) {
+  const chain = [];
+  for (const a of ancestorsOf(el)) {
+    if (counts && (counts.get(a) || 0) > 1) { break; }  // holds a namesake too: it tells nothing apart
+    chain.push(a);
+  }
+  let card = null;
+  let texty = null;
+  for (let hop = 0; hop < chain.length; hop++) {
+    const a = chain[hop];
+    const role = roleOf(a);
+    if (role === "row" || a.localName === "tr") {
+      const name = rowName(a, el);
+      if (name) { return { role: "row", name }; }
+      continue;
+    }
+    if (CONTEXT_ROLES.has(role) || a.localName === "fieldset") {
+      const name = contextName(a, role, el);
+      if (name) { return { role, name }; }
+      continue;
+    }
+    if (!card && hop < CARD_HOPS) {
+      const heading = soleHeading(a, el);
+      if (heading) { card = { role, name: heading }; continue; }
+    }
+    if (!texty && !card && hop < TEXT_HOPS) {
+      const text = leadText(a, el, CONTAINER_CHARS, true);
+      if (text) { texty = { role, name: text }; }
+    }
+  }
+  return card || texty;
+}
+
+// A row: its row header, else its first cells (not the control's own) until the name says something.
+function rowName(row, el) {
+  const cells = Array.from(row.querySelectorAll(CELLS)).filter((c) => c.closest('tr, [role="row"]') === row);
+  const header = cells.find((c) => (c.localName === "th" && c.getAttribute("scope") === "row") ||
+    c.getAttribute("role") === "rowheader");
+  if (header && !composedContains(header, el)) { return leadText(header, el, CONTAINER_CHARS); }
+  let name = "";
+  for (const c of cells) {
+    if (composedContains(c, el)) { continue; }
+    const t = leadText(c, el, CONTAINER_CHARS);
+    if (!t) { continue; }
+    name = name ? name + " " + t : t;
+    if (name.length >= 12) { break; }
+  }
+  return cut(name, CONTAINER_CHARS);
+}
+
+// A semantic container's name: its own (aria-labelledby, aria-label, legend, caption), else for a list item,
+// article or dialog its first heading, else (list items and articles) the text it starts with.
+function contextName(a, role, el) {
+  let name = nameOf(a, role === "listitem" || role === "row" ? "generic" : role);
+  if (name) { return cut(name, CONTAINER_CHARS); }
+  if (role === "listitem" || role === "article" || role === "dialog" || role === "alertdialog" ||
+      role === "tabpanel" || role === "treeitem") {
+    const h = a.querySelector(HEADINGS);
+    if (h && !composedContains(h, el)) { name = leadText(h, el, CONTAINER_CHARS); }
+    if (!name && (role === "listitem" || role === "article" || role === "treeitem")) {
+      name = leadText(a, el, CONTAINER_CHARS);
+    }
+  }
+  return name;
+}
+
+// The text of a box's one heading (a product card, a post), or "" when it has none or several.
+function soleHeading(a, el) {
+  if (!a.querySelector(HEADINGS)) { return ""; }
+  const hs = a.querySelectorAll(HEADINGS);
+  if (hs.length !== 1 || composedContains(hs[0], el)) { return ""; }
+  return leadText(hs[0], el, CONTAINER_CHARS);
+}
+
+// The first line of text a person sees in `box` (up to `max` characters, and no further than the first block
+// boundary once there is text: a list item's label, not its submenu), leaving out `skip`'s own subtree (the
+// control itself), form fields, what is not rendered, and with `own` every control's text and all but the top
+// two levels (the box's own words, not its neighbours' labels), looking at LEAD_NODES nodes at most (OWN_NODES
+// with `own`): never a whole-subtree innerText of a long article, nor a walk through a menu of hundreds of
+// links for words of its own it does not have.
+const LEAD_NODES = 200;
+const OWN_NODES = 24;
+const BLOCK_TAGS = new Set(["div", "p", "li", "ul", "ol", "dl", "dd", "dt", "td", "th", "tr", "table", "br", "hr",
+  "section", "article", "header", "footer", "nav", "aside", "form", "fieldset", "h1", "h2", "h3", "h4", "h5", "h6",
+  "blockquote", "pre", "figure", "details"]);
+function leadText(box, skip, max, own) {
+  let out = "";
+  let done = false;
+  let budget = own ? OWN_NODES : LEAD_NODES;
+  const walk = (node, depth) => {
+    // Sibling by sibling (a slot: what is assigned to it): copying a big box's child list costs more than the
+    // few nodes read.
+    const assigned = node.localName === "slot" && node.assignedNodes ? node.assignedNodes({ flatten: true }) : [];
+    let k = 0;
+    for (let c = assigned.length ? assigned[0] : node.firstChild; c;
+      c = assigned.length ? assigned[++k] : c.nextSibling) {
+      if (done || out.length > max || --budget < 0) { done = true; return; }
+      if (c === skip) { continue; }
+      if (c.nodeType === 3) { out += c.nodeValue; continue; }
+      if (c.nodeType !== 1 || SKIP_TAGS.has(c.localName) || FORM_TAGS.has(c.localName)) { continue; }
+      const block = BLOCK_TAGS.has(c.localName);
+      if (block && out.trim()) { done = true; return; }
+      if (own && c.matches(MARKUP_CONTROLS)) { continue; }
+      if (c.localName !== "slot" && !c.checkVisibility()) { continue; }
+      if (c.localName === "img") { const alt = c.getAttribute("alt"); if (alt) { out += " " + alt + " "; } continue; }
+      if (own && depth >= 2) { continue; }
+      walk(c.shadowRoot || c, depth + 1);
+      if (block) { out += " "; }
+    }
+  };
+  walk(box, 0);
+  return cut(out, max);
+}
+
+// ---- Changes: what counts as the page changing (browser/js/watch.js and the kept walk of list.js) ----
+const OBSERVED = { subtree: true, childList: true, attributes: true, characterData: true };
+
+// A mutation of the page's own; our id stamps and badges never count.
+function relevantMutation(m) {
+  if (m.type === "attributes" && m.attributeName === ID_ATTR) { return false; }
+  for (let n = m.target; n; n = n.parentNode || n.host) {
+    if (n.localName === OVERLAY_TAG) { return false; }
+  }
+  if (m.type === "childList") {
+    const ours = (n) => n.nodeType === 1 && n.localName === OVERLAY_TAG;
+    if ((m.addedNodes.length || m.removedNodes.length) && Array.from(m.addedNodes).every(ours) &&
+        Array.from(m.removedNodes).every(ours)) { return false; }
+  }
+  return true;
 }

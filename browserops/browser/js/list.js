@@ -1,54 +1,159 @@
-// Enumerate what a person could act on in this frame: one walk, visible only, sorted viewport first.
-// args: {prefix, seq, off: [x, y], fclip: [x0, y0, x1, y1] | null, keep, scope, match, track, icons,
-//        iconVerdicts, closed}
+// Enumerate what a person could act on in this frame: one walk per document state, visible only, sorted
+// viewport first, kept (st.walk) so that further pages and finds are described from it while nothing changed.
+// args: {prefix, seq, off: [x, y], fclip: [x0, y0, x1, y1] | null, start, end, reuse, keys, known, scope,
+//        match, containers, track, icons, iconVerdicts, closed, again}
 //  - off/fclip place this frame's viewport inside the top-level viewport (null for the main frame);
-//  - keep: how many items (in sorted order) to describe; the rest are only counted;
-//  - skip: how many of those first ones not to describe (the frame alone makes the listing: they are before
-//    the window asked for);
+//  - start/end: the window of this frame's order to describe (the rest is only counted);
+//  - reuse: answer from the kept walk when the document has not changed since it (changeCount, geometry);
+//  - keys: also answer every item's sort key (flat [g, y, x, ...]) unless `known` names the walk they are of;
 //  - scope: {viewport: true} | {id} | {text}: restrict to the viewport, a container by blind id, or a
-//    container (dialog, form, region, landmark...) by role or accessible name;
-//  - match: {text, roles} for browser_find: every candidate is described and tested;
+//    container (dialog, form, region, landmark...) by role or accessible name; never kept;
+//  - match: {text, roles, within} for browser_find: every item is tested, the matches described;
+//  - containers: name every described item's container, not only those whose role and name repeat;
 //  - track: remember this listing's elements so the next one can flag new ones;
 //  - icons: collect undecided icon-like candidates (out.iconCheck: their blind ids) for a listener check;
 //  - iconVerdicts: the ids of the last iconCheck that have click listeners (the others have none);
 //  - closed: report custom elements whose shadow root is unknown (out.closedCheck: how many);
 //  - again: this is a second walk for the same listing (new items are new relative to the listing before).
 const MAX_ICON_CHECKS = 150;
+const SAMPLE_NAMESAKES = 8;
+// Events that change what a listing shows without a DOM mutation: scrolling and resizing (positions),
+// focus (the focused state, an autocomplete's suggestions), typing and toggling (values), loads (layout),
+// hover (menus shown by :hover), the end of animations and transitions, popovers.
+const CHANGE_EVENTS = ["scroll", "resize", "focusin", "focusout", "input", "change", "load", "error",
+  "transitionend", "animationend", "mouseover", "toggle", "hashchange", "popstate"];
 
 function main(args) {
   const st = boState();
   if (args.prefix) { st.prefix = args.prefix; }
   if (args.seq > st.seq) { st.seq = args.seq; }
+  if (args.iconVerdicts) { applyIconVerdicts(st, args.iconVerdicts); }
+  const scoped = !!args.scope;
+  let w = !scoped && args.reuse ? keptWalk(st, args) : null;
+  const reused = !!w;
+  if (!w) {
+    w = walkFrame(st, args);
+    if (!scoped) { st.walk = w; }
+  }
+  const out = { walk: w.id, reused, total: w.cands.length, had: w.had, scopeFound: w.scopeFound, items: [] };
+  if (w.containers) { out.containers = w.containers; }
+  if (args.keys && w.id !== args.known) { out.keys = flatKeys(w.cands); }
+  if (args.match) {
+    out.items = findIn(w, args.match);
+  } else {
+    const end = Math.min(args.end, w.cands.length);
+    for (let i = args.start || 0; i < end; i++) { out.items.push(describe(w, i, !!args.containers)); }
+  }
+  // Stamp after all reads, so attribute writes do not force style recalculation mid-walk.
+  for (const item of out.items) { item.id = ensureUniqueId(w, w.cands[item.i].el); }
+  if (!reused) {
+    if (w.pendingIcons.length) {
+      st.pendingIcons = w.pendingIcons.map((el) => [stamp(el), el]);
+      out.iconCheck = st.pendingIcons.map((p) => p[0]);
+    }
+    // Custom elements that may hide a closed shadow root: with args.closed, Python asks DevTools (which
+    // pierces closed roots) about each (takeUnseenHosts), hands the roots it finds to this world and lists
+    // again.
+    if (args.closed && st.unseenHosts.length) { out.closedCheck = st.unseenHosts.length; }
+  }
+  out.seq = st.seq;
+  return out;
+}
+
+// ---- The kept walk and what invalidates it ----
+
+// Counts the document's changes from the first listing on: relevant mutations (lib.js's rule; the document
+// and every shadow root a walk entered) and CHANGE_EVENTS. Lives in this world's state for the document.
+function changeTracker(st) {
+  let t = st.tracker;
+  if (t && t.doc === document) { return t; }
+  t = { n: 0, doc: document, obs: null, roots: new WeakSet() };
+  const bump = () => { t.n += 1; };
+  t.obs = new MutationObserver((records) => { if (records.some(relevantMutation)) { bump(); } });
+  t.obs.observe(document, OBSERVED);
+  for (const type of CHANGE_EVENTS) { window.addEventListener(type, bump, { capture: true, passive: true }); }
+  if (document.fonts) { document.fonts.addEventListener("loadingdone", bump); }
+  st.tracker = t;
+  return t;
+}
+
+// The change count now (mutations not yet delivered to the observer included).
+function changeCount(t) {
+  if (t.obs.takeRecords().some(relevantMutation)) { t.n += 1; }
+  return t.n;
+}
+
+// Where the frame sits and how it is scrolled: a kept walk's positions and viewport groups hold only as long
+// as this does.
+function geometryKey(args) {
+  const d = document.documentElement;
+  return JSON.stringify([args.off || null, args.fclip || null, window.scrollX, window.scrollY, window.innerWidth,
+    window.innerHeight, d.scrollWidth, d.scrollHeight]);
+}
+
+function keptWalk(st, args) {
+  const w = st.walk;
+  if (!w || !st.tracker || w.doc !== document) { return null; }
+  if (changeCount(st.tracker) !== w.version || geometryKey(args) !== w.geometry) { return null; }
+  const end = Math.min(args.end || 0, w.cands.length);
+  for (let i = args.start || 0; i < end; i++) { if (!w.cands[i].el.isConnected) { return null; } }
+  return w;
+}
+
+// Walk the frame once: candidates sorted (groups, reading order), covered ones and new ones marked.
+// A walk's id: unique per document and world (a random epoch per state object, then a counter).
+function walkId(st) {
+  if (!st.walkEpoch) { st.walkEpoch = Math.random().toString(36).slice(2, 8); st.walks = 0; }
+  st.walks += 1;
+  return st.walkEpoch + "." + st.walks;
+}
+
+function walkFrame(st, args) {
+  const tracker = changeTracker(st);
+  const version = changeCount(tracker);
+  const found = collect(st, args);
+  let cands = found.cands;
+  cands = withoutWrappers(cands);
+  if (!found.wantScope) {
+    cands = withSuggestions(cands, found.viewport, args.off || [0, 0], args.fclip, !!(args.scope && args.scope.viewport));
+  }
+  order(cands, args.off || [0, 0]);
+  for (const r of st.roots) { if (!tracker.roots.has(r)) { tracker.roots.add(r); tracker.obs.observe(r, OBSERVED); } }
+  // A second walk of the same listing (args.again: after DevTools' answers) compares with what the listing
+  // before the first walk saw, not with the first walk.
+  const prevSeen = args.again ? st.seenBefore : st.seen;
+  const had = !!prevSeen;
+  for (const c of cands) { c.nw = !had || !prevSeen.has(c.el); }
+  if (args.track) {
+    if (!args.again) { st.seenBefore = st.seen; }
+    st.seen = new WeakSet(cands.map((c) => c.el));
+  }
+  return {
+    id: walkId(st),
+    doc: document, version, geometry: geometryKey(args), cands, had, scopeFound: found.scopeFound,
+    containers: found.wantScope && !found.scopeFound ? found.containers : null, pendingIcons: found.pendingIcons,
+    groups: null, namesakes: new Map(), firstById: null,
+  };
+}
+
+// The walk itself: every visible candidate (kind, box, clip, in-viewport part) in document order.
+function collect(st, args) {
   const off = args.off || [0, 0];
   const scope = args.scope || null;
   const wantScope = !!(scope && (scope.id || scope.text));
   const scopeText = scope && scope.text ? fold(scope.text) : "";
   let scopeFound = !wantScope;
   const containers = [];
-  let cands = [];
-  if (args.iconVerdicts) { applyIconVerdicts(st, args.iconVerdicts); }
+  const cands = [];
   const icons = st.icons || (st.icons = new WeakMap());
   const pendingIcons = [];
   const onElement = (el, cs, flags, clip, kind) => {
     let extra = 0;
     if (wantScope && !(flags & F_SCOPE)) {
-      if (scope.id) {
-        if (el.getAttribute(ID_ATTR) === scope.id) { extra = F_SCOPE; }
-      } else {
-        const role = roleOf(el);
-        if (CONTAINER_ROLES.has(role) || el.localName === "dialog") {
-          const name = nameOf(el, role);
-          if (containers.length < 15 && (name || role === "dialog" || role === "main")) {
-            containers.push(name ? role + ' "' + cut(name, 40) + '"' : role);
-          }
-          if (role === scopeText || (name && fold(name).includes(scopeText))) { extra = F_SCOPE; }
-        }
-      }
+      extra = scopeMatch(el, scope, scopeText, containers);
       if (extra) { scopeFound = true; flags |= extra; }
     }
-    if (!kind || (flags & F_INERT)) { return extra; }
-    if (wantScope && !(flags & F_SCOPE)) { return extra; }
-    if (!shownInWalk(el, flags)) { return extra; }
+    if (!kind || (wantScope && !(flags & F_SCOPE)) || !shownInWalk(el, flags)) { return extra; }
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) { return extra; }
     // Kind 3 (an icon-like leaf): listed only when icon-sized, without text, and DevTools has seen a click
@@ -60,23 +165,40 @@ function main(args) {
       if (verdict === undefined && args.icons && pendingIcons.length < MAX_ICON_CHECKS) { pendingIcons.push(el); }
       if (verdict !== true) { return extra; }
     }
-    const vis = intersect([r.left, r.top, r.right, r.bottom], clip);
-    let vp = nonEmpty(vis);
-    if (vp && args.fclip) {
-      vp = nonEmpty(intersect([vis[0] + off[0], vis[1] + off[1], vis[2] + off[0], vis[3] + off[1]], args.fclip));
-    }
-    const y = r.top + off[1];
-    const x = r.left + off[0];
+    const vp = inViewport(r, clip, off, args.fclip);
     if (scope && scope.viewport && !vp) { return extra; }
-    cands.push({ el, r, clip, vp, g: 0, y, x, kind, cov: null });
+    cands.push({ el, r, clip, vp, g: 0, y: r.top + off[1], ty: r.top + off[1], x: r.left + off[0], kind, cov: null });
     return extra;
   };
   const { viewport } = walkComposed(onElement, wantScope);
-  cands = withoutWrappers(cands);
-  if (!wantScope) { cands = withSuggestions(cands, viewport, off, args.fclip, !!(scope && scope.viewport)); }
-  // Groups: 0 in the viewport and reachable, 1 in the viewport but under a banner/modal, 2 below or right
-  // of the viewport (what paging forward reaches next), 3 scrolled past above. Hit-testing only the
-  // in-viewport items keeps this cheap on long pages.
+  return { cands, viewport, wantScope, scopeFound, containers, pendingIcons };
+}
+
+function scopeMatch(el, scope, scopeText, containers) {
+  if (scope.id) { return el.getAttribute(ID_ATTR) === scope.id ? F_SCOPE : 0; }
+  const role = roleOf(el);
+  if (!CONTAINER_ROLES.has(role) && el.localName !== "dialog") { return 0; }
+  const name = nameOf(el, role);
+  if (containers.length < 15 && (name || role === "dialog" || role === "main")) {
+    containers.push(name ? role + ' "' + cut(name, 40) + '"' : role);
+  }
+  return role === scopeText || (name && fold(name).includes(scopeText)) ? F_SCOPE : 0;
+}
+
+function inViewport(r, clip, off, fclip) {
+  const vis = intersect([r.left, r.top, r.right, r.bottom], clip);
+  let vp = nonEmpty(vis);
+  if (vp && fclip) {
+    vp = nonEmpty(intersect([vis[0] + off[0], vis[1] + off[1], vis[2] + off[0], vis[3] + off[1]], fclip));
+  }
+  return vp;
+}
+
+// Groups: 0 in the viewport and reachable, 1 in the viewport but under a banner/modal, 2 below or right of
+// the viewport (what paging forward reaches next), 3 scrolled past above. Hit-testing only the in-viewport
+// items keeps this cheap on long pages. Then reading order: items whose middle falls within a row's first
+// item's band share its row, left to right.
+function order(cands, off) {
   for (const c of cands) {
     if (c.vp) {
       c.cov = coveredBy(c.el, c.clip);
@@ -86,7 +208,6 @@ function main(args) {
     }
   }
   cands.sort((a, b) => (a.g - b.g) || (a.y - b.y) || (a.x - b.x));
-  // Reading order: items whose middle falls within a row's first item's band share its row, left to right.
   let row = null;
   for (const c of cands) {
     const mid = c.y + c.r.height / 2;
@@ -96,72 +217,131 @@ function main(args) {
     c.y = row.top;
   }
   cands.sort((a, b) => (a.g - b.g) || (a.y - b.y) || (a.x - b.x));
+}
 
-  // A second walk of the same listing (args.again: after DevTools' answers) compares with what the listing
-  // before the first walk saw, not with the first walk.
-  const prevSeen = args.again ? st.seenBefore : st.seen;
-  const had = !!prevSeen;
-  const describe = (c, i) => {
-    const el = c.el;
-    let role = roleOf(el);
-    if (role === "generic" || role === "paragraph" || role === "listitem" || role === "img" || role === "section") {
-      role = c.kind >= 2 || el.hasAttribute("onclick") ? "clickable" : (role === "generic" ? "focusable" : role);
-    }
-    if (c.kind === 3) { role = "clickable"; }
-    if (c.kind === 5) { role = "option"; }
-    const item = { i, role, name: cut(nameOf(el, role === "clickable" || role === "focusable" ? "clickable" : role), 80),
-      g: c.g, y: c.y, x: c.x, ty: c.r.top + off[1], w: c.r.width, h: c.r.height };
-    if (!item.name) {
-      const guess = cut(guessName(el), 80);
-      if (guess) { item.name = guess; item.gn = 1; }
-    }
-    const state = stateOf(el, role);
-    for (const k in state) { item.st = state; break; }
-    const t = typeOf(el);
-    if (t) { item.t = t; }
-    if (c.cov) { item.cov = c.cov; }
-    if (!had || !prevSeen.has(el)) { item.nw = 1; }
-    return item;
+function flatKeys(cands) {
+  const out = new Array(cands.length * 3);
+  for (let i = 0; i < cands.length; i++) {
+    const c = cands[i];
+    out[3 * i] = c.g;
+    out[3 * i + 1] = Math.round(c.y * 10) / 10;
+    out[3 * i + 2] = Math.round(c.x * 10) / 10;
+  }
+  return out;
+}
+
+// ---- Describing items ----
+
+// Role and name of candidate i (computed once per walk: names are what repeat-detection and find compare).
+function ident(w, i) {
+  const c = w.cands[i];
+  if (c.role !== undefined) { return c; }
+  const el = c.el;
+  let role = roleOf(el);
+  if (role === "generic" || role === "paragraph" || role === "listitem" || role === "img" || role === "section") {
+    role = c.kind >= 2 || el.hasAttribute("onclick") ? "clickable" : (role === "generic" ? "focusable" : role);
+  }
+  if (c.kind === 3) { role = "clickable"; }
+  if (c.kind === 5) { role = "option"; }
+  c.role = role;
+  c.name = cut(nameOf(el, role === "clickable" || role === "focusable" ? "clickable" : role), 80);
+  c.gn = undefined;  // a nameless item's guessed name: only when described (guessName reads styles)
+  return c;
+}
+
+// Namesakes share a role and an accessible name (a guessed name does not make a nameless item unique).
+function identKey(c) { return c.role + "\u0000" + c.name.toLowerCase(); }
+
+// The name shown: the accessible one, else a guess from title, alt, icon file or class words.
+function shownName(c) {
+  if (c.name || c.gn === false) { return c.name; }
+  if (c.gn === undefined) {
+    c.guess = cut(guessName(c.el), 80);
+    c.gn = !!c.guess;
+  }
+  return c.gn ? c.guess : c.name;
+}
+
+// Candidates grouped by role and name (every candidate named once per walk).
+function namesakeGroups(w) {
+  if (w.groups) { return w.groups; }
+  const groups = new Map();
+  for (let i = 0; i < w.cands.length; i++) {
+    const key = identKey(ident(w, i));
+    const have = groups.get(key);
+    if (have) { have.push(w.cands[i].el); } else { groups.set(key, [w.cands[i].el]); }
+  }
+  w.groups = groups;
+  return groups;
+}
+
+// The container naming of candidate c: for a repeated role and name, among the ancestors holding no
+// namesake, and only when it tells the namesakes apart (a menu repeated for small screens names every copy
+// the same); else (all: asked for every item) among all ancestors. Cached per walk.
+function containerFor(w, c, all) {
+  const key = identKey(c);
+  const members = namesakeGroups(w).get(key) || [c.el];
+  if (members.length < 2) {
+    if (!all) { return null; }
+    if (c.cont === undefined) { c.cont = containerOf(c.el, null); }
+    return c.cont;
+  }
+  let group = w.namesakes.get(key);
+  if (!group) {
+    group = { counts: ancestorCounts(members), named: new Map(), apart: null };
+    w.namesakes.set(key, group);
+  }
+  const named = (el) => {
+    if (!group.named.has(el)) { group.named.set(el, containerOf(el, group.counts)); }
+    return group.named.get(el);
   };
+  if (group.apart === null) {
+    // Whether the namings tell the namesakes apart, judged on the first few (a page's second copy of its menu
+    // names every item as the first does; hundreds of "Edit" rows differ in their first rows already).
+    const first = members.slice(0, SAMPLE_NAMESAKES);
+    const seen = new Set(first.map((el) => (named(el) || { name: "" }).name.toLowerCase()));
+    group.apart = seen.size > 1;
+  }
+  return group.apart || all ? named(c.el) : null;
+}
 
-  const out = { total: cands.length, had, scopeFound, items: [] };
-  if (wantScope && !scopeFound) { out.containers = containers; }
-  if (args.match) {
-    const roles = args.match.roles && args.match.roles.length ? new Set(args.match.roles) : null;
-    const q = args.match.text ? fold(args.match.text) : "";
-    out.keys = cands.map((c) => [c.g, c.y, c.x]);
-    for (let i = 0; i < cands.length; i++) {
-      const c = cands[i];
-      const item = describe(c, i);
-      if (roles && !roles.has(item.role)) { continue; }
-      if (q) {
-        const rank = matchRank(c.el, item, q);
-        if (rank < 0) { continue; }
-        item.rank = rank;
-      } else {
-        item.rank = 0;
-      }
-      out.items.push(item);
+function describe(w, i, allContainers) {
+  const c = ident(w, i);
+  const el = c.el;
+  const item = { i, role: c.role, name: shownName(c), g: c.g, y: c.y, x: c.x, ty: c.ty, w: c.r.width,
+    h: c.r.height };
+  if (c.gn) { item.gn = 1; }
+  const state = stateOf(el, c.role);
+  for (const k in state) { item.st = state; break; }
+  const t = typeOf(el);
+  if (t) { item.t = t; }
+  if (c.cov) { item.cov = c.cov; }
+  if (c.nw) { item.nw = 1; }
+  const cont = containerFor(w, c, allContainers);
+  if (cont) { item.in = cont.name; item.inr = cont.role; }
+  return item;
+}
+
+// browser_find over the walk: every candidate tested by role, words and container; matches described, each
+// with its rank (0 exact name, 1 name starts with, 2 name contains, 3 another label source contains).
+function findIn(w, match) {
+  const roles = match.roles && match.roles.length ? new Set(match.roles) : null;
+  const q = match.text ? fold(match.text) : "";
+  const within = match.within ? fold(match.within) : "";
+  const out = [];
+  for (let i = 0; i < w.cands.length; i++) {
+    const c = ident(w, i);
+    if (roles && !roles.has(c.role)) { continue; }
+    const rank = q ? matchRank(c.el, shownName(c), q) : 0;
+    if (rank < 0) { continue; }
+    if (within) {
+      const cont = containerFor(w, c, true);
+      if (!cont || !fold(cont.name).includes(within)) { continue; }
     }
-  } else {
-    const keep = Math.min(args.keep, cands.length);
-    for (let i = args.skip || 0; i < keep; i++) { out.items.push(describe(cands[i], i)); }
+    const item = describe(w, i, !!within);
+    item.rank = rank;
+    out.push(item);
   }
-  // Stamp after all reads, so attribute writes do not force style recalculation mid-walk.
-  for (const item of out.items) { item.id = ensureUniqueId(cands[item.i].el); }
-  if (args.track) {
-    if (!args.again) { st.seenBefore = st.seen; }
-    st.seen = new WeakSet(cands.map((c) => c.el));
-  }
-  if (pendingIcons.length) {
-    st.pendingIcons = pendingIcons.map((el) => [stamp(el), el]);
-    out.iconCheck = st.pendingIcons.map((p) => p[0]);
-  }
-  // Custom elements that may hide a closed shadow root: with args.closed, Python asks DevTools (which
-  // pierces closed roots) about each (takeUnseenHosts), hands the roots it finds to this world and lists
-  // again.
-  if (args.closed && st.unseenHosts.length) { out.closedCheck = st.unseenHosts.length; }
-  out.seq = st.seq;
   return out;
 }
 
@@ -194,26 +374,43 @@ function applyIconVerdicts(st, verdicts) {
   st.pendingIcons = null;
 }
 
-// A page can clone an element together with our attribute; the clone must not answer to the same id.
-function ensureUniqueId(el) {
+// A page can clone an element together with our attribute; the clone must not answer to the same id. The
+// first element of each id (document order, then shadow roots: byBlindId's order) is mapped once per walk:
+// asking byBlindId per item scanned the whole document per item.
+function ensureUniqueId(w, el) {
   const have = el.getAttribute(ID_ATTR);
-  if (have) {
-    const first = byBlindId(have);
-    if (first === el || !first) { return have; }
-    el.removeAttribute(ID_ATTR);
+  if (!have) { return rememberId(w, el, stamp(el)); }
+  if (!w.firstById) {
+    w.firstById = new Map();
+    const add = (root) => {
+      for (const n of root.querySelectorAll("[" + ID_ATTR + "]")) {
+        const id = n.getAttribute(ID_ATTR);
+        if (!w.firstById.has(id)) { w.firstById.set(id, n); }
+      }
+    };
+    add(document);
+    for (const r of boState().roots) { if (r.host && r.host.isConnected) { add(r); } }
   }
-  return stamp(el);
+  const first = w.firstById.get(have);
+  if (!first || first === el || !first.isConnected) { return rememberId(w, el, have); }
+  el.removeAttribute(ID_ATTR);
+  return rememberId(w, el, stamp(el));
+}
+
+function rememberId(w, el, id) {
+  if (w.firstById && !w.firstById.has(id)) { w.firstById.set(id, el); }
+  return id;
 }
 
 // Rank of a find match: 0 exact name, 1 name starts with, 2 name contains, 3 another label source contains.
-function matchRank(el, item, q) {
-  const name = fold(item.name);
+function matchRank(el, itemName, q) {
+  const name = fold(itemName);
   if (name === q) { return 0; }
   if (name.startsWith(q)) { return 1; }
   if (name.includes(q)) { return 2; }
   const sources = [el.getAttribute("aria-label"), el.getAttribute("placeholder"), el.getAttribute("title"),
     el.getAttribute("alt"), el.getAttribute("value") && /^(button|submit|reset)$/.test(el.type) ? el.value : ""];
-  if (el.labels) { for (const l of el.labels) { sources.push(l.textContent); } }
+  for (const l of labelsOf(el)) { sources.push(l.textContent); }
   if (el.localName !== "select" && el.localName !== "textarea" && !(el.localName === "input")) { sources.push(el.textContent); }
   const lb = idrefText(el, "aria-labelledby");
   if (lb) { sources.push(lb); }
@@ -261,13 +458,10 @@ function withSuggestions(cands, viewport, off, fclip, viewportOnly) {
   for (const el of items) {
     if (have.has(el)) { continue; }
     const r = el.getBoundingClientRect();
-    const vis = intersect([r.left, r.top, r.right, r.bottom], viewport);
-    let vp = nonEmpty(vis);
-    if (vp && fclip) {
-      vp = nonEmpty(intersect([vis[0] + off[0], vis[1] + off[1], vis[2] + off[0], vis[3] + off[1]], fclip));
-    }
+    const vp = inViewport(r, viewport, off, fclip);
     if (viewportOnly && !vp) { continue; }
-    out.push({ el, r, clip: viewport, vp, g: 0, y: r.top + off[1], x: r.left + off[0], kind: 5, cov: null });
+    out.push({ el, r, clip: viewport, vp, g: 0, y: r.top + off[1], ty: r.top + off[1], x: r.left + off[0], kind: 5,
+      cov: null });
   }
   return out;
 }

@@ -10,21 +10,25 @@ from browserops.browser.scripts import ElementCall, PageCall
 
 class FrameListing(TypedDict, total=False):
     """One frame's answer. ``items`` are raw items (short keys: id, role, name, st, g, x, y, ty, w, h, i, t,
-    cov, nw, rank, gn: name guessed), sorted viewport first; ``keys`` (find only) the sort keys of every candidate."""
+    cov, nw, rank, gn: name guessed, in/inr: container name/role), in the frame's order (``i``: the index in
+    it); ``keys`` the sort keys (group, y, x) of every item, flat, when asked and not ``known``."""
 
     items: list[dict[str, Any]]
     total: int
+    walk: str  # the kept walk this answer describes (a new id: the frame walked again)
+    reused: bool  # described from the kept walk, without walking
     seq: int  # the frame's blind-id counter after stamping
     had: bool  # the document had a tracked listing before (so "new" flags mean something)
     scopeFound: bool
     containers: list[str]  # names of containers, for a scope that matched nothing
-    keys: list[list[float]]
+    keys: list[float]
     iconCheck: list[str]  # with args.icons: blind ids of icon-like elements to ask DevTools about
     closedCheck: int  # with args.closed: custom elements whose (maybe closed) shadow root is unknown
 
 
 def list_frame(args: dict[str, Any]) -> PageCall[FrameListing]:
-    """args: ``FrameView.script_args()`` plus keep, skip, scope, match, track (see the head of ``list.js``)."""
+    """args: ``FrameView.script_args()`` plus start, end, reuse, keys, known, scope, match, containers, track
+    (see the head of ``list.js``)."""
     return PageCall("list", "main", args)
 
 
@@ -41,6 +45,6 @@ def register_closed_root() -> ElementCall[bool]:
 
 def take_unseen_hosts() -> PageCall[list[Any] | None]:
     """The custom elements the last walk met whose shadow root is unknown (``closedCheck``), as page objects
-    (run through :func:`browserops.browser.scripts.world_reference`), None when there are none; they count as
+    (run through :func:`browserops.browser.scripts.reference_in_context`), None when there are none; they count as
     asked about from then on."""
     return PageCall("list", "takeUnseenHosts")

@@ -5,15 +5,7 @@
 //                  A new document has no watch, which also reads as "changed".
 //   waitQuiet   -> resolve once the document (and its open shadow roots) has gone `quiet` ms without a
 //                  mutation, or after `timeout` ms at the latest: {quiet, waited, mutations}.
-function relevantMutation(m) {
-  if (m.type === "attributes" && m.attributeName === ID_ATTR) { return false; }
-  for (let n = m.target; n; n = n.parentNode || n.host) {
-    if (n.localName === OVERLAY_TAG) { return false; }
-  }
-  return true;
-}
-
-const OBSERVED = { subtree: true, childList: true, attributes: true, characterData: true };
+// relevantMutation and OBSERVED live in lib.js (the listing's kept walk counts changes by the same rule).
 
 // Observe the document and every open shadow root in it.
 function observeAll(obs) {

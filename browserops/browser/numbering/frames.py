@@ -123,7 +123,7 @@ async def _child_box(frame: Frame) -> tuple[Rect, tuple[float, float]] | None:
 
 # Where DevTools reaches a frame: (reached, border box or None when not rendered, content origin), in
 # top-level viewport pixels, as DevTools' box model gives them for same-process frames
-# (browserops.browser.numbering.isolated.IsolatedRunner.frame_box).
+# (browserops.browser.numbering.isolated.FrameWorlds.frame_box).
 FrameBox = Callable[[Frame], Awaitable[tuple[bool, Rect | None, tuple[float, float]]]]
 
 

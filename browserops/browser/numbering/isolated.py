@@ -5,27 +5,20 @@ methods, or throw from getters it installs; a listing evaluated in the page's ow
 fails or returns nothing. Chrome extensions and Playwright's own injected scripts avoid that by running in an
 *isolated world*: the same DOM, a separate set of JavaScript globals and prototypes. We create one through
 DevTools (``Page.createIsolatedWorld``, the call Playwright uses for its utility world) for each frame the
-page's DevTools session can reach (the main frame and same-process child frames) and evaluate there.
+page's DevTools session can reach (the main frame and same-process child frames) and run our scripts there
+through the DevTools channel of :mod:`browserops.browser.scripts` (built exactly as its Playwright runners
+build them: one way to run page JavaScript, two places to run it). Out-of-process frames (cross-site iframes
+under site isolation) are not in the page's session; for those, and when DevTools is not offered at all,
+:meth:`FrameWorlds.reaches` says no and the caller evaluates through Playwright in the frame's main world.
 
-The script text and its arguments are built exactly as :func:`browserops.browser.scripts.call_in_frame` builds
-them (:func:`browserops.browser.scripts.world_expression`): one way to run page JavaScript, two places to run it.
-Out-of-process frames (cross-site iframes under site isolation) are not in the page's session; for those,
-and when DevTools is not offered at all, :meth:`IsolatedRunner.reaches` says no and the caller evaluates
-through Playwright in the frame's main world as before.
+Playwright frames are matched to DevTools frame ids by the frame tree (:func:`.worlds.match_frames`). A world
+lives as long as its document: contexts are remembered per (frame id, loader id), and re-created once when
+Chromium says the context is gone. First listings are what a user waits for, so the world is made ahead of
+them (:mod:`browserops.browser.numbering.worlds` keeps the worlds and their DevTools ids per document).
 
-Playwright frames are matched to DevTools frame ids by the frame tree: same parent, same URL and name, the
-n-th such sibling; then, for the rest (an about:blank frame, which DevTools reports under its creator's
-URL), same parent and name, in order. A world lives as long as its document: contexts are remembered per
-(frame id, loader id), and re-created once when Chromium says the context is gone.
-
-First listings are what a user waits for, so the world is made ahead of them
-(:mod:`browserops.browser.numbering.worlds` keeps the worlds and their DevTools ids per document).
-The closed-shadow-root check asks DevTools only about the custom elements the walk could not see into, right
-behind the walk in the same round trip.
-
-Acting goes through here too for an element only this world sees (inside a closed shadow root):
-:meth:`IsolatedRunner.run_on` runs an element call on it by blind id, :meth:`IsolatedRunner.element_handle`
-hands it to Playwright (see :mod:`browserops.browser.numbering.locate`).
+Acting goes through here too for an element only this world sees (inside a closed shadow root, which
+:mod:`.closed_roots` hands to the world): :meth:`FrameWorlds.run_on` runs an element call on it by blind id,
+:meth:`FrameWorlds.element_handle` hands it to Playwright (see :mod:`browserops.browser.numbering.locate`).
 """
 
 from __future__ import annotations
@@ -33,19 +26,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from playwright.async_api import CDPSession, ElementHandle, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.js.listing import click_listeners, register_closed_root, take_unseen_hosts
+from browserops.browser.js import handoff
+from browserops.browser.js.listing import click_listeners, take_unseen_hosts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.closed_roots import CLOSED_GROUP, hand_closed_roots
 from browserops.browser.numbering.worlds import (
     WORLD_NAME,
     CdpFrame,
     PageWorlds,
-    evaluate_in,
     forget_owners,
     frame_owner,
     match_frames,
@@ -54,43 +49,27 @@ from browserops.browser.numbering.worlds import (
     world_context,
 )
 from browserops.browser.scripts import (
-    PASS_ELEMENT,
     ElementCall,
     PageCall,
     PageScriptError,
     call_in_frame,
-    expression,
-    take_element,
-    world_element_expression,
-    world_expression,
-    world_found_expression,
-    world_found_result,
-    world_function,
-    world_reference,
-    world_result,
+    reference_in_context,
+    run_devtools,
+    run_for_handle,
+    run_in_context,
+    run_on_in_context,
+    run_on_object,
 )
 
-CLOSED_GROUP = f"{WORLD_NAME}-closed"  # DevTools object group of the closed-root check's page objects
 R = TypeVar("R")
+HANDLE_GROUP = f"{WORLD_NAME}-handle"  # DevTools object group of element_handle's page objects
 
 
-def _closed_inside(node: dict[str, Any]) -> list[int]:
-    """Backend node ids of the closed shadow roots within ``node`` (a pierced ``DOM.describeNode`` answer),
-    in its own document: a frame's document is its own world's business."""
-    out: list[int] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        for root in current.get("shadowRoots") or []:
-            if root.get("shadowRootType") == "closed":
-                out.append(int(root["backendNodeId"]))
-            stack.append(root)
-        stack.extend(current.get("children") or [])
-    return out
-
-
-class IsolatedRunner:
-    """One listing's view of the page's DevTools frames: ``run(frame, name, args)`` per frame."""
+class FrameWorlds:
+    """Our isolated worlds in one page's frames, as DevTools reaches them now: run a script in a frame's
+    world (:meth:`run`, :meth:`run_here`, :meth:`run_on`), hand an element over to Playwright
+    (:meth:`element_handle`), measure a frame element (:meth:`frame_box`), and the DevTools-only answers a
+    listing needs (click listeners, closed shadow roots)."""
 
     def __init__(self, cdp: CDPSession | None, worlds: PageWorlds, frames: dict[Frame, CdpFrame]) -> None:
         self._cdp = cdp
@@ -108,7 +87,7 @@ class IsolatedRunner:
     async def run(self, frame: Frame, call: PageCall[R]) -> R:
         """``call`` in the frame's isolated world. Raises :class:`PageScriptError` when the script throws
         there (or answers with something not ours) and PlaywrightError when the frame is gone."""
-        return world_result(call, await self._evaluate_in(frame, world_expression(call)))
+        return await self._in_world(frame, lambda cdp, context: run_in_context(cdp, context, call))
 
     async def run_here(self, frame: Frame, call: PageCall[R]) -> R:
         """``call`` where the listing runs: the frame's isolated world when DevTools reaches the frame (it also
@@ -117,25 +96,22 @@ class IsolatedRunner:
 
     async def run_on(self, frame: Frame, blind_id: str, call: ElementCall[R]) -> R:
         """``call`` on the element with ``blind_id`` in the frame's isolated world, which also sees into the
-        closed shadow roots the listing handed it (:meth:`closed_roots`). Raises :class:`NotInFrame` when
-        the element is not there, else as :meth:`run`."""
-        raw = await self._evaluate_in(frame, world_found_expression(blind_id, call))
-        return world_found_result(call, blind_id, raw)
+        closed shadow roots the listing handed it. Raises :class:`NotInFrame` when the element is not there,
+        else as :meth:`run`."""
+        return await self._in_world(frame, lambda cdp, context: run_on_in_context(cdp, context, blind_id, call))
 
-    async def _evaluate_in(self, frame: Frame, text: str, *, by_value: bool = True) -> Any:
+    async def _in_world(self, frame: Frame, job: Callable[[CDPSession, int], Awaitable[R]]) -> R:
         assert self._cdp is not None
         target = self._frames[frame]
         try:
-            context = await world_context(self._cdp, self._worlds, target, fresh=False)
-            return await evaluate_in(self._cdp, context, text, by_value=by_value)
+            return await job(self._cdp, await world_context(self._cdp, self._worlds, target, fresh=False))
         except PageScriptError:
             raise
         except PlaywrightError as exc:
             if "context" not in str(exc).lower():
                 raise
         # The document changed under the remembered world (same loader, e.g. document.open): make a new one.
-        context = await world_context(self._cdp, self._worlds, target, fresh=True)
-        return await evaluate_in(self._cdp, context, text, by_value=by_value)
+        return await job(self._cdp, await world_context(self._cdp, self._worlds, target, fresh=True))
 
     async def element_handle(self, frame: Frame, blind_id: str) -> ElementHandle | None:
         """A Playwright handle of the element with ``blind_id`` that this world sees and the page's own world
@@ -144,27 +120,26 @@ class IsolatedRunner:
         cannot find one there. None when the element is not there.
 
         DevTools resolves the element into the frame's main world; Playwright's handles come only from its
-        own evaluations, so the object is passed over under a random one-off name on ``window`` and taken
-        (and the name deleted) by the next call: a page sees nothing of it unless it lists ``window``'s own
-        properties in that instant, and learns only an element of its own."""
+        own evaluations, so the object is kept under a random one-off name on ``window`` and taken (and the
+        name deleted) by the next call (``js/handoff.js``): a page sees nothing of it unless it lists
+        ``window``'s own properties in that instant, and learns only an element of its own."""
         if self._cdp is None or frame not in self._frames:
             return None
         cdp = self._cdp
-        group = f"{WORLD_NAME}-handle"
         key = f"__bo_{secrets.token_hex(8)}"
         try:
-            found = await self._evaluate_in(frame, world_element_expression(blind_id), by_value=False)
-            if not isinstance(found, dict) or found.get("subtype") != "node":
+            found = await self._in_world(frame, lambda _, context: reference_in_context(
+                cdp, context, handoff.element_by_id(blind_id), HANDLE_GROUP))
+            if found is None:
                 return None
-            node = (await cdp.send("DOM.describeNode", {"objectId": found["objectId"]}))["node"]
-            main = await cdp.send("DOM.resolveNode", {"backendNodeId": node["backendNodeId"], "objectGroup": group})
-            await cdp.send("Runtime.callFunctionOn", {"objectId": main["object"]["objectId"],
-                                                      "functionDeclaration": PASS_ELEMENT,
-                                                      "arguments": [{"value": key}]})
-            element = await take_element(frame, key)
+            node = (await cdp.send("DOM.describeNode", {"objectId": found}))["node"]
+            main = await cdp.send("DOM.resolveNode", {"backendNodeId": node["backendNodeId"],
+                                                      "objectGroup": HANDLE_GROUP})
+            await run_on_object(cdp, str(main["object"]["objectId"]), handoff.keep_element(key))
+            element = await run_for_handle(frame, handoff.take_element(key))
         finally:
             with contextlib.suppress(PlaywrightError):
-                await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": group})
+                await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": HANDLE_GROUP})
         kept = self._worlds.handles
         if element is not None:
             if len(kept) == kept.maxlen:
@@ -214,11 +189,9 @@ class IsolatedRunner:
 
         async def hosts() -> str | None:
             try:
-                listed = await cdp.send("Runtime.evaluate", {"expression": world_reference(take_unseen_hosts()),
-                                                             "contextId": context, "objectGroup": CLOSED_GROUP})
+                return await reference_in_context(cdp, context, take_unseen_hosts(), CLOSED_GROUP)
             except PlaywrightError:
                 return None
-            return (listed.get("result") or {}).get("objectId")
 
         # With the context known, neither coroutine suspends before its request is written: gather starts them
         # in this order.
@@ -226,49 +199,15 @@ class IsolatedRunner:
         return data, array
 
     async def closed_roots(self, frame: Frame, array: str | None) -> int:
-        """Hand the closed shadow roots of ``array`` (the custom elements the last walk could not see into, from
-        :meth:`run_then_hosts`) to the frame's isolated world, where the walk then enters them (page
-        JavaScript, ours included, cannot see a closed root; DevTools' DOM domain pierces them, as browser-use
-        does). Returns how many; 0 when there are none or DevTools cannot tell. DevTools describes only those
-        elements, each on its own, and the closed roots found whole (nested closed roots included): the page's
-        whole DOM is never serialised. The array is released in any case."""
+        """Hand the closed shadow roots of ``array`` (from :meth:`run_then_hosts`) to the frame's isolated
+        world, where the walk then enters them (:func:`.closed_roots.hand_closed_roots`). Returns how many."""
         if self._cdp is None or frame not in self._frames or array is None:
             return 0
-        cdp = self._cdp
-        group = CLOSED_GROUP
-        done: list[Any] = []
         try:
-            context = await world_context(cdp, self._worlds, self._frames[frame], fresh=False)
-            props = (await cdp.send("Runtime.getProperties", {"objectId": array, "ownProperties": True}))["result"]
-            hosts = [str(p["value"]["objectId"]) for p in props
-                     if str(p.get("name", "")).isdigit() and (p.get("value") or {}).get("objectId")]
-            described = await asyncio.gather(*(cdp.send("DOM.describeNode", {"objectId": h}) for h in hosts),
-                                             return_exceptions=True)
-            tops = [int(root["backendNodeId"]) for answer in described if isinstance(answer, dict)
-                    for root in answer["node"].get("shadowRoots") or [] if root.get("shadowRootType") == "closed"]
-            if not tops:
-                return 0
-            inside = await asyncio.gather(*(cdp.send("DOM.describeNode", {"backendNodeId": b, "depth": -1,
-                                                                            "pierce": True}) for b in tops),
-                                          return_exceptions=True)
-            roots = tops + [b for answer in inside if isinstance(answer, dict) for b in _closed_inside(answer["node"])]
-            declaration, args = world_function(register_closed_root())
-
-            async def register(backend: int) -> None:
-                resolved = await cdp.send("DOM.resolveNode", {"backendNodeId": backend, "executionContextId": context,
-                                                              "objectGroup": group})
-                handle = resolved["object"]["objectId"]
-                await cdp.send("Runtime.callFunctionOn", {
-                    "objectId": handle, "functionDeclaration": declaration, "returnByValue": True,
-                    "arguments": [{"objectId": handle}, {"value": args}]})
-
-            done = await asyncio.gather(*(register(b) for b in dict.fromkeys(roots)), return_exceptions=True)
+            context = await world_context(self._cdp, self._worlds, self._frames[frame], fresh=False)
         except PlaywrightError:
             return 0
-        finally:
-            with contextlib.suppress(PlaywrightError):
-                await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": group})
-        handed = sum(1 for d in done if not isinstance(d, BaseException))  # a root gone meanwhile is not handed
+        handed = await hand_closed_roots(self._cdp, context, array)
         if handed:
             self._worlds.closed.add(self._frames[frame].id)
         return handed
@@ -281,23 +220,21 @@ class IsolatedRunner:
         if self._cdp is None or frame.parent_frame is not None:
             return None
         try:
-            answer = await self._cdp.send("Runtime.evaluate", {"expression": expression(click_listeners(ids)),
-                                                               "includeCommandLineAPI": True, "returnByValue": True})
+            value = await run_devtools(self._cdp, click_listeners(ids), command_line_api=True)
         except PlaywrightError:
             return None
-        value = (answer.get("result") or {}).get("value")
         return [str(v) for v in value] if isinstance(value, list) else None
 
 
-async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner:
-    """The runner for this page now; reaches nothing when the browser offers no DevTools session.
+async def frame_worlds(session: BrowserSession, page: Page) -> FrameWorlds:
+    """Our isolated worlds in ``page``'s frames now; they reach nothing when the browser offers no DevTools.
 
     A page with child frames costs one ``Page.getFrameTree`` round trip to match them. A page of one frame
     reuses its main frame's DevTools id (it outlives navigations); a world of an earlier document is then
-    found gone at the first evaluate and made anew (:meth:`IsolatedRunner.run`)."""
+    found gone at the first evaluate and made anew (:meth:`FrameWorlds.run`)."""
     cdp = await page_cdp(session, page)
     if cdp is None:
-        return IsolatedRunner(None, PageWorlds(), {})
+        return FrameWorlds(None, PageWorlds(), {})
     worlds = page_worlds(session, page)
     if worlds.prepared is None:  # for the documents to come; this one's world is made below if need be
         start_worlds(cdp, page, worlds)
@@ -306,12 +243,12 @@ async def isolated_runner(session: BrowserSession, page: Page) -> IsolatedRunner
         # wait for those rather than race them with a remembered main frame of the document before.
         await asyncio.shield(worlds.warming)
     if worlds.main is not None and len(page.frames) == 1:
-        return IsolatedRunner(cdp, worlds, {page.main_frame: worlds.main})
+        return FrameWorlds(cdp, worlds, {page.main_frame: worlds.main})
     try:
         tree = (await cdp.send("Page.getFrameTree"))["frameTree"]
     except PlaywrightError:
-        return IsolatedRunner(None, PageWorlds(), {})
+        return FrameWorlds(None, PageWorlds(), {})
     frames = match_frames(tree, page)
     worlds.main = frames.get(page.main_frame)
     forget_owners(worlds, frames)
-    return IsolatedRunner(cdp, worlds, frames)
+    return FrameWorlds(cdp, worlds, frames)

@@ -1,126 +1,38 @@
 """The numbering engine: enumerate interactive elements in every frame, number them, store the listing.
 
 One ``evaluate`` of ``js/list.js`` per rendered frame (run concurrently: :mod:`.scan`) walks the composed
-tree, keeps the visible interactive elements, sorts them viewport first and describes only the ``offset + limit``
-first ones; Python merges the frames' sorted heads, so a listing of 40 items on a 5000-element page stays cheap.
-See :mod:`browserops.browser.numbering.elements` for the numbering rule.
+tree, keeps the visible interactive elements sorted viewport first, and describes only the window asked for.
+The walk is kept page-side for the document's current state: the first listing (``offset=0``) always walks;
+further pages and ``browser_find`` are described from the kept walk while nothing changed (a mutation,
+scrolling, focus, typing… make the next call walk again), so paging through a 5,000-item page walks it once
+and numbers stay the same across the pages of one listing. Several frames are merged by the sort keys each
+frame gives once per walk (:mod:`.paging`). See :mod:`browserops.browser.numbering.elements` for the
+numbering rule and :mod:`.containers` for ``in``.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.containers import Container
 from browserops.browser.numbering.elements import ListedElement, Listing, store_listing
 from browserops.browser.numbering.frames import MAIN, FrameView
-from browserops.browser.numbering.locate import coerce_target, identify_target
-from browserops.browser.numbering.scan import FrameResult, prepare, scan
+from browserops.browser.numbering.isolated import FrameWorlds
+from browserops.browser.numbering.paging import FrameOrder, KeptOrders, kept_orders, merged_order, window_ranges
+from browserops.browser.numbering.scan import FrameResult, Frames, Scan, prepare, scan
+from browserops.browser.numbering.scope import Scope, expand_role, parse_scope, scope_error
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.listing_rows import format_row
 
 MAX_LIMIT = 500
-_FRAME_LABEL = re.compile(r"^f\d+$")
-_BLIND_ID = re.compile(r"^(?:f\d+)?b\d+$")
-
-# Words people (and models) use for roles, mapped to the roles the engine reports.
-ROLE_ALIASES: dict[str, tuple[str, ...]] = {
-    "input": ("textbox", "searchbox", "spinbutton", "combobox"),
-    "field": ("textbox", "searchbox", "spinbutton", "combobox", "listbox", "checkbox", "radio", "switch", "slider"),
-    "text": ("textbox", "searchbox"),
-    "textbox": ("textbox", "searchbox"),
-    "textarea": ("textbox",),
-    "edit": ("textbox", "searchbox", "spinbutton"),
-    "search": ("searchbox", "textbox"),
-    "select": ("combobox", "listbox"),
-    "dropdown": ("combobox", "listbox"),
-    "combo": ("combobox",),
-    "list": ("listbox", "combobox"),
-    "check": ("checkbox", "switch"),
-    "checkbox": ("checkbox",),
-    "toggle": ("switch", "checkbox"),
-    "a": ("link",),
-    "links": ("link",),
-    "buttons": ("button",),
-    "btn": ("button",),
-    "menu item": ("menuitem", "menuitemcheckbox", "menuitemradio"),
-    "menuitem": ("menuitem", "menuitemcheckbox", "menuitemradio"),
-}
+Described = list[tuple[FrameView, dict[str, Any]]]  # the window's items as their frames described them
+__all__ = ["MAX_LIMIT", "FindResult", "expand_role", "find_elements", "list_interactives", "listing_data"]
 
 
-def expand_role(role: str | None) -> list[str]:
-    if not role or not role.strip():
-        return []
-    key = " ".join(role.strip().lower().split())
-    return list(ROLE_ALIASES.get(key, (key,)))
-
-
-@dataclass
-class _Scope:
-    """What a listing is restricted to: the viewport, one frame, or a container (by blind id or name)."""
-
-    raw: str | None = None
-    viewport: bool = False
-    frame: str | None = None
-    blind_id: str | None = None
-    text: str | None = None
-
-    def js(self) -> dict[str, Any] | None:
-        if self.viewport:
-            return {"viewport": True}
-        if self.blind_id:
-            return {"id": self.blind_id}
-        if self.text:
-            return {"text": self.text}
-        return None
-
-
-def _parse_scope(session: BrowserSession, scope: str | int | None) -> _Scope:
-    if scope is None or (isinstance(scope, str) and not scope.strip()):
-        return _Scope()
-    target = coerce_target(scope)
-    if isinstance(target, int):
-        try:
-            _, blind_id = identify_target(session, target)
-        except BrowserOpsError as exc:
-            raise BrowserOpsError(
-                exc.code,
-                f"scope {target} is not a number of the latest listing. Use a container's name (e.g. 'dialog', "
-                "'Contact details'), its element id, 'viewport' or a frame label such as 'f1'.",
-            ) from exc
-        return _Scope(raw=str(scope), blind_id=blind_id)
-    text = str(target).strip()
-    if text.lower() == "viewport":
-        return _Scope(raw=text, viewport=True)
-    if _FRAME_LABEL.match(text):
-        return _Scope(raw=text, frame=text)
-    if _BLIND_ID.match(text):
-        return _Scope(raw=text, blind_id=text)
-    return _Scope(raw=text, text=text)
-
-
-def _frame_titles(views: list[FrameView]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for v in views:
-        if v.label != MAIN:
-            out[v.label] = v.frame.url
-    return out
-
-
-
-
-def _scope_error(scope: _Scope, results: list[FrameResult]) -> BrowserOpsError:
-    seen: list[str] = []
-    for r in results:
-        for c in r.data.get("containers") or []:
-            if c not in seen:
-                seen.append(c)
-    hint = f" Containers on this page: {', '.join(seen[:12])}." if seen else ""
-    return BrowserOpsError(
-        ErrorCode.ELEMENT_NOT_FOUND,
-        f"Nothing on the page matches scope {scope.raw!r} (a dialog, form, region or landmark by role or name, "
-        f"an element id, 'viewport' or a frame label).{hint}",
-    )
+def _frame_titles(results: list[FrameResult]) -> dict[str, str]:
+    return {r.view.label: r.view.frame.url for r in results if r.view.label != MAIN}
 
 
 def _item(view: FrameView, raw: dict[str, Any], number: int, keep_new: bool) -> ListedElement:
@@ -138,11 +50,62 @@ def _item(view: FrameView, raw: dict[str, Any], number: int, keep_new: bool) -> 
         kind=raw.get("t"),
         covered=str(cov) if cov else None,
         name_guessed=bool(raw.get("gn")),
+        within=Container.from_raw(raw),
     )
 
 
 def _sort_key(raw: dict[str, Any], view: FrameView) -> tuple[float, float, float, int, int]:
     return (float(raw["g"]), float(raw["y"]), float(raw["x"]), view.order, int(raw["i"]))
+
+
+def _keep_orders(state: KeptOrders, results: list[FrameResult]) -> None:
+    """Remember each frame's kept walk and keys from its answer; forget frames no longer listed."""
+    for r in results:
+        keys = r.data.get("keys")
+        if keys is not None:
+            state.frames[r.view.label] = FrameOrder(str(r.data.get("walk", "")), list(keys),
+                                                    r.view.order)
+        elif r.view.label in state.frames:
+            state.frames[r.view.label].order = r.view.order
+    listed = {r.view.label for r in results}
+    for gone in [label for label in state.frames if label not in listed]:
+        del state.frames[gone]
+
+
+class _Window:
+    """The unscoped listing of several frames: each frame describes only its part of the window, found from the
+    kept sort keys (a first listing, or a frame not met before, describes its head and gives its keys)."""
+
+    def __init__(self, state: KeptOrders, offset: int, limit: int, containers: bool) -> None:
+        self.state, self.offset, self.limit, self.containers = state, offset, limit, containers
+        order = merged_order(state) if offset and state.frames else []
+        self.ranges = window_ranges(order, offset, limit) if order else None
+
+    def args(self, view: FrameView) -> dict[str, Any]:
+        base = {"reuse": self.offset > 0, "keys": True, "track": True, "containers": self.containers}
+        kept = self.state.frames.get(view.label)
+        if self.ranges is None or kept is None:
+            return {**base, "start": 0, "end": self.offset + self.limit, "known": None}
+        start, end = self.ranges.get(view.label, (0, 0))
+        return {**base, "start": start, "end": end, "known": kept.walk}
+
+    async def list(self, session: BrowserSession, worlds: FrameWorlds, frames: Frames) -> tuple[Scan, Described]:
+        scanned = await scan(session, worlds, frames, self.args)
+        _keep_orders(self.state, scanned.results)
+        described = {(r.view.label, int(raw["i"])): (r.view, raw) for r in scanned.results for raw in r.data["items"]}
+        need = window_ranges(merged_order(self.state), self.offset, self.limit)
+        views = {r.view.label: r.view for r in scanned.results}
+        missing = [views[label] for label, (lo, hi) in need.items()
+                   if label in views and any((label, i) not in described for i in range(lo, hi))]
+        if missing:  # a frame changed between its walk and this page: describe what the new order needs
+            self.ranges = need
+            again = await scan(session, worlds, Frames(missing, None), lambda v: {**self.args(v), "reuse": True})
+            _keep_orders(self.state, again.results)
+            described.update({(r.view.label, int(raw["i"])): (r.view, raw) for r in again.results
+                              for raw in r.data["items"]})
+            scanned.failed.update(again.failed)
+        window = merged_order(self.state)[self.offset:self.offset + self.limit]
+        return scanned, [described[slot] for slot in window if slot in described]
 
 
 async def list_interactives(
@@ -152,51 +115,55 @@ async def list_interactives(
     offset: int = 0,
     scope: str | int | None = None,
     store: bool = True,
+    containers: bool = False,
 ) -> Listing:
     """Enumerate, number and (by default) store the listing as the session's latest.
 
     ``new`` flags mark elements absent from the previous unscoped listing of the same document; the first
-    listing of a document flags nothing.
+    listing of a document flags nothing. ``containers``: name every item's container (``within``), not only
+    those whose role and name repeat.
     """
     if not 1 <= limit <= MAX_LIMIT:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"limit must be 1..{MAX_LIMIT}, got {limit}.")
     if offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"offset must be 0 or more, got {offset}.")
-    parsed = _parse_scope(session, scope)
-    page, runner, frames = await prepare(session, parsed.frame)
-    tracking = parsed.js() is None and parsed.frame is None
-    # One frame to list: its own order is the listing's, so it describes only this window (paging through a
-    # 5000-item page described 500, 1000, ... 5000 items per call before). Several frames: each describes
-    # its head up to offset + limit, since the merge decides which frame's items fall in the window.
-    skip = offset if frames.children is None and len(frames.first) == 1 else 0
-    scanned = await scan(session, runner, frames, {"keep": offset + limit, "skip": skip, "scope": parsed.js(),
-                                                   "match": None, "track": tracking})
+    parsed = parse_scope(session, scope)
+    page, worlds, frames = await prepare(session, parsed.frame)
+    single = frames.children is None and len(frames.first) == 1
+    if parsed.js() is not None or parsed.frame is not None or single:
+        scanned, window = await _list_simple(session, worlds, frames, parsed, offset, limit, containers, single)
+    else:
+        scanned, window = await _Window(kept_orders(session, page), offset, limit, containers).list(
+            session, worlds, frames)
     results = scanned.results
-    if parsed.js() and (parsed.blind_id or parsed.text) and not any(r.data.get("scopeFound") for r in results):
-        raise _scope_error(parsed, results)
+    if parsed.container and not any(r.data.get("scopeFound") for r in results):
+        seen = list(dict.fromkeys(c for r in results for c in r.data.get("containers") or []))
+        raise scope_error(parsed, seen)
     main = next((r for r in results if r.view.label == MAIN), None)
     keep_new = bool(main and main.data.get("had"))
-    merged = sorted(
-        ((r.view, raw) for r in results for raw in r.data["items"]), key=lambda pair: _sort_key(pair[1], pair[0])
-    )
-    window = merged[offset - skip : offset - skip + limit]
     items = [_item(view, raw, offset + i + 1, keep_new) for i, (view, raw) in enumerate(window)]
-    total = sum(int(r.data["total"]) for r in results)
-    listing = Listing(
-        page=page,
-        items=items,
-        total=total,
-        limit=limit,
-        offset=offset,
-        scope=parsed.raw,
-        frames={r.view.label: r.view.frame for r in results},
-        frame_titles=_frame_titles([r.view for r in results]),
-        url=page.url,
-        failed=scanned.failed,
-    )
+    listing = Listing(page=page, items=items, total=sum(int(r.data["total"]) for r in results), limit=limit,
+                      offset=offset, scope=parsed.raw, frames={r.view.label: r.view.frame for r in results},
+                      frame_titles=_frame_titles(results), url=page.url, failed=scanned.failed,
+                      walked=sum(1 for r in results if not r.data.get("reused")))
     if store:
         store_listing(session, listing)
     return listing
+
+
+async def _list_simple(session: BrowserSession, worlds: FrameWorlds, frames: Frames, parsed: Scope, offset: int,
+                       limit: int, containers: bool, single: bool) -> tuple[Scan, Described]:
+    """One frame (its order is the listing's, so it describes just the window: from its kept walk for pages
+    after the first), or a scoped listing (walked anew each time; each frame describes its head up to
+    ``offset + limit`` and the merge decides)."""
+    unscoped = parsed.js() is None
+    skip = offset if single else 0
+    args = {"start": skip, "end": offset + limit, "reuse": unscoped and offset > 0, "scope": parsed.js(),
+            "track": unscoped and parsed.frame is None, "containers": containers}
+    scanned = await scan(session, worlds, frames, lambda _: args)
+    merged = sorted(((r.view, raw) for r in scanned.results for raw in r.data["items"]),
+                    key=lambda pair: _sort_key(pair[1], pair[0]))
+    return scanned, merged[offset - skip: offset - skip + limit]
 
 
 @dataclass
@@ -205,63 +172,66 @@ class FindResult:
     matches: int  # how many elements matched in all
 
 
-async def find_elements(
-    session: BrowserSession, *, text: str | None, role: str | None, limit: int, offset: int = 0
-) -> FindResult:
+async def find_elements(session: BrowserSession, *, text: str | None, role: str | None, limit: int,
+                        offset: int = 0, within: str | None = None) -> FindResult:
     """Match visible interactive elements by accessible name, label, placeholder, title, aria-label or text
-    (case-insensitive, whitespace-normalised, partial, any script) and/or role. Best matches first (exact
-    name, then name prefix, then contains, then other label sources), each with its full-order number.
+    (case-insensitive, whitespace-normalised, partial, any script) and/or role, and by the naming of their
+    container (``within``). Best matches first (exact name, then name prefix, then contains, then other label
+    sources), each with its full-order number. Served from the frames' kept walks while the page is unchanged.
     """
-    if not (text and text.strip()) and not (role and role.strip()):
-        raise BrowserOpsError(ErrorCode.INVALID_ARGS, "Give text or role (or both) to find; both are empty.")
+    if not any(v and v.strip() for v in (text, role, within)):
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS,
+                              "Give text or role (or within, or several) to find; all are empty.")
     if not 1 <= limit <= MAX_LIMIT or offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"limit must be 1..{MAX_LIMIT} and offset 0 or more.")
-    page, runner, frames = await prepare(session, None)
-    match = {"text": text.strip() if text else "", "roles": expand_role(role)}
-    scanned = await scan(session, runner, frames, {"keep": 0, "scope": None, "match": match, "track": False})
+    page, worlds, frames = await prepare(session, None)
+    state = kept_orders(session, page)
+    single = frames.children is None and len(frames.first) == 1
+    match = {"text": text.strip() if text else "", "roles": expand_role(role), "within": (within or "").strip()}
+
+    def args(view: FrameView) -> dict[str, Any]:
+        kept = state.frames.get(view.label)
+        # One frame: an item's number is its place in that frame's order; several: the merged keys say.
+        return {"start": 0, "end": 0, "reuse": True, "match": match, "track": False, "keys": not single,
+                "known": kept.walk if kept else None}
+
+    scanned = await scan(session, worlds, frames, args)
     results = scanned.results
-    # Full order across frames: number = 1 + position among every frame's sorted keys.
-    keys: list[tuple[float, float, float, int, int]] = []
-    for r in results:
-        for i, k in enumerate(r.data.get("keys") or []):
-            keys.append((float(k[0]), float(k[1]), float(k[2]), r.view.order, i))
-    keys.sort()
-    position = {(k[3], k[4]): n + 1 for n, k in enumerate(keys)}
     found = [(r.view, raw) for r in results for raw in r.data["items"]]
-    found.sort(key=lambda pair: (int(pair[1].get("rank", 3)), position[(pair[0].order, int(pair[1]["i"]))]))
-    window = found[offset : offset + limit]
-    items = [_item(view, raw, position[(view.order, int(raw["i"]))], False) for view, raw in window]
-    listing = Listing(
-        page=page,
-        items=items,
-        total=len(keys),
-        limit=limit,
-        offset=offset,
-        kind="find",
-        frames={r.view.label: r.view.frame for r in results},
-        frame_titles=_frame_titles([r.view for r in results]),
-        url=page.url,
-        failed=scanned.failed,
-    )
+    if single:
+        position = {(view.label, int(raw["i"])): int(raw["i"]) + 1 for view, raw in found}
+    else:
+        _keep_orders(state, results)
+        position = {slot: n + 1 for n, slot in enumerate(merged_order(state))}
+    found.sort(key=lambda pair: (int(pair[1].get("rank", 3)), position.get((pair[0].label, int(pair[1]["i"])), 0)))
+    window = found[offset: offset + limit]
+    items = [_item(view, raw, position.get((view.label, int(raw["i"])), 0), False) for view, raw in window]
+    listing = Listing(page=page, items=items, total=sum(int(r.data["total"]) for r in results), limit=limit,
+                      offset=offset, kind="find", frames={r.view.label: r.view.frame for r in results},
+                      frame_titles=_frame_titles(results), url=page.url, failed=scanned.failed,
+                      walked=sum(1 for r in results if not r.data.get("reused")))
     store_listing(session, listing)
     return FindResult(listing, len(found))
 
 
-def listing_data(listing: Listing, *, hint: bool = True, boxes: bool = False, ids: bool = False) -> dict[str, Any]:
-    """The compact form an LLM receives: short keys, nothing empty. ``boxes``: each item's box and the viewport
-    size too (evidence draws the acted-on element on its screenshot). ``ids``: each item's stable id too.
+def listing_data(listing: Listing, *, hint: bool = True, boxes: bool = False, ids: bool = False,
+                 rows: bool = True) -> dict[str, Any]:
+    """The compact form an LLM receives: short keys, nothing empty, each item a row
+    (:mod:`browserops.listing_rows`), or with ``rows=False`` an object. ``boxes``: each item's box and the
+    viewport size too (evidence draws the acted-on element on its screenshot). ``ids``: each item's stable id.
 
     In-viewport items come first in a listing's order, so one ``off_screen_from`` (the first number that is
     off-screen) says for every item what a per-item flag would."""
-    data: dict[str, Any] = {"items": [item.to_dict(with_id=ids, viewport_flag=False) for item in listing.items],
-                            "total": listing.total}
+    objects = [item.to_dict(with_id=ids, viewport_flag=False) for item in listing.items]
+    if boxes:
+        for item, out in zip(listing.items, objects, strict=True):
+            if item.bbox is not None:
+                out["box"] = [round(item.bbox[k], 1) for k in ("x", "y", "width", "height")]
+    data: dict[str, Any] = {"items": [format_row(o) for o in objects] if rows else objects, "total": listing.total}
     off_screen = next((item.number for item in listing.items if not item.in_viewport), None)
     if off_screen is not None:
         data["off_screen_from"] = off_screen
     if boxes:
-        for item, out in zip(listing.items, data["items"], strict=True):
-            if item.bbox is not None:
-                out["box"] = [round(item.bbox[k], 1) for k in ("x", "y", "width", "height")]
         size = listing.page.viewport_size
         if size:
             data["viewport"] = [size["width"], size["height"]]

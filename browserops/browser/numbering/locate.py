@@ -27,7 +27,7 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import BLIND_ID_ATTR, BLIND_ID_PATTERN, ListedElement, latest_listing
 from browserops.browser.numbering.frames import frame_by_label
-from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
+from browserops.browser.numbering.isolated import FrameWorlds, frame_worlds
 from browserops.browser.numbering.worlds import closed_roots_known
 from browserops.browser.scripts import ElementCall, NotInFrame, run_on
 from browserops.contract import BrowserOpsError, ErrorCode
@@ -57,7 +57,7 @@ class InWorld:
     """An element found only in its frame's isolated world (inside a closed shadow root): the world that sees
     it and a Playwright handle of it."""
 
-    runner: IsolatedRunner
+    worlds: FrameWorlds
     handle: ElementHandle
 
 
@@ -89,7 +89,7 @@ async def other_element(located: Located, blind_id: str) -> Locator | ElementHan
     if located.world is None:
         locator = blind_locator(located.frame, blind_id)
         return locator if await locator.count() else None
-    return await located.world.runner.element_handle(located.frame, blind_id)
+    return await located.world.worlds.element_handle(located.frame, blind_id)
 
 
 def coerce_target(target: int | str) -> int | str:
@@ -200,18 +200,18 @@ async def _in_isolated_worlds(session: BrowserSession, first: Frame | None, blin
     page = session.page
     if not closed_roots_known(session, page):
         return None
-    runner = await isolated_runner(session, page)
+    worlds = await frame_worlds(session, page)
     frames = ([first] if first is not None else []) + [f for f in page.frames if f is not first]
     for frame in frames:
-        if frame.is_detached() or not runner.holds_closed_roots(frame):
+        if frame.is_detached() or not worlds.holds_closed_roots(frame):
             continue
         try:
-            result = await runner.run_on(frame, blind_id, call)
-            handle = await runner.element_handle(frame, blind_id)
+            result = await worlds.run_on(frame, blind_id, call)
+            handle = await worlds.element_handle(frame, blind_id)
         except (NotInFrame, PlaywrightError):
             continue
         if handle is not None:
-            return frame, InWorld(runner, handle), result
+            return frame, InWorld(worlds, handle), result
     return None
 
 
@@ -219,7 +219,7 @@ async def element_call(located: Located, call: ElementCall[R]) -> R:
     """Run ``call`` on an element found before; :class:`ElementGone` when it has gone meanwhile."""
     try:
         if located.world is not None:
-            return await located.world.runner.run_on(located.frame, located.blind_id, call)
+            return await located.world.worlds.run_on(located.frame, located.blind_id, call)
         return await run_on(located.frame, located.blind_id, call)
     except NotInFrame:
         raise ElementGone(located.target, located.item, located.blind_id, acting=True) from None

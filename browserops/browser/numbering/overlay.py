@@ -18,7 +18,7 @@ from playwright.async_api import Frame, Page
 from browserops.browser.js import overlay as overlay_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import Listing, latest_listing
-from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
+from browserops.browser.numbering.isolated import FrameWorlds, frame_worlds
 from browserops.browser.scripts import PageCall
 
 Scheme = Literal["dark", "blue", "light"]
@@ -48,11 +48,11 @@ def overlay_state(session: BrowserSession) -> OverlayState | None:
     return session.state(DrawnOverlay).state
 
 
-async def _run(runner: IsolatedRunner, frame: Frame,
+async def _run(worlds_now: FrameWorlds, frame: Frame,
                call: PageCall[overlay_js.Shown] | PageCall[overlay_js.Removed]) -> dict[str, Any] | None:
     try:
         # Where the listing runs, so controls inside the closed shadow roots it reached get badges too.
-        result: Mapping[str, Any] = await runner.run_here(frame, call)
+        result: Mapping[str, Any] = await worlds_now.run_here(frame, call)
     except PlaywrightError:
         return None  # a frame that navigated away has no badges to draw or remove
     return dict(result)
@@ -61,13 +61,13 @@ async def _run(runner: IsolatedRunner, frame: Frame,
 async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = "dark") -> dict[str, Any]:
     """Draw the listing's numbers. Returns how many badges were drawn and which numbers had no element."""
     page = session.page
-    runner = await isolated_runner(session, page)
+    worlds_now = await frame_worlds(session, page)
     state = overlay_state(session)
     if (state is not None and state.page is page and state.generation == listing.generation
             and state.scheme == scheme and state.result is not None):
         # Already drawn for this listing (a listing redraws an overlay that is on): keep it if still there.
         try:
-            present = await runner.run_here(page.main_frame, overlay_js.present())
+            present = await worlds_now.run_here(page.main_frame, overlay_js.present())
             if present or not any(i.frame == "main" for i in listing.items):
                 return dict(state.result)
         except PlaywrightError:
@@ -81,7 +81,7 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
     for frame in frames:
         items = by_frame.get(labelled.get(id(frame), ""), [])
         # Frames without items still run, to remove badges a previous overlay left there.
-        jobs.append(_run(runner, frame, overlay_js.show(items, scheme) if items else overlay_js.hide()))
+        jobs.append(_run(worlds_now, frame, overlay_js.show(items, scheme) if items else overlay_js.hide()))
     results = await asyncio.gather(*jobs)
     shown = sum(int(r.get("shown", 0)) for r in results if r)
     missing = sorted(n for r in results if r for n in r.get("missing", []))
@@ -95,8 +95,9 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
 async def hide_overlay(session: BrowserSession) -> dict[str, Any]:
     """Remove every badge and listener we added, in every frame of the active page."""
     page = session.page
-    runner = await isolated_runner(session, page)
-    results = await asyncio.gather(*(_run(runner, f, overlay_js.hide()) for f in page.frames if not f.is_detached()))
+    worlds_now = await frame_worlds(session, page)
+    frames = [f for f in page.frames if not f.is_detached()]
+    results = await asyncio.gather(*(_run(worlds_now, f, overlay_js.hide()) for f in frames))
     session.state(DrawnOverlay).state = None
     return {"removed": sum(int(r.get("removed", 0)) for r in results if r)}
 

@@ -18,7 +18,7 @@ from browserops.browser.js import listing as listing_js
 from browserops.browser.js.listing import FrameListing
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import MAIN, FrameView, child_views, main_view
-from browserops.browser.numbering.isolated import IsolatedRunner, isolated_runner
+from browserops.browser.numbering.isolated import FrameWorlds, frame_worlds
 from browserops.browser.scripts import PageScriptError, call_in_frame
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -39,43 +39,43 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0][:200]
 
 
-async def _list_isolated(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
+async def _list_isolated(worlds: FrameWorlds, view: FrameView, args: dict[str, Any]) -> FrameListing:
     """The isolated-world enumeration, with what only DevTools can add: click listeners of icon-like
     elements, and closed shadow roots (both asked at once). Both are remembered by the world for its
     document, so only the first listing of a page (or one meeting new candidates) pays a second walk, and
     only when DevTools found something."""
     first: dict[str, Any] = {**args, "icons": True, "closed": True}
-    if runner.take_no_listeners(view.frame):
+    if worlds.take_no_listeners(view.frame):
         first["iconVerdicts"] = []  # the last listing's candidates: none has a listener
-    data, hosts = await runner.run_then_hosts(view.frame, listing_js.list_frame(first))
+    data, hosts = await worlds.run_then_hosts(view.frame, listing_js.list_frame(first))
     checks = [str(c) for c in data.get("iconCheck") or []]
 
     async def listeners() -> list[str] | None:
-        return await runner.click_listeners(view.frame, checks) if checks else None
+        return await worlds.click_listeners(view.frame, checks) if checks else None
 
     async def closed() -> int:
-        return await runner.closed_roots(view.frame, hosts)  # None unless the walk met such elements
+        return await worlds.closed_roots(view.frame, hosts)  # None unless the walk met such elements
 
     verdicts, roots = await asyncio.gather(listeners(), closed())
     again: dict[str, Any] = {}
     if verdicts:
         again["iconVerdicts"] = verdicts
     elif checks:  # none has a listener: this listing is right as it is; the next one tells the world
-        runner.defer_no_listeners(view.frame)
+        worlds.defer_no_listeners(view.frame)
     if roots:
         again["closed"] = False  # roots handed over: walk again, into them
     if again:
-        data = await runner.run(view.frame, listing_js.list_frame({**args, **again, "again": True}))
+        data = await worlds.run(view.frame, listing_js.list_frame({**args, **again, "again": True, "reuse": False}))
     return data
 
 
-async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any]) -> FrameListing:
+async def _run_list(worlds: FrameWorlds, view: FrameView, args: dict[str, Any]) -> FrameListing:
     """One frame's enumeration: in an isolated world where DevTools reaches the frame, else (an
     out-of-process frame, a browser without DevTools) in the frame's own world through Playwright."""
     data: FrameListing | None = None
-    if runner.reaches(view.frame):
+    if worlds.reaches(view.frame):
         try:
-            data = await _list_isolated(runner, view, args)
+            data = await _list_isolated(worlds, view, args)
         except PlaywrightError:
             # DevTools could not reach it after all (it went out of process) or our script threw there:
             # its own world, through Playwright.
@@ -87,19 +87,23 @@ async def _run_list(runner: IsolatedRunner, view: FrameView, args: dict[str, Any
     return data
 
 
-async def scan(session: BrowserSession, runner: IsolatedRunner, frames: Frames, extra: dict[str, Any]) -> Scan:
-    """Every frame's enumeration, concurrently; the main frame's starts while the child frames are measured."""
+FrameArgs = Callable[[FrameView], dict[str, Any]]
+
+
+async def scan(session: BrowserSession, worlds: FrameWorlds, frames: Frames, args_for: FrameArgs) -> Scan:
+    """Every frame's enumeration, concurrently; the main frame's starts while the child frames are measured.
+    ``args_for(view)``: that frame's arguments of ``list.js`` beside where it sits (window, reuse, scope…)."""
     failed: dict[str, str] = {}
 
     async def one(view: FrameView) -> FrameResult | None:
-        args = {**view.script_args(), **extra}
+        args = {**view.script_args(), **args_for(view)}
         try:
             if view.label == MAIN:
-                data = await _run_list(runner, view, args)
+                data = await _run_list(worlds, view, args)
             else:
                 # A child frame busy loading or running its own scripts would hold the whole listing up: it
                 # gets a bounded time, and is reported when it does not answer in it.
-                data = await asyncio.wait_for(_run_list(runner, view, args), CHILD_FRAME_WAIT_MS / 1000)
+                data = await asyncio.wait_for(_run_list(worlds, view, args), CHILD_FRAME_WAIT_MS / 1000)
         except TimeoutError:
             failed[view.label] = (f"{ErrorCode.FRAME_NOT_LISTED.value}: the frame did not answer within "
                                   f"{CHILD_FRAME_WAIT_MS} ms (still loading or busy); list again later")
@@ -151,16 +155,16 @@ class Frames:
     children: Callable[[], Awaitable[list[FrameView]]] | None
 
 
-async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Page, IsolatedRunner, Frames]:
+async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Page, FrameWorlds, Frames]:
     # No waiting on the page's load event: a frame that never finishes loading (an ad, a stalled embed)
     # would cost every listing its whole grace time. Frames not loaded yet are listed as they are now.
     page = session.page
-    runner = await isolated_runner(session, page)
+    worlds = await frame_worlds(session, page)
     main = main_view(session, page)
 
     async def children() -> list[FrameView]:
         try:
-            views = await child_views(session, page, main, runner.frame_box)
+            views = await child_views(session, page, main, worlds.frame_box)
         except PlaywrightError as exc:
             raise BrowserOpsError(
                 ErrorCode.ACTION_FAILED,
@@ -177,6 +181,6 @@ async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Pag
         return views
 
     if scope_frame == MAIN:
-        return page, runner, Frames([main], None)
+        return page, worlds, Frames([main], None)
     first = [] if scope_frame else [main]
-    return page, runner, Frames(first, children if len(page.frames) > 1 or scope_frame else None)
+    return page, worlds, Frames(first, children if len(page.frames) > 1 or scope_frame else None)

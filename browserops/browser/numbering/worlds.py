@@ -1,11 +1,11 @@
 """Our isolated world in each document of a page: made ahead, remembered per document, and its DevTools ids.
 
-The state behind :mod:`browserops.browser.numbering.isolated` (which runs scripts and hands elements over in
-these worlds): which world context belongs to which (frame, document), how Playwright frames match DevTools
-frames, each child frame's ``<iframe>`` element, and the preparation that makes a first listing find its world
-ready: from a page's first listing (or its first ``browser_navigate``) on, Chromium makes the world with every
-document of the page (as Playwright does for its utility world), and its context ids are learnt at
-DOMContentLoaded, never waiting for the load event. The page sees nothing of any of it.
+The state behind :mod:`browserops.browser.numbering.isolated` (``FrameWorlds``, which runs scripts and hands
+elements over in these worlds): which world context belongs to which (frame, document), how Playwright frames
+match DevTools frames, each child frame's ``<iframe>`` element, and the preparation that makes a first listing
+find its world ready: from a page's first listing (or its first ``browser_navigate``) on, Chromium makes the
+world with every document of the page (as Playwright does for its utility world), and its context ids are
+learnt at DOMContentLoaded, never waiting for the load event. The page sees nothing of any of it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.scripts import PageScriptError
 
 WORLD_NAME = "browserops"
 HANDLES_KEPT = 8
@@ -121,21 +120,6 @@ async def frame_owner(cdp: CDPSession, worlds: PageWorlds, frame_id: str) -> int
     return worlds.owners[frame_id]
 
 
-async def evaluate_in(cdp: CDPSession, context: int, expression: str, *, by_value: bool = True) -> Any:
-    """The expression's value (``by_value``), or else DevTools' remote object of it (in the handle group)."""
-    params: dict[str, Any] = {"expression": expression, "contextId": context, "returnByValue": by_value,
-                              "awaitPromise": True}
-    if not by_value:
-        params["objectGroup"] = f"{WORLD_NAME}-handle"
-    answer = await cdp.send("Runtime.evaluate", params)
-    details = answer.get("exceptionDetails")
-    if details:
-        exc = details.get("exception") or {}
-        raise PageScriptError(str(exc.get("description") or details.get("text") or "the script threw"))
-    result = answer.get("result") or {}
-    return result.get("value") if by_value else result
-
-
 async def _make_with_documents(cdp: CDPSession) -> None:
     # Playwright readies its own utility world the same way: an empty script for our world name makes Chromium
     # create the world with every document, in every frame of the page (the page sees nothing of it), so a
@@ -189,6 +173,8 @@ async def prepare_worlds(session: BrowserSession, page: Page) -> None:
         start_worlds(cdp, page, worlds)
     assert worlds.prepared is not None
     await asyncio.shield(worlds.prepared)
+
+
 def closed_roots_known(session: BrowserSession, page: Page) -> bool:
     """Whether any frame's world of this page was handed closed shadow roots (no round trip)."""
     return bool(page_worlds(session, page).closed)

@@ -16,7 +16,7 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.js import element as element_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import frame_ids
-from browserops.browser.numbering.isolated import isolated_runner
+from browserops.browser.numbering.isolated import frame_worlds
 from browserops.browser.numbering.locate import locate
 from browserops.browser.page.dialogs import blocking_dialog, dialog_info, dialog_open_error
 from browserops.contract import BrowserOpsError, ErrorCode
@@ -37,8 +37,8 @@ async def inspect_element(session: BrowserSession, target: int | str | None = No
     try:
         if target is None:
             # Asked where the listing runs: inside a closed shadow root the page's own world sees only the host.
-            runner = await isolated_runner(session, session.page)
-            focused: Mapping[str, Any] = await runner.run_here(session.page.main_frame,
+            worlds = await frame_worlds(session, session.page)
+            focused: Mapping[str, Any] = await worlds.run_here(session.page.main_frame,
                                                                element_js.inspect_focused(max_chars))
             return dict(focused)
         located, inspected = await locate(session, target, element_js.inspect(max_chars))

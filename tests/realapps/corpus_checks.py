@@ -1,0 +1,96 @@
+"""What every corpus test asserts about one attempt, whichever app: no unsafe request while preparing, no
+"complete" without the change in the database, and a known gap failing exactly the way it was recorded.
+
+A known gap is written ``<phase> <CODE> [at step N]: <message excerpt> — <why>``: phase ``prepare``, ``run``,
+``verify`` or ``next-prepare``, CODE a ``BROWSER_*`` code, or ``complete`` for a false complete (the run said
+complete and evidence verify passed, while the database lacks the change).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import async_playwright
+
+from browserops.browser.launch.discovery import find_chromium, launch_args
+from tests.realapps.harness import RunningApp
+from tests.realapps.twophase import CorpusTask, Outcome
+
+_GAP = re.compile(r"^(?P<phase>prepare|run|verify|next-prepare) (?P<code>BROWSER_[A-Z_]+|complete)"
+                  r"(?: at step (?P<step>\d+))?: (?P<says>.+?)(?: — (?P<why>.*))?$", re.S)
+
+
+@dataclass(frozen=True)
+class Gap:
+    phase: str
+    code: str
+    step: int | None
+    says: str
+
+    @classmethod
+    def parse(cls, text: str) -> Gap:
+        match = _GAP.match(text)
+        assert match, f"known gap not in the '<phase> <CODE> [at step N]: <message> — <why>' form: {text!r}"
+        return cls(match["phase"], match["code"], int(match["step"]) if match["step"] else None, match["says"])
+
+
+def assert_prepare_was_read_only(outcome: Outcome) -> None:
+    assert outcome.prepare_requests.unsafe == [], f"prepare sent unsafe requests: {outcome.prepare_requests.unsafe}"
+
+
+def _check_fails(task: CorpusTask, app: RunningApp) -> str | None:
+    try:
+        task.check(app)
+    except AssertionError as exc:
+        return str(exc) or "check failed"
+    return None
+
+
+def assert_done(app: RunningApp, task: CorpusTask, outcome: Outcome) -> None:
+    """The task went through both phases and the app's database holds exactly its change."""
+    assert_prepare_was_read_only(outcome)
+    if outcome.run_complete:
+        missing = _check_fails(task, app)
+        assert missing is None, f"FALSE COMPLETE: the run said complete but the database says: {missing}"
+    assert outcome.failure() is None, outcome.describe()
+    task.check(app)
+    if task.check_bundle is not None:
+        assert outcome.bundle is not None
+        task.check_bundle(app, outcome.bundle)
+
+
+def assert_gap_holds(app: RunningApp, task: CorpusTask, outcome: Outcome, recorded: str,
+                     unchanged: Callable[[RunningApp], None]) -> None:
+    """The task still fails exactly as recorded, and (unless the gap is a false complete) saved nothing."""
+    gap = Gap.parse(recorded)
+    assert_prepare_was_read_only(outcome)
+    if gap.code == "complete":
+        assert outcome.run_complete and outcome.verify_code == 0, (
+            f"no longer a false complete: {outcome.failure()!r}; move {task.name} out of KNOWN_GAPS or re-record it")
+        missing = _check_fails(task, app)
+        assert missing is not None, f"{task.name} now saves its change: move it out of KNOWN_GAPS"
+        return
+    failure = outcome.failure()
+    assert failure is not None, f"{task.name} passes now: move it out of KNOWN_GAPS"
+    head = f"{gap.phase} {gap.code}" + (f" at step {gap.step}" if gap.step is not None else "")
+    assert failure.startswith(head + ":") and gap.says in failure, (
+        f"{task.name} fails differently now:\n  recorded: {recorded}\n  now:      {failure}")
+    if task.then_prepare is None:
+        unchanged(app)  # a failed run saved nothing
+
+
+async def run_baseline(app: RunningApp, task: CorpusTask, shots_dir: Path) -> None:
+    """The task's plain Playwright script in a fresh browser context of the same Chromium."""
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=find_chromium().path, args=launch_args())
+        try:
+            context = await browser.new_context(accept_downloads=True)
+            page: Any = await context.new_page()
+            page.set_default_timeout(20_000)
+            await task.baseline(page, app.base_url, shots_dir)
+        finally:
+            await browser.close()

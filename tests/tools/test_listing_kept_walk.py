@@ -1,0 +1,93 @@
+"""One walk per document state (issue #21): pages after the first and browser_find are served from the kept
+walk while nothing changed, with the same numbers as one long listing; any change makes the next call walk
+again. And the walk skips what nobody can act on. Real Chromium, demo site and small pages of our own."""
+
+from __future__ import annotations
+
+from browserops.browser.js import listing as listing_js
+from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.listing import find_elements, list_interactives
+from browserops.browser.scripts import call_in_frame
+from browserops.demo_site import DemoSite
+from browserops.tools.base import ToolContext
+from tests.tools.helpers import ok, open_page
+
+
+async def test_pages_come_from_one_walk_with_the_numbers_of_one_listing(tool_ctx: ToolContext,
+                                                                       demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/large?n=300")
+    session = tool_ctx.session
+    whole = await list_interactives(session, limit=300)
+    assert whole.walked == 1 and whole.total == 300
+    first = await list_interactives(session, limit=100)
+    assert first.walked == 1  # a first page always looks afresh
+    pages = [first]
+    for offset in (100, 200):
+        page = await list_interactives(session, limit=100, offset=offset)
+        assert page.walked == 0  # described from the kept walk
+        pages.append(page)
+    paged = [(i.number, i.blind_id, i.name) for p in pages for i in p.items]
+    assert paged == [(i.number, i.blind_id, i.name) for i in whole.items]
+    found = await find_elements(session, text="Button 42", role="button", limit=5)
+    assert found.listing.walked == 0 and [(i.number, i.name) for i in found.listing.items] == [
+        (next(i.number for i in whole.items if i.name == "Button 42"), "Button 42")]
+
+
+async def test_a_change_makes_the_next_page_walk_again(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    await open_page(tool_ctx, demo_site.base_url + "/large?n=120")
+    session = tool_ctx.session
+    page = session.page
+    await list_interactives(session, limit=50)
+    # A mutation of the page's own: a new button at the top shifts every number.
+    await page.evaluate("""() => { const b = document.createElement('button'); b.textContent = 'Brand new';
+                                   document.querySelector('h1').after(b); }""")
+    second = await list_interactives(session, limit=50, offset=50)
+    assert second.walked == 1 and second.total == 121
+    # Scrolling moves items between the viewport and below it: the kept order no longer holds.
+    assert (await list_interactives(session, limit=50, offset=50)).walked == 0
+    await page.evaluate("() => window.scrollTo(0, 800)")
+    assert (await list_interactives(session, limit=50, offset=50)).walked == 1
+    # Typing changes a value without a mutation; the kept walk describes state afresh anyway, and input counts.
+    await list_interactives(session, limit=50)
+    await page.fill("#in-3", "typed")
+    after = await list_interactives(session, limit=50, offset=0)
+    assert next(i for i in after.items if i.name == "Input 3").state.get("value") == "typed"
+    # Our own id stamps and badges are not changes.
+    await list_interactives(session, limit=50)
+    await ok(tool_ctx, "browser_overlay_show")
+    assert (await list_interactives(session, limit=50, offset=50)).walked == 0
+
+
+_SKIPPED = """<html><body>
+<button>Shown</button>
+<div inert><button>Inert button</button></div>
+<details><summary>More</summary><button>Inside closed details</button></details>
+<details open><summary>Open</summary><button>Inside open details</button></details>
+<div aria-hidden="true" style="visibility:hidden"><button>Hidden for all</button></div>
+<div aria-hidden="true" style="position:absolute; left:-9999px"><a href="#x">Off canvas</a></div>
+<div aria-hidden="true"><button>Seen but not announced</button></div>
+<pre><span>one</span><span>two</span><button>Copy</button></pre>
+<pre id="quiet">QUIET</pre>
+<mjx-container><mjx-math><mjx-mi>x</mjx-mi></mjx-math></mjx-container>
+<late-box></late-box>
+<script>
+  const quiet = document.getElementById("quiet");
+  for (let i = 0; i < 500; i++) {
+    const s = document.createElement("span"); s.textContent = "tok" + i; quiet.append(s);
+  }
+  customElements.define("my-widget", class extends HTMLElement {});
+</script>
+<my-widget>content</my-widget>
+</body></html>"""
+
+
+async def test_the_walk_skips_what_nobody_can_act_on(session: BrowserSession) -> None:
+    page = session.page
+    await page.set_content(_SKIPPED)
+    listing = await list_interactives(session, limit=40)
+    assert [i.name for i in listing.items] == ["Shown", "More", "Open", "Inside open details",
+                                               "Seen but not announced", "Copy"]
+    # Only a registered component or an empty custom element is asked about closed shadow roots, not
+    # MathJax-style markup with content of its own.
+    data = await call_in_frame(page.main_frame, listing_js.list_frame({"start": 0, "end": 0, "closed": True}))
+    assert data.get("closedCheck") == 2  # <late-box> (empty) and <my-widget> (registered)
