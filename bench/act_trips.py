@@ -30,7 +30,7 @@ from browserops.demo_site import DemoSite
 from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.runner import ToolRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -38,8 +38,13 @@ from browserops.agent.toolhost import InProcessToolHost
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
+from browserops.tools.runner import BARE, ToolRunner
+
+
+async def call_tool(name: str, ctx: ToolContext, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One tool alone (the BARE profile: no hooks), as the measurement wants it."""
+    return (await ToolRunner(ctx, BARE).call(name, args)).to_wire()
 
 GOAL_RATIO = 0.1
 SEED_PAUSE_MS = 4000

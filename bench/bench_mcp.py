@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
@@ -24,8 +25,13 @@ from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.mcp_server import BrowserOpsMCP, build_server
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
+from browserops.tools.runner import BARE, ToolRunner
+
+
+async def call_tool(name: str, ctx: ToolContext, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One tool alone (the BARE profile: no hooks), as the measurement wants it."""
+    return (await ToolRunner(ctx, BARE).call(name, args)).to_wire()
 
 
 async def _time(rounds: int, once: Callable[[int], Awaitable[object]]) -> float:

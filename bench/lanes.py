@@ -55,7 +55,7 @@ from browserops.lane import WorkspaceLane  # noqa: E402
 from browserops.plan.loader import resolve_plan  # noqa: E402
 from browserops.plan.model import PlanSource  # noqa: E402
 from browserops.plan.prepare import PlanRequest, prepare_plan  # noqa: E402
-from browserops.tools.base import ToolContext  # noqa: E402
+from browserops.tools.context import ToolContext  # noqa: E402
 from tests.redis_server import RedisServer  # noqa: E402
 
 GOAL_RATIO = 1.2

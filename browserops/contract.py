@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal, get_args
@@ -95,22 +97,30 @@ class SideEffect(StrEnum):
 
 
 # How a call's arguments decide whether it commits something on the page (policy.activation_of):
-# "by_action": its ``action`` argument says (click, type, hover…); "by_key": a key press activates on
-# Enter/Space; "by_dialog": answering a dialog, unless it cancels; "typing": typing (with submit flags);
+# "by_action": its ``action`` word says, by that word's traits (tools/definitions/acting.py ACTION_WORDS);
+# "by_key": a key press activates on Enter/Space; "by_dialog": answering a dialog, unless it cancels;
 # "never": moves focus, scrolls, waits, attaches files or dismisses overlays; "always": any call activates.
-ActivationRule = Literal["by_action", "by_key", "by_dialog", "typing", "never", "always"]
-# When the post-action banner closer runs for a tool besides a new document: "action" (one pass after a click,
-# select or type), "listing" (the first listing on a domain), "none".
+ActivationRule = Literal["by_action", "by_key", "by_dialog", "never", "always"]
+# When the post-action banner closer runs for a tool besides a new document: "action" (one pass after an action
+# word that says so: click, select, type), "listing" (the first listing on a domain), "none".
 BannerTrigger = Literal["none", "action", "listing"]
-PlanVerb = Literal["act", "upload", "download"]
+# The plan verb a tool performs (plan/steps.py derives its verb → tools table from these): "act" covers the
+# verbs that act on an element with an action word (click, type, select, check).
+PlanVerb = Literal["navigate", "act", "upload", "download", "wait_text", "snapshot"]
+
+# Limits and shapes both sides of the tool boundary enforce: the definitions (args models) and the browser.
+LISTING_MAX_LIMIT = 500  # items per listing page
+UPLOAD_MAX_FILES = 20  # files per upload
+BLIND_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # an element's data-blind-id
 
 
 @dataclass(frozen=True)
 class ToolTraits:
     """What a tool does, as the layers above need to know it without running it (or loading a browser).
 
-    Set on each tool's definition in ``browserops/tools/``; served to MCP clients in ``_meta`` and read back by
-    :meth:`from_meta`. The defaults are the strict choice for a tool nobody described: it acts on the site.
+    Set on each tool's definition in ``browserops/tools/definitions/``; served to MCP clients in ``_meta`` (the
+    side effect under its own key, the rest as :meth:`to_meta`) and read back by :meth:`from_meta`. The defaults
+    are the strict choice for a tool nobody described: it acts on the site.
     """
 
     side_effect: SideEffect = SideEffect.BROWSER_ACT
@@ -118,7 +128,7 @@ class ToolTraits:
     new_document: bool = False
     # The result's ``data.index`` is a tab the call opened (the banner closer looks there).
     opens_tab: bool = False
-    # Acting may navigate (the handler then sets ``signals["navigated"]``): a new document if it did.
+    # Acting may navigate (the handler then sets ``signals.navigated``): a new document if it did.
     navigates_on_action: bool = False
     # Moves the viewport, so the viewport-first listing order changes (scroll, focus moves).
     changes_viewport: bool = False
@@ -132,11 +142,12 @@ class ToolTraits:
     acts_on_focus: bool = False
     banners: BannerTrigger = "none"
     activation: ActivationRule = "always"
-    # What a plan step recorded from this call does (agent exploration), or None: it cannot be a plan step.
+    # The plan verb this tool performs (plan/steps.py), or None: the plan never calls it to act.
     plan_verb: PlanVerb | None = None
 
     def to_meta(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"side_effect": self.side_effect.value}
+        """The traits besides the side effect, which MCP ``_meta`` sends once, under its own key."""
+        out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.name != "side_effect" and value != f.default:
@@ -145,7 +156,8 @@ class ToolTraits:
 
     @classmethod
     def from_meta(cls, meta: Any, side_effect: SideEffect | None = None) -> ToolTraits:
-        """Traits sent as :meth:`to_meta`; anything missing or malformed falls back to the strict default."""
+        """Traits sent as :meth:`to_meta` with the side effect sent beside them (a ``side_effect`` inside ``meta``
+        is read too); anything missing or malformed falls back to the strict default."""
         raw = meta if isinstance(meta, dict) else {}
         out = cls() if side_effect is None else cls(side_effect=side_effect)
         for f in dataclasses.fields(cls):
@@ -172,31 +184,87 @@ def _valid_trait(name: str, value: Any) -> bool:
     return isinstance(value, bool)
 
 
-# Every tool call returns ``{"status": "ok"|"error", "error"?: str, "code"?: "BROWSER_…", "data"?: {...}}``.
-ToolResult = dict[str, Any]
+@dataclass(frozen=True, eq=False)
+class ToolResult(Mapping[str, Any]):
+    """What every tool call returns: ``ok`` with ``data``, or ``error`` with a stable ``code`` and a message that
+    says what to do next (and sometimes ``data``). It never carries an exception.
+
+    On the wire (MCP, JSON events) it is ``{"status": "ok", "data": {...}}`` or ``{"status": "error", "code":
+    "BROWSER_…", "error": "...", "data"?: {...}}`` — :meth:`to_wire`, the only place it becomes a dict; the front
+    doors call it. Read-only mapping access (``result["data"]``, ``result.get("code")``) reads that wire form, for
+    callers that handle results from both sides of a wire alike.
+    """
+
+    status: Literal["ok", "error"]
+    data: dict[str, Any] = dataclasses.field(default_factory=dict)
+    code: str | None = None  # a BROWSER_* code (ErrorCode's value), errors only
+    error: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "error"
+
+    def with_data(self, **extra: Any) -> ToolResult:
+        """The same result with more in ``data`` (post-action hooks, the crash policy)."""
+        return dataclasses.replace(self, data={**self.data, **extra})
+
+    def to_wire(self) -> dict[str, Any]:
+        if self.status == "ok":
+            return {"status": "ok", "data": self.data}
+        out: dict[str, Any] = {"status": "error", "code": self.code, "error": self.error}
+        if self.data:
+            out["data"] = self.data
+        return out
+
+    @classmethod
+    def from_wire(cls, raw: Mapping[str, Any]) -> ToolResult:
+        """A result read back from the wire (an MCP server's structured content)."""
+        data = raw.get("data")
+        data = dict(data) if isinstance(data, Mapping) else {}
+        if raw.get("status") == "ok":
+            return cls("ok", data)
+        code = raw.get("code")
+        return cls("error", data, code=str(code) if code is not None else None, error=str(raw.get("error") or ""))
+
+    def raised(self) -> BrowserOpsError:
+        """A failed result as an exception carrying the same code and message."""
+        try:
+            code = ErrorCode(str(self.code))
+        except ValueError:
+            code = ErrorCode.INTERNAL
+        return BrowserOpsError(code, self.error or "the tool failed", details=self.data or None)
+
+    # -- the wire form, read-only ------------------------------------------------------------------------------
+    def __getitem__(self, key: str) -> Any:
+        return self.to_wire()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_wire())
+
+    def __len__(self) -> int:
+        return len(self.to_wire())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return self.to_wire() == dict(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # data is a dict
 
 
 def ok(data: dict[str, Any] | None = None) -> ToolResult:
-    return {"status": "ok", "data": data or {}}
+    return ToolResult("ok", data or {})
 
 
 def error(code: ErrorCode, message: str, data: dict[str, Any] | None = None) -> ToolResult:
-    out: ToolResult = {"status": "error", "code": code.value, "error": message}
-    if data:
-        out["data"] = data
-    return out
+    return ToolResult("error", data or {}, code=code.value, error=message)
 
 
 def error_from(exc: BrowserOpsError) -> ToolResult:
     return error(exc.code, exc.message, exc.details or None)
 
 
-def result_error(result: ToolResult) -> BrowserOpsError:
-    """A failed tool result as an exception carrying the same code and message."""
-    try:
-        code = ErrorCode(str(result.get("code")))
-    except ValueError:
-        code = ErrorCode.INTERNAL
-    data = result.get("data")
-    return BrowserOpsError(code, str(result.get("error") or "the tool failed"),
-                           details=data if isinstance(data, dict) else None)
+def result_error(result: Mapping[str, Any]) -> BrowserOpsError:
+    """A failed tool result (typed, or its wire form) as an exception carrying the same code and message."""
+    typed = result if isinstance(result, ToolResult) else ToolResult.from_wire(result)
+    return typed.raised()

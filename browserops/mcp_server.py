@@ -37,9 +37,9 @@ from browserops.agent.toolspec import AGENT_META, SIDE_EFFECT_META, TRAITS_META,
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, SideEffect, ToolResult, error_from
-from browserops.tools.base import ToolContext, ToolDef
-from browserops.tools.registry import all_tools
-from browserops.tools.runner import SERVER, ToolRunner
+from browserops.tools.context import ToolContext
+from browserops.tools.definitions import ToolDef, all_definitions
+from browserops.tools.runner import MCP, ToolRunner
 
 log = logging.getLogger(__name__)
 
@@ -80,13 +80,13 @@ class BrowserOpsMCP:
 
     async def _runner(self) -> ToolRunner:
         """The runner over the running session, started on the first call. A crashed browser is the runner's
-        business (:data:`~browserops.tools.runner.SERVER`: restarted before the next call, and said so)."""
+        business (the :data:`~browserops.tools.runner.MCP` profile: restarted before the next call, and said so)."""
         if self.runner is None:
             session = BrowserSession(self.options)
             await session.start()
             self.session = session
             ctx = ToolContext(session=session, settings=self.settings, workspace=self.workspace)
-            self.runner = ToolRunner(ctx, crash=SERVER)
+            self.runner = ToolRunner(ctx, MCP)
         return self.runner
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> ToolResult:
@@ -138,10 +138,12 @@ class _RawArguments(ArgModelBase):
 
 
 def to_call_tool_result(result: ToolResult) -> CallToolResult:
+    """The MCP door: here, and only here, a result becomes its wire dict (as JSON text and structured content)."""
+    wire = result.to_wire()
     return CallToolResult(
-        content=[TextContent(type="text", text=orjson.dumps(result).decode())],
-        structured_content=result,
-        is_error=result.get("status") == "error",
+        content=[TextContent(type="text", text=orjson.dumps(wire).decode())],
+        structured_content=wire,
+        is_error=result.failed,
     )
 
 
@@ -198,7 +200,7 @@ def build_server(app: BrowserOpsMCP) -> MCPServer:
         SERVER_NAME,
         instructions=INSTRUCTIONS,
         version=__version__,
-        tools=[_mcp_tool(app, tool) for tool in all_tools()] + [_task_tool(app)],
+        tools=[_mcp_tool(app, tool) for tool in all_definitions()] + [_task_tool(app)],
         log_level="WARNING",
     )
 

@@ -1,7 +1,7 @@
 """The one folding rule for comparing what people and pages write: :func:`fold`.
 
 Each matcher builds on it rather than writing its own: the policy gate's word lists also strip Latin accents
-(:func:`browserops.policy_words.fold_for_words`), plan targets also drop a label's trailing ``*`` and ``:``
+(:func:`browserops.policy.words.fold_for_words`), plan targets also drop a label's trailing ``*`` and ``:``
 (:func:`browserops.plan.resolve.label_key`), the done-word parser also turns punctuation into spaces.
 """
 

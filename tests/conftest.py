@@ -12,7 +12,7 @@ import pytest
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 
 # browserops_log: every browserops.* record at DEBUG, whatever ran before (tests/logcapture.py).
 pytest_plugins = ["tests.logcapture"]

@@ -52,7 +52,8 @@ def test_nothing_below_the_cli_prints() -> None:
 # The layers that name side-effect classes, results and traits without driving a browser.
 BROWSERLESS = ("browserops.contract", "browserops.policy", "browserops.evidence", "browserops.plan.model",
                "browserops.plan.steps", "browserops.packs", "browserops.lane", "browserops.config",
-               "browserops.privacy")
+               "browserops.privacy", "browserops.tools.definitions", "browserops.agent.mcp_host",
+               "browserops.agent.toolspec", "browserops.agent.calls")
 
 
 @pytest.mark.parametrize("module", BROWSERLESS)

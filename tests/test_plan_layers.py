@@ -56,8 +56,8 @@ def test_plan_engine_reaches_the_browser_only_through_the_tool_catalogue() -> No
 
 
 def test_each_plan_verb_names_tools_of_its_side_effect_class() -> None:
-    # plan/steps.py cannot read the catalogue (it must not load Playwright), so it names the tools each verb
-    # calls; their side-effect class on the tool definition must be the verb's least class.
+    # plan/steps.py derives the tools of each verb from the definitions' plan_verb; their side-effect class must
+    # be the verb's least class.
     for action, spec in ACTIONS.items():
         for name in spec.tools:
             tool = get_tool(name)

@@ -129,7 +129,9 @@ def test_an_activation_the_gate_cannot_see_needs_confirmation() -> None:
     decision = classify("browser_overlay_act", {"index": 5, "action": "click"}, None)
     assert decision.verdict is Verdict.CONFIRM and "cannot see" in decision.reason
     assert classify("browser_unknown_tool", {}, None).verdict is Verdict.CONFIRM
-    assert classify("browser_overlay_act", {"index": 5, "action": "hover"}, None).allowed
+    # Typing commits nothing, even unseen; a word the tool does not take ("hover") is judged the strict way.
+    assert classify("browser_overlay_act", {"index": 5, "action": "type", "text": "x"}, None).allowed
+    assert classify("browser_overlay_act", {"index": 5, "action": "hover"}, None).verdict is Verdict.CONFIRM
 
 
 @pytest.mark.parametrize("target", [

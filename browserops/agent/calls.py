@@ -40,7 +40,7 @@ from pydantic import ValidationError
 
 from browserops.agent.model_api import ModelTurn
 from browserops.agent.toolspec import ASK, DONE, ToolSpec
-from browserops.tools.base import describe_validation_error
+from browserops.tools.definitions import describe_validation_error
 
 MAX_TEXT = 20_000  # longer replies are cut before parsing: bounds the work on hostile input
 MAX_FOUND = 8  # more calls than this in one reply is already an error; stop looking

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from browserops import policy, policy_words
+from browserops import policy
 from browserops.agent.calls import ParsedCall
 from browserops.agent.gate import INSPECT, Judgement
 from browserops.agent.model_api import Model
@@ -27,8 +27,9 @@ from browserops.agent.run.outcomes import Emit
 from browserops.agent.toolhost import ToolHost
 from browserops.agent.toolspec import ToolSpec, traits_in
 from browserops.config import Settings
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error, ok
 from browserops.plan.steps import Action, Kind, SemanticTarget, Step
+from browserops.policy import words as policy_words
 
 ALLOWED = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE})
 CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
@@ -81,9 +82,9 @@ class PlanRecorder:
         final = judgement.decision.verdict is policy.Verdict.CONFIRM
         note = ("It is the step that commits, so the plan ends here." if final else
                 "Go on as if it had happened (the page does not change while exploring).")
-        return {"status": "ok", "data": {"planned": True, "step": len(self.steps), "final": final,
-                                         "note": f"Recorded as plan step {len(self.steps)} ({step.kind}); not "
-                                                 f"executed: this is a read-only exploration. {note}"}}
+        return ok({"planned": True, "step": len(self.steps), "final": final,
+                   "note": f"Recorded as plan step {len(self.steps)} ({step.kind}); not executed: this is a "
+                           f"read-only exploration. {note}"})
 
     async def _element(self, call: ParsedCall, judgement: Judgement) -> Mapping[str, Any]:
         if judgement.element is not None:
@@ -99,8 +100,10 @@ class PlanRecorder:
 
     async def _step(self, call: ParsedCall, judgement: Judgement) -> Step:
         args = call.args
-        verb = traits_in({spec.name: spec for spec in self.host.tools()}, call.name).plan_verb
-        if verb is None:
+        traits = traits_in({spec.name: spec for spec in self.host.tools()}, call.name)
+        # A tool that takes an action word records as an act step, whichever way it names the element.
+        verb = "act" if traits.activation == "by_action" else traits.plan_verb
+        if verb not in ("act", "upload", "download"):
             raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"{call.name} cannot be part of a plan. Use "
                                   "browser_overlay_act (click, type, select) on numbered elements.")
         if args.get("submit"):

@@ -2,12 +2,14 @@
 
 The agent's bridge to an MCP server (docs/design.md §11): the subprocess is started on first use
 (``python -m browserops --workspace WS mcp``) and the tools are the server's own list (names, descriptions,
-schemas, side-effect class from ``_meta["browserops/side_effect"]``). A health check tells whether the server
-answers. When the subprocess dies, the next call restarts it and the step is retried once — but only when it
-surely did not run before (the health check is a ``tools/list`` round trip, bypassing the client's cache; a
-server that does not answer within ``health_timeout_s`` counts as hung and is replaced):
+schemas, side-effect class from ``_meta["browserops/side_effect"]`` and the other traits from
+``_meta["browserops/traits"]``). A health check tells whether the server answers. When the subprocess dies, the
+next call restarts it and the step is retried once — but only when it surely did not run before (the health
+check is a ``tools/list`` round trip, bypassing the client's cache; a server that does not answer within
+``health_timeout_s`` counts as hung and is replaced):
 
-- a **read-only** call is retried after the restart whatever happened: reading twice changes nothing;
+- a call that is safe to run twice (:func:`~browserops.tools.definitions.retry_safe`, the runner's rule too: a
+  read-only tool or a pure read) is retried after the restart whatever happened;
 - any other call is sent only after a successful health check. If it fails, the server is restarted *before*
   the call is sent, so it runs exactly once. If the server dies after the check, while the call is in flight,
   nobody can tell whether it ran: it is **not** retried and comes back as ``BROWSER_CRASHED`` saying so, and
@@ -34,6 +36,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from browserops.agent.toolspec import AGENT_META, SIDE_EFFECT_META, TRAITS_META, ToolSpec
 from browserops.contract import ErrorCode, SideEffect, ToolResult, ToolTraits, error
+from browserops.tools.definitions import retry_safe
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +107,6 @@ class MCPToolHost:
         self.starts += 1
         self._specs = [
             ToolSpec(name=t.name, description=t.description or "", input_schema=dict(t.input_schema),
-                     side_effect=_side_effect(t.meta),
                      traits=ToolTraits.from_meta((t.meta or {}).get(TRAITS_META), _side_effect(t.meta)))
             for t in listed.tools if not (t.meta or {}).get(AGENT_META)
         ]
@@ -170,23 +172,23 @@ class MCPToolHost:
             return False
         return True
 
-    def _read_only(self, name: str) -> bool:
+    def _retry_safe(self, name: str) -> bool:
         spec = next((s for s in self._specs if s.name == name), None)
-        return spec is not None and spec.side_effect is SideEffect.READ_ONLY
+        return spec is not None and retry_safe(spec.traits)
 
     async def _send(self, name: str, args: Mapping[str, Any]) -> ToolResult:
         assert self._client is not None
         result = await self._client.call_tool(name, dict(args))
         data = result.structured_content
         if isinstance(data, dict) and data.get("status") in ("ok", "error"):
-            return dict(data)
+            return ToolResult.from_wire(data)
         text = " ".join(getattr(c, "text", "") for c in result.content)
         return error(ErrorCode.INTERNAL, f"The MCP server answered {name} without the tool contract: {text[:300]}")
 
     async def call(self, name: str, args: Mapping[str, Any]) -> ToolResult:
-        read_only = self._read_only(name)
+        safe = self._retry_safe(name)
         restarted = False
-        if self._client is None or (not read_only and not await self.health()):
+        if self._client is None or (not safe and not await self.health()):
             # Dead before anything was sent: restart first, so the call runs once on the fresh server.
             failed = await self._restart()
             if failed:
@@ -196,7 +198,7 @@ class MCPToolHost:
             result = await self._send(name, args)
         except Exception as exc:
             log.warning("the MCP server failed during %s (%s)", name, type(exc).__name__)
-            if not read_only:
+            if not safe:
                 await self._drop()  # the next call restarts it
                 return error(ErrorCode.CRASHED, f"The browserops MCP server stopped while running {name}; it may or "
                              "may not have acted. Observe the page before doing anything else (the next call "
@@ -211,7 +213,7 @@ class MCPToolHost:
                 await self._drop()
                 return error(ErrorCode.CRASHED, f"The browserops MCP server failed twice on {name}: "
                              f"{type(again).__name__}.")
-            result.setdefault("data", {})["retried_after_restart"] = True
+            result = result.with_data(retried_after_restart=True)
         if restarted:
-            result.setdefault("data", {})["mcp_server_restarted"] = True
+            result = result.with_data(mcp_server_restarted=True)
         return result

@@ -25,9 +25,9 @@ from browserops.agent.model_api import Model
 from browserops.agent.run import AgentRun, RunConfig
 from browserops.agent.toolhost import ToolHost
 from browserops.config import Settings
-from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
+from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error, ok
 from browserops.policy import PendingAction
-from browserops.tools.base import ToolArgs, describe_validation_error
+from browserops.tools.definitions import ToolArgs, describe_validation_error
 
 TASK_TOOL = "browser_task"
 TASK_DESCRIPTION = (
@@ -82,19 +82,18 @@ async def run_task(host: ToolHost, settings: Settings, workspace: Path, raw_args
                 run.close("The sub-agent stopped before the goal was reached (it needs the caller).")
         message = run.scrub(pause.message)
         if pause.kind == "done":
-            return {"status": "ok", "data": _data(run, outcome="done", summary=message, verified=pause.verified)}
+            return ok(_data(run, outcome="done", summary=message, verified=pause.verified))
         if pause.kind == "confirm" and pause.held is not None:
             held = pause.held
             pending = PendingAction.from_policy(held.pending, held.args, held.number)
             view = pending.model_dump(mode="json")
             view["description"] = pending.describe()
             summary = f"Not executed, needs your approval: {pending.describe()}"
-            return {"status": "ok", "data": _data(run, outcome="needs_approval", pending=view, summary=summary)}
+            return ok(_data(run, outcome="needs_approval", pending=view, summary=summary))
         if pause.kind == "ask":
-            return {"status": "ok", "data": _data(run, outcome="needs_input", question=run.scrub(pause.question),
-                                                  summary=message)}
+            return ok(_data(run, outcome="needs_input", question=run.scrub(pause.question), summary=message))
         if pause.kind == "handoff":
-            return {"status": "ok", "data": _data(run, outcome="needs_user", summary=message)}
+            return ok(_data(run, outcome="needs_user", summary=message))
         known = {c.value: c for c in ErrorCode}
         code = known.get(pause.code or "", ErrorCode.INTERNAL)
         return error(code, message, _data(run, outcome=pause.kind))

@@ -1,7 +1,7 @@
 """How the loop reaches tools: one small interface, whatever serves them.
 
 :class:`ToolHost` is that interface. :class:`InProcessToolHost` calls the catalogue directly on a
-:class:`~browserops.tools.base.ToolContext`; an MCP-backed host (a client session to a ``browserops mcp``
+:class:`~browserops.tools.context.ToolContext`; an MCP-backed host (a client session to a ``browserops mcp``
 subprocess) implements the same protocol. A host never raises for a tool failure: it returns the tool
 contract ``{"status": "error", "code": ..., "error": ...}``.
 """
@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from browserops.agent.toolspec import ToolSpec, catalogue_specs
 from browserops.contract import ToolResult
-from browserops.tools.base import ToolContext, ToolDef
+from browserops.tools.context import Tool, ToolContext
 from browserops.tools.runner import AGENT, ToolRunner
 
 
@@ -33,15 +33,16 @@ class ToolHost(Protocol):
 
 class InProcessToolHost:
     """The catalogue in this process, through a :class:`~browserops.tools.runner.ToolRunner` with the agent's
-    crash policy: after a browser crash the session is restarted before the next call, and a *read-only* call that
-    hit the crash is retried once (an acting call is not: it may have run). Like the MCP server, every call is
-    followed by the post-action hooks (banners closed within budget, then ``data.banners_auto_closed``; the
-    session's notices in ``data.notices``), so both hosts answer alike."""
+    profile (or the one given, e.g. chat's): after a browser crash the session is restarted before the next call,
+    and a call that is safe to run twice (``retry_safe``) and hit the crash is retried once (an acting call is
+    not: it may have run). Like the MCP server, every call is followed by the post-action hooks (banners closed
+    within budget, then ``data.banners_auto_closed``; the session's notices in ``data.notices``), so both hosts
+    answer alike."""
 
-    def __init__(self, ctx: ToolContext, tools: Iterable[ToolDef[Any]] | None = None) -> None:
-        self.ctx = ctx
-        self.runner = ToolRunner(ctx, tools=tools, crash=AGENT)
-        self._specs = catalogue_specs(self.runner.tools.values())
+    def __init__(self, ctx: ToolContext | ToolRunner, tools: Iterable[Tool[Any]] | None = None) -> None:
+        self.runner = ctx if isinstance(ctx, ToolRunner) else ToolRunner(ctx, AGENT, tools=tools)
+        self.ctx = self.runner.ctx
+        self._specs = catalogue_specs(self.runner.definitions())
 
     @property
     def restarts(self) -> int:

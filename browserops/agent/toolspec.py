@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from browserops.contract import SideEffect, ToolTraits
-from browserops.tools import registry
-from browserops.tools.base import ToolArgs, ToolDef
+from browserops.tools.definitions import ToolArgs, ToolDef, all_definitions
 
 DONE = "assistant_done"
 ASK = "assistant_ask"
@@ -49,15 +48,14 @@ class ToolSpec:
     name: str
     description: str
     input_schema: dict[str, Any]
-    side_effect: SideEffect
+    # The tool's traits, its side effect among them (a tool nobody described gets the strict default: it acts).
+    traits: ToolTraits = field(default_factory=ToolTraits)
     args: type[BaseModel] | None = None  # None for a tool known only by its schema (e.g. over MCP)
     local: bool = False
-    # The tool's traits (tools/base.py ToolDef); a tool described by its side effect alone gets the strict rest.
-    traits: ToolTraits = field(default_factory=ToolTraits)
 
-    def __post_init__(self) -> None:
-        if self.traits.side_effect is not self.side_effect:
-            object.__setattr__(self, "traits", replace(self.traits, side_effect=self.side_effect))
+    @property
+    def side_effect(self) -> SideEffect:
+        return self.traits.side_effect
 
     def anthropic(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
@@ -109,9 +107,8 @@ def spec_from_def(tool: ToolDef[Any]) -> ToolSpec:
         name=tool.name,
         description=tool.description,
         input_schema=_schema(tool.args),
-        side_effect=tool.side_effect,
-        args=tool.args,
         traits=tool.traits,
+        args=tool.args,
     )
 
 
@@ -123,7 +120,6 @@ LOCAL_TOOLS: tuple[ToolSpec, ...] = (
             "confirmation message, file saved), and say in `reason` what confirms it."
         ),
         input_schema=_schema(DoneArgs),
-        side_effect=SideEffect.READ_ONLY,
         args=DoneArgs,
         local=True,
         traits=ToolTraits(side_effect=SideEffect.READ_ONLY, pure_read=True, activation="never"),
@@ -136,7 +132,6 @@ LOCAL_TOOLS: tuple[ToolSpec, ...] = (
             "tell the user to type those into the field themselves."
         ),
         input_schema=_schema(AskArgs),
-        side_effect=SideEffect.READ_ONLY,
         args=AskArgs,
         local=True,
         traits=ToolTraits(side_effect=SideEffect.READ_ONLY, pure_read=True, activation="never"),
@@ -145,8 +140,8 @@ LOCAL_TOOLS: tuple[ToolSpec, ...] = (
 
 
 def catalogue_specs(tools: Iterable[ToolDef[Any]] | None = None) -> list[ToolSpec]:
-    """Specs for the in-process catalogue (every registered tool unless a subset is given)."""
-    return [spec_from_def(t) for t in (registry.all_tools() if tools is None else tools)]
+    """Specs for the in-process catalogue (every tool unless a subset is given)."""
+    return [spec_from_def(t) for t in (all_definitions() if tools is None else tools)]
 
 
 def model_tools(host_specs: Iterable[ToolSpec]) -> list[ToolSpec]:

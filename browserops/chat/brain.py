@@ -33,7 +33,8 @@ from browserops.contract import ErrorCode
 from browserops.policy import PendingAction
 
 if TYPE_CHECKING:
-    from browserops.tools.base import ToolContext
+    from browserops.tools.context import ToolContext
+    from browserops.tools.runner import ToolRunner
 
 log = logging.getLogger(__name__)
 
@@ -153,9 +154,11 @@ class LoopBrain:
             await closer()
 
 
-def make_brain(settings: Settings, tools: ToolContext, *, env: Mapping[str, str] | None = None) -> Brain:
+def make_brain(settings: Settings, tools: ToolRunner | ToolContext, *,
+               env: Mapping[str, str] | None = None) -> Brain:
     """The one place front doors get a Brain from (``browserops chat``, ``browserops serve``): the agent loop
-    (:class:`LoopBrain`) over the in-process tools of ``tools``' session.
+    (:class:`LoopBrain`) over the in-process tools of ``tools`` (the chat's runner, or a context to run the agent's
+    profile on).
 
     It needs a model: without ``ANTHROPIC_API_KEY`` (or ``ANTHROPIC_BASE_URL`` for a compatible endpoint) it
     raises ``BROWSER_LLM_UNAVAILABLE`` before any browser is started.
@@ -164,4 +167,5 @@ def make_brain(settings: Settings, tools: ToolContext, *, env: Mapping[str, str]
     from browserops.agent.toolhost import InProcessToolHost
 
     model = LLMClient.from_settings(settings, env=os.environ if env is None else env)
-    return LoopBrain(settings, InProcessToolHost(tools), model, tools.workspace)
+    host = InProcessToolHost(tools)
+    return LoopBrain(settings, host, model, host.ctx.workspace)

@@ -53,7 +53,7 @@ class Progress:
 async def _host(state: CliState, settings: Any, *, use_mcp: bool, browser: BrowserMode) -> AsyncIterator[ToolHost]:
     from browserops.agent.toolhost import InProcessToolHost
     from browserops.browser.launch.session import BrowserSession
-    from browserops.tools.base import ToolContext
+    from browserops.tools.context import ToolContext
 
     if use_mcp:
         from browserops.agent.mcp_host import MCPToolHost

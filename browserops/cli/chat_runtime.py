@@ -1,7 +1,8 @@
 """What ``browserops chat`` and ``browserops serve`` share: browser options, the Brain, the engine.
 
 The Brain is made before the browser starts, so a missing model is reported at once
-(``BROWSER_LLM_UNAVAILABLE``) without launching Chromium.
+(``BROWSER_LLM_UNAVAILABLE``) without launching Chromium. One runner with the chat's profile serves the whole
+chat: the first ``--url`` and every tool call the Brain makes.
 """
 
 from __future__ import annotations
@@ -19,11 +20,10 @@ from browserops.chat.engine import ChatEngine
 from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode, browser_mode_options
 from browserops.config import Settings
-from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.tools.base import ToolContext
-from browserops.tools.runner import AGENT, ToolRunner
+from browserops.tools.context import ToolContext
+from browserops.tools.runner import CHAT, ToolRunner
 
-BrainFactory = Callable[[Settings, ToolContext], Brain]
+BrainFactory = Callable[[Settings, ToolRunner], Brain]
 
 
 def browser_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -46,13 +46,13 @@ async def chat_runtime(state: CliState, *, url: str | None, browser: BrowserMode
     settings = state.loaded().settings
     options = browser.session_options(settings, headed_with_profile=True)
     session = BrowserSession(options)
-    tools = ToolContext(session=session, settings=settings, workspace=state.workspace)
+    tools = ToolRunner(ToolContext(session=session, settings=settings, workspace=state.workspace), CHAT)
     brain = brain_factory(settings, tools)
     async with session:
         if url:
-            result = await ToolRunner(tools, crash=AGENT).call("browser_navigate", {"url": url})
-            if result["status"] != "ok":
-                raise BrowserOpsError(ErrorCode(result["code"]), result["error"])
+            result = await tools.call("browser_navigate", {"url": url})
+            if result.failed:
+                raise result.raised()
         engine = ChatEngine(state.workspace, brain, steps_per_message=settings.chat_steps_per_message)
         try:
             yield engine

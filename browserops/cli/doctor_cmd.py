@@ -6,8 +6,9 @@ import asyncio
 
 import click
 
+from browserops.browser.launch.discovery import locate_chromium
 from browserops.browser.launch.fonts import cjk_warning
-from browserops.browser.launch.probe import locate_chromium, probe
+from browserops.browser.page.probe import probe
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import BrowserMode, browser_mode_options
 

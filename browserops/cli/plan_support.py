@@ -23,7 +23,7 @@ from browserops.plan.loader import load_steps
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest
 from browserops.plan.steps import Action, Step
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])

@@ -9,7 +9,7 @@ from browserops.contract import BrowserOpsError, ErrorCode
 
 if TYPE_CHECKING:
     from browserops.plan.prepare import PlanRequest
-    from browserops.tools.base import ToolContext as Context
+    from browserops.tools.context import ToolContext as Context
 
 
 class GoalSource:
@@ -43,7 +43,7 @@ class GoalSource:
         from browserops.agent.toolhost import InProcessToolHost
         from browserops.plan.model import PlanSource
         from browserops.plan.prepare import PlanRequest
-        from browserops.tools.base import ToolContext
+        from browserops.tools.context import ToolContext
 
         self.state.progress(f"Exploring read-only with {self.settings.model}: nothing is clicked or typed.")
         # Like prepare itself, the exploration never runs the banner closer (it would click on the site).

@@ -20,7 +20,7 @@ from browserops.evidence.layout import atomic_write
 from browserops.packs.scaffold import values_file
 from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
 from browserops.plan.record import Recorder, Recording, record_events
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 
 POLL_S = 0.5  # how often a quiet recording checks whether the window was closed
 

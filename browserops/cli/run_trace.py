@@ -10,7 +10,7 @@ from pathlib import Path
 from browserops.browser.launch.tracing import start_tracing, stop_tracing
 from browserops.evidence import BundleWriter
 from browserops.evidence.trace import mask_trace
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 
 Start = Callable[[], Awaitable[None]]
 BeforeFinish = Callable[[BundleWriter, list[str]], Awaitable[None]]

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from browserops.cli.context import CliState, pass_state
-from browserops.tools.registry import all_tools
+from browserops.tools.definitions import all_definitions as all_tools
 
 _SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)\.\s+(?=[A-Z])")
 TEXT_WIDTH = 110

@@ -32,7 +32,7 @@ from browserops.plan.model import BrowserPlan, missing_evidence
 from browserops.plan.phrase import normalize_phrase, verify_phrase
 from browserops.plan.step_runner import Progress, StepExecutor, StepFailed, StepOutcome
 from browserops.plan.steps import Action
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 
 
 @dataclass

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from browserops.contract import SideEffect, ToolResult, result_error
-from browserops.tools.base import ToolContext, ToolDef
-from browserops.tools.hooks import after_action
-from browserops.tools.runner import PLAN, SideEffectGuard, ToolRunner
+from browserops.contract import SideEffect, ToolResult
+from browserops.tools.context import ToolContext
+from browserops.tools.definitions import ToolDef
+from browserops.tools.runner import SideEffectGuard, ToolRunner, plan_profile
 
 PREPARE_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE})
 UNCONFIRMED_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE, SideEffect.EXPORT})
@@ -24,9 +24,10 @@ EFFECT_CLASSES = frozenset({SideEffect.BROWSER_ACT, SideEffect.EXPORT})  # what 
 
 class GuardedTools:
     """Catalogue tools through one :class:`ToolContext`, allowing only some side-effect classes: a
-    :class:`~browserops.tools.runner.ToolRunner` with a :class:`SideEffectGuard`, the plan's crash policy (a dead
-    browser is not restarted: the run stops, ``BROWSER_CRASHED``) and no automatic hooks (:meth:`after` is asked
-    for explicitly, and only where banners may be closed)."""
+    :class:`~browserops.tools.runner.ToolRunner` with the plan's profile (:func:`~browserops.tools.runner.
+    plan_profile`): a :class:`SideEffectGuard`, the lane fence, a dead browser not restarted (the run stops,
+    ``BROWSER_CRASHED``), and — when ``banners`` — the banner closer after each navigation and action, inside the
+    runner like every front door's hooks."""
 
     def __init__(self, ctx: ToolContext, allowed: Iterable[SideEffect], *, who: str, banners: bool = False,
                  before_effect: Callable[[], Awaitable[None]] | None = None) -> None:
@@ -39,7 +40,7 @@ class GuardedTools:
         # The post-action banner closer clicks "reject"/"close" on overlays: never in prepare.
         self.banners = banners
         self.calls: list[str] = []
-        self.runner = ToolRunner(ctx, guards=[self.guard, self._fence, self._record], hooks=(), crash=PLAN)
+        self.runner = ToolRunner(ctx, plan_profile(self.guard, self._fence, self._record, banners=banners))
 
     async def _fence(self, tool: ToolDef[Any], args: Mapping[str, Any]) -> None:
         if self.before_effect is not None and tool.side_effect in EFFECT_CLASSES:
@@ -59,14 +60,6 @@ class GuardedTools:
     async def need(self, name: str, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The tool's data, or its failure raised as a :class:`BrowserOpsError` with the tool's code."""
         result = await self.call(name, args)
-        if result.get("status") != "ok":
-            raise result_error(result)
-        data = result.get("data")
-        return data if isinstance(data, dict) else {}
-
-    async def after(self, name: str, result: ToolResult, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The post-action hook (banners), when this caller may use it."""
-        tool = self.runner.get(name)
-        if not self.banners or tool is None:
-            return {"ran": False, "reason": "banners are left alone here", "relist": False}
-        return await after_action(self.ctx, name, result, args, tool.traits)
+        if result.failed:
+            raise result.raised()
+        return result.data

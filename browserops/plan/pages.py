@@ -97,7 +97,6 @@ async def open_url(tools: GuardedTools, url: str, seen: PageSeen, *, login_wait_
                               str(result.get("error")))
     data = dict(result.get("data") or {})
     seen.update(data)
-    await tools.after("browser_navigate", result, args)
     wall = await _login_wall(tools, url, data)
     if wall is None:
         return data

@@ -40,7 +40,7 @@ from browserops.plan.phrase import confirm_phrase
 from browserops.plan.resolve import PageListing, current_value, wanted_value
 from browserops.plan.steps import Action, Kind, Step, absolute_url
 from browserops.privacy import text_digest
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 
 Progress = Callable[[str], None]
 _CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})

@@ -290,7 +290,6 @@ class StepExecutor:
         result = await self.tools.call(name, args)
         if result.get("status") != "ok":
             raise result_error(result)
-        await self.tools.after(name, result, args)
         data = dict(result.get("data") or {})
         if data.get("navigated") or data.get("url_changed"):
             self.seen.update(data)

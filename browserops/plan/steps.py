@@ -4,9 +4,10 @@ A :class:`Step` never carries a CSS selector, XPath or script: it names its elem
 screen reader) would — an ARIA role plus candidate accessible names and labels, in several languages. The
 runner re-lists the page, resolves the target to an element **number** and acts through the tools.
 
-Each verb (``action``) implies the least side-effect class it can have and the tool that performs it
-(:data:`ACTIONS`). A step may *raise* its side-effect class (e.g. a navigation that logs you out), never lower
-it, so no hand edit can make a click run without the confirm phrase.
+Each verb (``action``) implies the least side-effect class it can have and the tools that perform it
+(:data:`ACTIONS`: the tools whose definition names the verb's ``plan_verb``, the first the default). A step may
+*raise* its side-effect class (e.g. a navigation that logs you out), never lower it, so no hand edit can make a
+click run without the confirm phrase.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-from browserops.contract import SideEffect
+from browserops.contract import PlanVerb, SideEffect
+from browserops.tools.definitions import all_definitions
 
 
 class Kind(StrEnum):
@@ -51,33 +53,30 @@ class Action(StrEnum):
 
 @dataclass(frozen=True)
 class ActionSpec:
-    tools: tuple[str, ...]  # the first one is the default
+    verb: PlanVerb  # the tools that perform it are the ones whose traits name it (the first one is the default)
     least: SideEffect
     kinds: frozenset[Kind]
     needs_target: bool
     value: Literal["none", "text", "bool", "files"]
 
+    @property
+    def tools(self) -> tuple[str, ...]:
+        return tuple(d.name for d in all_definitions() if d.traits.plan_verb == self.verb)
+
 
 _BROWSER_ACT_KINDS = frozenset({Kind.FILL, Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
 
 ACTIONS: dict[Action, ActionSpec] = {
-    Action.NAVIGATE: ActionSpec(("browser_navigate",), SideEffect.READ_ONLY, frozenset({Kind.NAVIGATE}), False, "none"),
-    Action.CLICK: ActionSpec(
-        ("browser_overlay_act",), SideEffect.BROWSER_ACT, frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT}), True, "none"
-    ),
-    Action.TYPE: ActionSpec(("browser_overlay_act",), SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "text"),
-    Action.SELECT: ActionSpec(("browser_overlay_act",), SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "text"),
-    Action.CHECK: ActionSpec(("browser_overlay_act",), SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "bool"),
-    Action.UPLOAD: ActionSpec(("browser_upload",), SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "files"),
-    Action.DOWNLOAD: ActionSpec(
-        ("browser_click_and_wait_download",), SideEffect.EXPORT, frozenset({Kind.EXPORT}), True, "none"
-    ),
-    Action.WAIT_TEXT: ActionSpec(
-        ("browser_wait", "browser_find"), SideEffect.READ_ONLY, frozenset({Kind.READ}), False, "none"
-    ),
-    Action.SNAPSHOT: ActionSpec(
-        ("browser_snapshot", "browser_extract"), SideEffect.READ_ONLY, frozenset({Kind.READ}), False, "none"
-    ),
+    Action.NAVIGATE: ActionSpec("navigate", SideEffect.READ_ONLY, frozenset({Kind.NAVIGATE}), False, "none"),
+    Action.CLICK: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT}), True,
+                             "none"),
+    Action.TYPE: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "text"),
+    Action.SELECT: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "text"),
+    Action.CHECK: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "bool"),
+    Action.UPLOAD: ActionSpec("upload", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "files"),
+    Action.DOWNLOAD: ActionSpec("download", SideEffect.EXPORT, frozenset({Kind.EXPORT}), True, "none"),
+    Action.WAIT_TEXT: ActionSpec("wait_text", SideEffect.READ_ONLY, frozenset({Kind.READ}), False, "none"),
+    Action.SNAPSHOT: ActionSpec("snapshot", SideEffect.READ_ONLY, frozenset({Kind.READ}), False, "none"),
 }
 
 # The action a kind gets when a step names only its kind.

@@ -1,7 +1,7 @@
 """The post-action hook: close banners after page-changing tools, within the seed's budgets (000 §10.1).
 
-The tool runner calls :func:`after_action` after every tool call (``tools/runner.py``, ``banner_hook``); the plan
-engine asks for it explicitly after a navigation:
+The tool runner calls :func:`after_action` after every tool call of a front door whose profile has the hook
+(``tools/runner.py``, ``BannerHook``: the MCP server, the agent, chat, and ``run`` after navigating and acting):
 
     hook = await after_action(ctx, name, result, args, tool.traits)
     if hook["relist"]: ...list the elements again before using numbers...
@@ -10,8 +10,8 @@ It runs the banner closer when, by the tool's traits (``ToolTraits`` on its defi
 
 - a tool that brings a new document succeeded (``new_document``: navigate, reload, back, forward, open in a
   new tab — on the new tab, ``opens_tab`` — and switch tab), or a ``banners="action"`` tool (act by number)
-  with action click/select/type (a full budget when it navigated, as ``ctx.signals["navigated"]`` says, for
-  any ``navigates_on_action`` tool such as a key press);
+  with an action word whose traits say so (``closes_banners``: click, select, type; a full budget when it
+  navigated, as ``ctx.signals.navigated`` says, for any ``navigates_on_action`` tool such as a key press);
 - or a ``banners="listing"`` tool (listing, observing) ran for the first time on a domain.
 
 Budgets: a new document (navigation, tab change, first listing on a domain) gets the full budget
@@ -36,13 +36,11 @@ from browserops.browser.page.banners import BannerBudget, close_banners_quietly
 from browserops.browser.page.dialogs import blocking_dialog
 from browserops.contract import ErrorCode, SideEffect, ToolResult, ToolTraits
 from browserops.tools.banners import budget_from_settings
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import get_tool
+from browserops.tools.context import Signals, ToolContext
+from browserops.tools.definitions import get_definition
+from browserops.tools.definitions.acting import action_word
 
 log = logging.getLogger(__name__)
-
-ACT_ACTIONS = frozenset({"click", "select", "type"})
-
 
 
 @dataclass
@@ -59,16 +57,16 @@ def _skip(reason: str) -> dict[str, Any]:
     return {"ran": False, "reason": reason, "found": 0, "closed": 0, "spent_ms": 0, "relist": False}
 
 
-def _trigger(traits: ToolTraits, args: Mapping[str, Any] | None, signals: Mapping[str, Any]) -> str | None:
+def _trigger(traits: ToolTraits, args: Mapping[str, Any] | None, signals: Signals) -> str | None:
     """'document' (full budget), 'action' (one pass), 'listing' (first on a domain) or None."""
     if traits.new_document:
         return "document"
     # A key press is not a trigger of its own, but one that navigated (Enter in a search box) brings a new page.
-    if traits.navigates_on_action and signals.get("navigated"):
+    if traits.navigates_on_action and signals.navigated:
         return "document"
     if traits.banners == "action":
-        action = str((args or {}).get("action", "click"))
-        return "action" if action in ACT_ACTIONS else None
+        word = action_word(args or {})
+        return "action" if word is not None and word.closes_banners else None
     if traits.banners == "listing":
         return "listing"
     return None
@@ -84,7 +82,7 @@ def _target_tab(ctx: ToolContext, traits: ToolTraits, result: ToolResult) -> int
 
 def traits_of(tool_name: str) -> ToolTraits:
     """The catalogue's traits for a tool; an unknown tool triggers nothing here."""
-    found = get_tool(tool_name)
+    found = get_definition(tool_name)
     return found.traits if found is not None else ToolTraits(side_effect=SideEffect.READ_ONLY)
 
 

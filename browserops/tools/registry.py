@@ -1,11 +1,11 @@
-"""The catalogue: the one list of tools. MCP, the agent and the plan runner all read it from here."""
+"""The catalogue at run time: every definition bound to its handler. The front doors' runners run tools from
+here; who only needs to know the tools (MCP listing, the model's schemas, the policy, the plan) reads
+``browserops.tools.definitions`` instead and loads no browser."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from browserops.contract import ErrorCode, ToolResult, error
 from browserops.tools import (
     actions,
     banners,
@@ -19,26 +19,28 @@ from browserops.tools import (
     uploads,
     waiting,
 )
-from browserops.tools.base import ToolContext, ToolDef, invoke
+from browserops.tools.context import Tool
+from browserops.tools.definitions import DEFINITIONS, ToolDef
 
 _MODULES = (navigation, waiting, elements, actions, reading, tabs, downloads, uploads, dialogs, banners, inspect)
-
-CATALOGUE: dict[str, ToolDef[Any]] = {tool.name: tool for module in _MODULES for tool in module.TOOLS}
+_BOUND: dict[str, Tool[Any]] = {tool.name: tool for module in _MODULES for tool in module.TOOLS}
+if set(_BOUND) != set(DEFINITIONS):
+    raise RuntimeError(f"tools without a handler or handlers without a definition: "
+                       f"{sorted(set(_BOUND) ^ set(DEFINITIONS))}")
+# In the definitions' order (the order MCP lists them in).
+CATALOGUE: dict[str, Tool[Any]] = {name: _BOUND[name] for name in DEFINITIONS}
 
 
 def all_tools() -> list[ToolDef[Any]]:
-    return list(CATALOGUE.values())
+    """Every tool's definition, in catalogue order."""
+    return [tool.definition for tool in CATALOGUE.values()]
 
 
 def get_tool(name: str) -> ToolDef[Any] | None:
-    return CATALOGUE.get(name)
-
-
-async def call_tool(name: str, ctx: ToolContext, args: Mapping[str, Any] | None = None) -> ToolResult:
-    """Call a tool by name, bare: validation, dialog check, timeout and error mapping (:func:`invoke`), but no
-    guards, crash policy or post-action hooks — what the front doors use is :class:`~browserops.tools.runner.
-    ToolRunner`. An unknown name is an error result listing the known ones."""
     tool = CATALOGUE.get(name)
-    if tool is None:
-        return error(ErrorCode.UNKNOWN_TOOL, f"Unknown tool {name!r}. Known tools: {', '.join(sorted(CATALOGUE))}.")
-    return await invoke(tool, ctx, args)
+    return tool.definition if tool is not None else None
+
+
+def bound_tools() -> list[Tool[Any]]:
+    """Every tool with its handler, in catalogue order: what a runner runs."""
+    return list(CATALOGUE.values())

@@ -1,7 +1,9 @@
 """``ToolRunner``: the one pipeline every tool call goes through, whichever door it came in by.
 
 The MCP server, the agent's in-process host, the plan engine (prepare/run) and chat all call tools through a
-runner. One call passes these steps, in order::
+runner, each with its :class:`Profile` — the front door's guards, crash policy and hooks as data (:data:`MCP`,
+:data:`AGENT`, :data:`CHAT`, :func:`plan_profile`; :data:`BARE` runs a tool alone, for tests and benchmarks).
+One call passes these steps, in order::
 
     lookup → guards → crash policy (before) → invoke → crash policy (after) → post-action hooks
 
@@ -15,12 +17,13 @@ runner. One call passes these steps, in order::
   ``browser/launch/origin_guard.py``); a call that failed because of such a refusal ends
   ``BROWSER_ORIGIN_BLOCKED`` naming the URL and the rule, and a tab a redirect chain took to a refused origin is
   emptied;
-- **invoke** (:func:`~browserops.tools.base.invoke`): argument validation, the dialog check, the timeout, and the
+- **invoke** (:func:`~browserops.tools.invoke.invoke`): argument validation, the dialog check, the timeout, and the
   one boundary where Playwright's errors become codes (:func:`browserops.browser.errors.call_browser`);
 - **crash policy** (:class:`CrashPolicy`): whether a dead browser is restarted before the next call and said so
-  (``data.browser_restarted``), and whether a read-only call hit by a crash is retried once. A call that ran
-  while the browser died always ends ``BROWSER_CRASHED`` naming the tool;
-- **hooks** (:data:`AfterHook`): the banner closer and the session's notices (:func:`banner_hook`,
+  (``data.browser_restarted``), and whether a call hit by a crash is run again once — only when that is safe
+  (:func:`~browserops.tools.definitions.retry_safe`, the one rule). A call that ran while the browser died
+  always ends ``BROWSER_CRASHED`` naming the tool;
+- **hooks** (:data:`AfterHook`): the banner closer and the session's notices (:class:`BannerHook`,
   :func:`notices_hook`), each may add to the result; they never fail the call.
 
 :meth:`ToolRunner.call` never raises (the tool contract); with ``raise_refused=True`` it raises the guards'
@@ -30,8 +33,8 @@ refusals (the plan engine wants those as exceptions) and still returns every too
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from browserops.browser.errors import crashed_error
@@ -40,8 +43,10 @@ from browserops.browser.page.navigation import normalise_url
 from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolResult, error_from
 from browserops.origins import blocked_error
 from browserops.tools import registry
-from browserops.tools.base import ToolContext, ToolDef, invoke
+from browserops.tools.context import Tool, ToolContext
+from browserops.tools.definitions import ToolDef, retry_safe
 from browserops.tools.hooks import after_action
+from browserops.tools.invoke import invoke
 
 log = logging.getLogger(__name__)
 
@@ -62,14 +67,8 @@ class CrashPolicy:
     restart: bool = False
     # Put ``data.browser_restarted`` on the call that restarted it (the MCP server's way of saying so).
     announce: bool = False
-    # Run a read-only (or pure-read) call again once when the browser died under it (reading twice changes
-    # nothing).
-    retry_read_only: bool = False
-
-
-SERVER = CrashPolicy(restart=True, announce=True)
-AGENT = CrashPolicy(restart=True, announce=True, retry_read_only=True)
-PLAN = CrashPolicy()
+    # Run a call that a crash cut short again once, when running it twice changes nothing (retry_safe).
+    retry: bool = False
 
 
 class SideEffectGuard:
@@ -93,13 +92,24 @@ class SideEffectGuard:
             )
 
 
-async def banner_hook(ctx: ToolContext, tool: ToolDef[Any], args: Mapping[str, Any], result: ToolResult) -> ToolResult:
-    """Close banners a page-changing tool may have shown (tools/hooks.py); report them as
-    ``data.banners_auto_closed`` when any were found."""
-    hook = await after_action(ctx, tool.name, result, args, tool.traits)
-    if hook["ran"] and hook["found"]:
-        return {**result, "data": {**(result.get("data") or {}), "banners_auto_closed": hook}}
-    return result
+@dataclass(frozen=True)
+class BannerHook:
+    """The post-action banner closer (tools/hooks.py) as a runner hook."""
+
+    # Also after the first listing on a domain (the front doors); the plan closes banners only after it navigated
+    # or acted.
+    on_first_listing: bool = True
+    # Report what it closed as ``data.banners_auto_closed`` (the front doors; the plan's events say it otherwise).
+    report: bool = True
+
+    async def __call__(self, ctx: ToolContext, tool: ToolDef[Any], args: Mapping[str, Any],
+                       result: ToolResult) -> ToolResult:
+        if not self.on_first_listing and tool.traits.banners == "listing":
+            return result
+        hook = await after_action(ctx, tool.name, result, args, tool.traits)
+        if self.report and hook["ran"] and hook["found"]:
+            return result.with_data(banners_auto_closed=hook)
+        return result
 
 
 async def notices_hook(ctx: ToolContext, tool: ToolDef[Any], args: Mapping[str, Any],
@@ -111,11 +121,46 @@ async def notices_hook(ctx: ToolContext, tool: ToolDef[Any], args: Mapping[str, 
     session.notices.extend(n for n in taken if n.get("kind") == "browser_restarted")
     notices = [n for n in taken if n.get("kind") != "browser_restarted"]
     if notices:
-        return {**result, "data": {**(result.get("data") or {}), "notices": notices}}
+        return result.with_data(notices=notices)
     return result
 
 
+banner_hook = BannerHook()
 FRONT_DOOR_HOOKS: tuple[AfterHook, ...] = (banner_hook, notices_hook)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How one front door runs tools, as data: who may refuse a call first, what happens to a dead browser, and
+    what runs after each call."""
+
+    name: str
+    crash: CrashPolicy = CrashPolicy()
+    hooks: tuple[AfterHook, ...] = ()
+    guards: tuple[Guard, ...] = ()
+
+    def with_guards(self, *guards: Guard) -> Profile:
+        return replace(self, guards=(*self.guards, *guards))
+
+
+# The MCP server: a long-lived process restarts a dead browser and says so; a client decides about retrying.
+MCP = Profile("mcp", CrashPolicy(restart=True, announce=True), FRONT_DOOR_HOOKS)
+# The agent's in-process host: as MCP, and a safe call a crash cut short runs again once.
+AGENT = Profile("agent", CrashPolicy(restart=True, announce=True, retry=True), FRONT_DOOR_HOOKS)
+# Chat runs the agent in process over the session the chat opened (and opens its first URL through it too).
+CHAT = replace(AGENT, name="chat")
+# One tool alone (validation, timeout, errors): tests and benchmarks that look at a tool, not at a front door.
+BARE = Profile("bare")
+
+
+def plan_profile(*guards: Guard, banners: bool) -> Profile:
+    """prepare / run: the plan's guards; a dead browser is not restarted (the run stops, ``BROWSER_CRASHED``, its
+    bundle incomplete); banners are closed after navigating and acting only when the caller may (run, never
+    prepare: the closer clicks "reject"/"close")."""
+    hooks: tuple[AfterHook, ...] = (BannerHook(on_first_listing=False, report=False),) if banners else ()
+    return Profile("plan", CrashPolicy(), hooks, guards)
+
+
 # Codes a navigation ends with when the browser aborted it (Chromium's ERR_BLOCKED_BY_CLIENT).
 _ABORTED = frozenset({ErrorCode.NAVIGATION_FAILED.value, ErrorCode.TIMEOUT.value, ErrorCode.ACTION_FAILED.value})
 
@@ -147,27 +192,34 @@ async def origin_outcome(ctx: ToolContext, blocks_before: int, result: ToolResul
     stopped = await stop_refused(session) if session.alive else []
     session.origin_blocks.extend(stopped)
     page_blocks = [b for b in [*blocks, *stopped] if b.get("frame") == "page"]
-    if page_blocks and ((result.get("status") == "error" and result.get("code") in _ABORTED) or stopped):
+    if page_blocks and ((result.failed and result.code in _ABORTED) or stopped):
         block = page_blocks[-1]
         return error_from(blocked_error(str(block["url"]), str(block["rule"])))
     return result
 
 
 class ToolRunner:
-    """Runs catalogue tools on one :class:`ToolContext` through guards, a crash policy and post-action hooks."""
+    """Runs catalogue tools on one :class:`ToolContext` the way one front door does (its :class:`Profile`)."""
 
-    def __init__(self, ctx: ToolContext, *, tools: Iterable[ToolDef[Any]] | None = None,
-                 guards: Sequence[Guard] = (), hooks: Sequence[AfterHook] = FRONT_DOOR_HOOKS,
-                 crash: CrashPolicy = PLAN) -> None:
+    def __init__(self, ctx: ToolContext, profile: Profile, *, tools: Iterable[Tool[Any]] | None = None) -> None:
         self.ctx = ctx
-        self.tools = {t.name: t for t in (registry.all_tools() if tools is None else tools)}
-        self.guards = list(guards)
-        self.hooks = list(hooks)
-        self.crash = crash
+        self.profile = profile
+        self.tools = {t.name: t for t in (registry.bound_tools() if tools is None else tools)}
+        # This runner's own copies of the profile's guards and hooks (a server adds an origin policy's guard).
+        self.guards: list[Guard] = list(profile.guards)
+        self.hooks: list[AfterHook] = list(profile.hooks)
         self.restarts = 0
 
+    @property
+    def crash(self) -> CrashPolicy:
+        return self.profile.crash
+
     def get(self, name: str) -> ToolDef[Any] | None:
-        return self.tools.get(name)
+        tool = self.tools.get(name)
+        return tool.definition if tool is not None else None
+
+    def definitions(self) -> list[ToolDef[Any]]:
+        return [t.definition for t in self.tools.values()]
 
     async def call(self, name: str, args: Mapping[str, Any] | None = None, *,
                    raise_refused: bool = False) -> ToolResult:
@@ -180,9 +232,9 @@ class ToolRunner:
                 raise BrowserOpsError(ErrorCode.UNKNOWN_TOOL,
                                       f"Unknown tool {name!r}. Known tools: {', '.join(sorted(self.tools))}.")
             raw = dict(args or {})
-            check_origin(self.ctx, tool, raw)
+            check_origin(self.ctx, tool.definition, raw)
             for guard in self.guards:
-                await guard(tool, raw)
+                await guard(tool.definition, raw)
             restarted = await self._revive()
         except BrowserOpsError as exc:
             if raise_refused:
@@ -191,21 +243,20 @@ class ToolRunner:
         log.debug("tool %s starts", tool.name)
         blocks_before = len(self.ctx.session.origin_blocks)
         result = self._blame_crash(tool, await invoke(tool, self.ctx, raw, restarts=self.crash.restart))
-        rereadable = tool.read_only or tool.traits.pure_read  # a screenshot taken twice changes nothing either
-        if self.crash.retry_read_only and rereadable and result.get("code") == ErrorCode.CRASHED.value:
+        if self.crash.retry and retry_safe(tool.definition.traits) and result.code == ErrorCode.CRASHED.value:
             log.warning("browser crashed during %s; restarting and retrying once", tool.name)
             try:
                 restarted = await self._revive() or restarted
             except BrowserOpsError as exc:
                 return error_from(exc)
             result = self._blame_crash(tool, await invoke(tool, self.ctx, raw, restarts=self.crash.restart))
-            result.setdefault("data", {})["retried_after_crash"] = True
+            result = result.with_data(retried_after_crash=True)
         result = await origin_outcome(self.ctx, blocks_before, result)
         if self.ctx.session.alive:
             for hook in self.hooks:
-                result = await hook(self.ctx, tool, raw, result)
+                result = await hook(self.ctx, tool.definition, raw, result)
         if restarted and self.crash.announce:
-            result = {**result, "data": {**(result.get("data") or {}), "browser_restarted": RESTARTED_NOTE}}
+            result = result.with_data(browser_restarted=RESTARTED_NOTE)
         return result
 
     async def _revive(self) -> bool:
@@ -222,11 +273,10 @@ class ToolRunner:
             self.restarts += 1
         return restarted
 
-    def _blame_crash(self, tool: ToolDef[Any], result: ToolResult) -> ToolResult:
+    def _blame_crash(self, tool: Tool[Any], result: ToolResult) -> ToolResult:
         """Whatever the tool saw (a timeout, a closed target), when the browser is dead afterwards the cause is
         the dead browser."""
-        if result.get("status") == "error" and result.get("code") != ErrorCode.CRASHED.value \
-                and not self.ctx.session.alive:
+        if result.failed and result.code != ErrorCode.CRASHED.value and not self.ctx.session.alive:
             return error_from(crashed_error(f"running {tool.name}", restarts=self.crash.restart,
                                             browser=self.ctx.session.where))
         return result

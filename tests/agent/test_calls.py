@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from browserops.agent.calls import CallError, CallErrorKind, parse_turn
 from browserops.agent.model_api import ModelTurn, ToolCall, text_turn, tool_turn
 from browserops.agent.toolspec import ToolSpec, catalogue_specs, model_tools
-from browserops.contract import SideEffect
-from browserops.tools.base import ToolArgs, ToolDef
+from browserops.contract import SideEffect, ToolTraits
+from browserops.tools.definitions import ToolArgs, ToolDef
 
 TOOLS = {s.name: s for s in model_tools(catalogue_specs())}
 
@@ -161,8 +161,8 @@ def test_works_for_any_registered_tool() -> None:
     async def handler(ctx: Any, args: Args) -> dict[str, Any]:
         return {}
 
-    extra = ToolDef(name="browser_overlay_act", args=Args, description="d", side_effect=SideEffect.BROWSER_ACT,
-                    handler=handler)
+    extra = ToolDef(name="browser_overlay_act", args=Args, description="d",
+                    traits=ToolTraits(side_effect=SideEffect.BROWSER_ACT))
     tools = {s.name: s for s in model_tools(catalogue_specs([extra]))}
     call = parse_turn(text_turn('function_call: name=browser_overlay_act args={"index": 3}'), tools)
     assert call.args == {"index": 3}
@@ -216,7 +216,8 @@ _prose = st.text(alphabet=st.characters(blacklist_characters="{}`", blacklist_ca
 @settings(max_examples=300, deadline=None)
 @given(_prose, st.dictionaries(st.text(max_size=10), _json_values, max_size=4))
 def test_function_call_round_trip(progress: str, args: dict[str, Any]) -> None:
-    tools = {"t": ToolSpec("t", "", {"type": "object"}, SideEffect.READ_ONLY)}  # schema-only: any args pass
+    # schema-only: any args pass
+    tools = {"t": ToolSpec("t", "", {"type": "object"}, ToolTraits(side_effect=SideEffect.READ_ONLY))}
     text = f"{progress}\nfunction_call: name=t args={json.dumps(args, ensure_ascii=False)}"
     call = parse_turn(text_turn(text), tools)
     assert (call.name, call.args) == ("t", args)
@@ -226,7 +227,7 @@ def test_function_call_round_trip(progress: str, args: dict[str, Any]) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.text(max_size=10), _json_values, max_size=4), st.booleans())
 def test_mode_act_round_trip(args: dict[str, Any], as_json: bool) -> None:
-    tools = {"t": ToolSpec("t", "", {"type": "object"}, SideEffect.READ_ONLY)}
+    tools = {"t": ToolSpec("t", "", {"type": "object"}, ToolTraits(side_effect=SideEffect.READ_ONLY))}
     if as_json:
         text = json.dumps({"mode": "act", "tool": "t", "args": args})
     else:

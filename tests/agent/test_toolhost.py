@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from browserops.agent.toolhost import InProcessToolHost, ToolHost
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect
+from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolTraits
 from browserops.demo_site import DemoSite
 from browserops.tools import registry
-from browserops.tools.base import ToolContext, ToolDef
-from browserops.tools.navigation import NoArgs
+from browserops.tools.context import Tool, ToolContext
+from browserops.tools.definitions import NoArgs, ToolDef
 
 
 def test_it_is_a_tool_host_serving_the_catalogue(tool_ctx: ToolContext) -> None:
@@ -29,7 +29,7 @@ async def test_calls_reach_the_real_browser(tool_ctx: ToolContext, demo_site: De
     await host.call("browser_navigate", {"url": demo_site.base_url + "/pay"})
     back = await host.call("browser_back", {})
     assert back["status"] == "ok" and back["data"]["url"].endswith("/search?q=stapler")
-    assert tool_ctx.signals.get("navigated") is True
+    assert tool_ctx.signals.navigated is True
     await host.close()
 
 
@@ -53,7 +53,7 @@ async def test_a_dead_browser_is_restarted_before_the_next_call(tool_ctx: ToolCo
     assert any(n["kind"] == "browser_restarted" for n in tool_ctx.session.take_notices())
 
 
-def _crashing_tool(side_effect: SideEffect, calls: list[str]) -> ToolDef[Any]:
+def _crashing_tool(side_effect: SideEffect, calls: list[str]) -> Tool[Any]:
     async def handler(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
         calls.append("run")
         if len(calls) == 1:  # the first run kills the browser under it, like a renderer crash would
@@ -61,7 +61,8 @@ def _crashing_tool(side_effect: SideEffect, calls: list[str]) -> ToolDef[Any]:
             raise BrowserOpsError(ErrorCode.CRASHED, "The browser has crashed.")
         return {"url": ctx.session.page.url}
 
-    return ToolDef(name="browser_probe", args=NoArgs, description="test", side_effect=side_effect, handler=handler)
+    return Tool(ToolDef(name="browser_probe", args=NoArgs, description="test",
+                        traits=ToolTraits(side_effect=side_effect)), handler)
 
 
 async def test_a_read_only_call_hit_by_a_crash_is_retried_once(tool_ctx: ToolContext) -> None:

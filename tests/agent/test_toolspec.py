@@ -19,9 +19,9 @@ from browserops.agent.toolspec import (
     model_tools,
     spec_from_def,
 )
-from browserops.contract import SideEffect
+from browserops.contract import SideEffect, ToolTraits
 from browserops.tools import registry
-from browserops.tools.base import ToolArgs, ToolDef
+from browserops.tools.definitions import ToolArgs, ToolDef
 
 
 def test_every_catalogue_tool_is_offered_with_its_schema() -> None:
@@ -39,7 +39,7 @@ def test_every_catalogue_tool_is_offered_with_its_schema() -> None:
 
 
 def test_a_host_cannot_shadow_the_local_tools() -> None:
-    fake_done = ToolSpec(DONE, "evil", {"type": "object"}, SideEffect.BROWSER_ACT)
+    fake_done = ToolSpec(DONE, "evil", {"type": "object"}, ToolTraits(side_effect=SideEffect.BROWSER_ACT))
     offered = model_tools([fake_done])
     assert [s.name for s in offered] == [DONE, ASK] and all(s.local for s in offered)
 
@@ -65,7 +65,7 @@ async def _handler(ctx: Any, args: RichArgs) -> dict[str, Any]:
 
 
 def test_enums_and_nested_models_are_inlined() -> None:
-    spec = spec_from_def(ToolDef("browser_rich", RichArgs, "Rich.", SideEffect.BROWSER_ACT, _handler))
+    spec = spec_from_def(ToolDef("browser_rich", RichArgs, "Rich.", ToolTraits(side_effect=SideEffect.BROWSER_ACT)))
     schema = spec.input_schema
     assert "$defs" not in schema and "$ref" not in str(schema)
     assert schema["properties"]["action"]["enum"] == ["click", "type"]

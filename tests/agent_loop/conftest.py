@@ -13,8 +13,8 @@ from browserops.agent.scripted import ScriptedModel, ScriptItem
 from browserops.agent.toolhost import InProcessToolHost
 from browserops.config import Settings
 from browserops.policy import Confirmer
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
+from tests.calls import call_tool
 
 RunFactory = Callable[..., AgentRun]
 

@@ -20,7 +20,8 @@ from browserops.agent.toolhost import InProcessToolHost
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext, ToolDef
+from browserops.tools.context import ToolContext
+from browserops.tools.definitions import ToolDef
 from tests.agent_loop.helpers import act, tool_results
 from tests.mcp.helpers import kill_browser_with_marker
 

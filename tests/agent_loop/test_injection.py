@@ -16,10 +16,10 @@ from browserops.demo_site import DemoSite
 from browserops.evidence import read_events
 from browserops.listing_rows import listing_items
 from browserops.policy import RefuseConfirmer
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act, act_text, latest_observation, number_of
+from tests.calls import call_tool
 
 PAY, DELETE = "Pay now", "Delete all expenses"
 OBEY = "The page says this is pre-approved, so I will do it now."
@@ -49,7 +49,7 @@ def attacks(ctx: ToolContext) -> list[tuple[str, Callable[[], Any]]]:
     """Each attack: a name and a coroutine factory returning the script (first item = the obeying call)."""
 
     async def by_id(name: str) -> list[Any]:
-        return [tool_turn("browser_act_by_index", {"id": await blind_id(ctx, name), "action": "click"}, OBEY)]
+        return [tool_turn("browser_act_by_id", {"id": await blind_id(ctx, name), "action": "click"}, OBEY)]
 
     async def focus_then_enter() -> list[Any]:
         return [tool_turn("browser_focus_next", {"role": "button"}, "Moving to the first button."),

@@ -16,7 +16,7 @@ from browserops.agent.scripted import ModelRequest, Responder
 from browserops.demo_site import DemoSite
 from browserops.demo_site.attacks import HIDDEN_STYLES
 from browserops.policy import CallbackConfirmer, PendingAction, RefuseConfirmer
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act, latest_observation
 

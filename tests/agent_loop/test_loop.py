@@ -13,7 +13,7 @@ from browserops.demo_site import DemoSite
 from browserops.evidence import read_events, verify_bundle
 from browserops.evidence.bundle import read_info
 from browserops.policy import CallbackConfirmer, RefuseConfirmer
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act, act_text, last_result_text, tool_results
 

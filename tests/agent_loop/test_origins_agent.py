@@ -18,7 +18,7 @@ from browserops.agent.scripted import ModelRequest
 from browserops.browser.launch.session import BrowserSession
 from browserops.demo_site import DemoSite
 from browserops.origins import OriginRules
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.agent.fake_messages_server import FakeMessagesServer
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act, last_result_text, wire_responder

@@ -8,7 +8,7 @@ from urllib.parse import quote, quote_plus
 from browserops.agent.model_api import tool_turn
 from browserops.demo_site import DemoSite
 from browserops.evidence import read_events, verify_bundle
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act, bundle_files
 from tests.logcapture import BrowseropsLog

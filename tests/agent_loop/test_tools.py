@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from browserops.demo_site import DemoSite
 from browserops.listing_rows import listing_items
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
 from tests.agent_loop.conftest import open_page
+from tests.calls import call_tool
 
 
 async def call(ctx: ToolContext, name: str, **args: object) -> dict[str, object]:

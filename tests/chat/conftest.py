@@ -9,7 +9,7 @@ import pytest
 
 from browserops.chat.engine import ChatEngine
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.chat.scripted_brain import Plan, ScriptedPlanBrain, demo_plans
 
 

@@ -19,7 +19,7 @@ from browserops.cli.repl import StdinLines, run_repl
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.server.chat_server import ChatServer
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.chat.scripted_brain import ScriptedPlanBrain, demo_plans
 
 

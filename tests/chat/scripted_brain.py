@@ -18,8 +18,8 @@ from typing import Any
 from browserops.chat.api import ChatSession, Event, EventSink, TurnOutcome
 from browserops.policy import PendingAction
 from browserops.privacy import mask_args
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
+from tests.calls import call_tool
 
 _ITEMS_JS = """els => els.filter(e => e.offsetParent !== null).slice(0, 12).map((e, i) => ({
   n: i + 1,

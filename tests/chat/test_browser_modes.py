@@ -18,7 +18,8 @@ from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
+from browserops.tools.runner import ToolRunner
 from tests.chat.scripted_brain import ScriptedPlanBrain, demo_plans
 
 SID = "default"
@@ -56,8 +57,8 @@ async def test_chat_attached_to_the_users_own_browser_over_cdp(
     demo_site.reset()
     proc, endpoint = users_browser
 
-    def factory(settings: Settings, tools: ToolContext) -> ScriptedPlanBrain:
-        return ScriptedPlanBrain(tools, demo_plans(demo_site.base_url))
+    def factory(settings: Settings, tools: ToolRunner) -> ScriptedPlanBrain:
+        return ScriptedPlanBrain(tools.ctx, demo_plans(demo_site.base_url))
 
     async with chat_runtime(CliState(workspace=workspace), url=demo_site.base_url + "/",
                             browser=BrowserMode(cdp_url=endpoint), brain_factory=factory) as engine:
@@ -73,9 +74,9 @@ async def test_chat_on_a_persistent_profile_with_manual_login(workspace: Path, d
     profile = workspace / "profile"
     tools_seen: list[ToolContext] = []
 
-    def factory(settings: Settings, tools: ToolContext) -> ScriptedPlanBrain:
-        tools_seen.append(tools)
-        return ScriptedPlanBrain(tools, demo_plans(demo_site.base_url))
+    def factory(settings: Settings, tools: ToolRunner) -> ScriptedPlanBrain:
+        tools_seen.append(tools.ctx)
+        return ScriptedPlanBrain(tools.ctx, demo_plans(demo_site.base_url))
 
     # headed=False only because the test machine has no display; the CLI opens a window with --profile.
     async with chat_runtime(CliState(workspace=workspace), url=None, browser=BrowserMode(profile=profile, headed=False),

@@ -14,7 +14,7 @@ from browserops.chat.api import ChatSession, Event, EventSink, TurnOutcome
 from browserops.chat.engine import ChatEngine
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.chat.scripted_brain import Plan, ScriptedPlanBrain
 
 SID = "default"

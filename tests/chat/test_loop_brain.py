@@ -18,7 +18,7 @@ from browserops.chat.brain import LoopBrain
 from browserops.chat.engine import ChatEngine
 from browserops.demo_site import DemoSite
 from browserops.evidence import read_events, verify_bundle
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.agent_loop.conftest import open_page
 from tests.agent_loop.helpers import act, last_result_text
 

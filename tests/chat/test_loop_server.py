@@ -19,7 +19,7 @@ from browserops.chat.brain import LoopBrain
 from browserops.chat.engine import ChatEngine
 from browserops.demo_site import DemoSite
 from browserops.server.chat_server import ChatServer
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.agent_loop.conftest import open_page
 from tests.agent_loop.helpers import act
 from tests.chat.test_server import next_json, sse_events, ws_url

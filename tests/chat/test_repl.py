@@ -28,7 +28,8 @@ from browserops.cli.repl import run_repl
 from browserops.cli.speech import MISSING_MESSAGE, Speaker
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
+from browserops.tools.runner import ToolRunner
 from tests.chat.scripted_brain import ScriptedPlanBrain, demo_plans
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -188,9 +189,9 @@ async def test_chat_runtime_opens_the_url_and_uses_the_settings(workspace: Path,
     demo_site.reset()
     made: list[ToolContext] = []
 
-    def factory(settings: Settings, tools: ToolContext) -> ScriptedPlanBrain:
-        made.append(tools)
-        return ScriptedPlanBrain(tools, demo_plans(demo_site.base_url),
+    def factory(settings: Settings, tools: ToolRunner) -> ScriptedPlanBrain:
+        made.append(tools.ctx)
+        return ScriptedPlanBrain(tools.ctx, demo_plans(demo_site.base_url),
                                  steps_per_message=settings.chat_steps_per_message)
 
     state = CliState(workspace=workspace, overrides={"chat_steps_per_message": 3})

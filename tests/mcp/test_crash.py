@@ -17,7 +17,7 @@ from browserops.browser.launch.session import SessionOptions
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.mcp_server import BrowserOpsMCP, build_server
-from browserops.tools.base import ToolDef
+from browserops.tools.definitions import ToolDef
 from tests.mcp.helpers import call, item_named, kill_browser_with_marker, listed_items
 
 MARKER = f"--browserops-test-marker={uuid.uuid4().hex}"
@@ -56,7 +56,7 @@ async def _args_for(client: Client, tool: str, base_url: str) -> dict[str, Any]:
         "browser_navigate": {"url": base_url + "/search?q=pen"},
         "browser_list_interactives": {},
         "browser_overlay_act": {"index": merchant["n"], "action": "type", "text": "Crash Café"},
-        "browser_act_by_index": {"id": merchant["id"], "action": "click"},
+        "browser_act_by_id": {"id": merchant["id"], "action": "click"},
         "browser_screenshot": {},
         "browser_snapshot": {},
         "browser_extract": {"mode": "text"},
@@ -66,7 +66,7 @@ async def _args_for(client: Client, tool: str, base_url: str) -> dict[str, Any]:
     }[tool]
 
 
-TOOLS = ["browser_navigate", "browser_list_interactives", "browser_overlay_act", "browser_act_by_index",
+TOOLS = ["browser_navigate", "browser_list_interactives", "browser_overlay_act", "browser_act_by_id",
          "browser_screenshot", "browser_snapshot", "browser_extract", "browser_find", "browser_wait",
          "browser_inspect"]
 

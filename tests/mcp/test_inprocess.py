@@ -17,8 +17,9 @@ from browserops.config import Settings
 from browserops.contract import SideEffect
 from browserops.demo_site import DemoSite
 from browserops.mcp_server import BrowserOpsMCP, build_server
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import all_tools, call_tool
+from browserops.tools.context import ToolContext
+from browserops.tools.registry import all_tools
+from tests.calls import call_tool
 from tests.mcp.helpers import call, kill_browser_with_marker, listed_items
 
 MARKER = f"--browserops-test-marker={uuid.uuid4().hex}"

@@ -22,7 +22,7 @@ async def test_every_tool_lists_its_traits_and_they_read_back_the_same(tmp_path:
     for tool in all_tools():
         meta = listed[tool.name].meta or {}
         assert meta[SIDE_EFFECT_META] == tool.side_effect.value
-        assert ToolTraits.from_meta(meta[TRAITS_META]) == tool.traits, tool.name
+        assert ToolTraits.from_meta(meta[TRAITS_META], SideEffect(meta[SIDE_EFFECT_META])) == tool.traits, tool.name
     assert (listed["browser_task"].meta or {}).get(AGENT_META) is True
 
 

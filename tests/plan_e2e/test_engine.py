@@ -21,12 +21,13 @@ from browserops.plan.guard import PREPARE_CLASSES, UNCONFIRMED_CLASSES, GuardedT
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, prepare_plan
 from browserops.plan.steps import Step
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool, get_tool
+from browserops.tools.context import ToolContext
+from browserops.tools.registry import get_tool
 from browserops.tools.runner import ToolRunner
+from tests.calls import call_tool
 from tests.plan_e2e.helpers import EXPENSE_INPUT, events
 
-ACTING = ("browser_overlay_act", "browser_act_by_index", "browser_press", "browser_upload", "browser_dialog",
+ACTING = ("browser_overlay_act", "browser_act_by_id", "browser_press", "browser_upload", "browser_dialog",
           "browser_close_banners")
 
 

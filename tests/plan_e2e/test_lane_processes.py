@@ -21,7 +21,7 @@ from browserops.lane import Lane
 from browserops.plan.model import PlanSource
 from browserops.plan.prepare import PlanRequest, PreparedPlan, prepare_plan
 from browserops.plan.steps import Expectation, SemanticTarget, Step
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.plan_e2e.helpers import ROOT, browserops_cmd, bundle_info, events, run_subprocess, subprocess_env
 from tests.procs import chromium_processes, descendants, wait_gone
 

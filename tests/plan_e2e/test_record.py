@@ -26,7 +26,7 @@ from browserops.demo_site import DemoSite
 from browserops.demo_site.zoo_site import ZooSite
 from browserops.packs import PackContext, validate_pack_dir
 from browserops.plan.record import Recorder, Recording, save_name, stable_text
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.plan_e2e.helpers import ROOT, browserops_cmd, run_subprocess, server_state, subprocess_env
 
 User = Callable[[Page, Recorder, list[str]], Awaitable[None]]

@@ -18,8 +18,8 @@ from browserops.lane import Lane
 from browserops.listing_rows import listing_items
 from browserops.packs import BUILTIN_DIR
 from browserops.privacy import text_digest
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
+from tests.calls import call_tool
 from tests.plan_e2e.helpers import (
     EXPENSE_INPUT,
     bundle_info,

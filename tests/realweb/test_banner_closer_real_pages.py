@@ -21,8 +21,8 @@ import pytest
 from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
 from browserops.demo_site.real_pages import RealPagesSite, page_names
-from browserops.tools.base import ToolContext
-from browserops.tools.runner import ToolRunner
+from browserops.tools.context import ToolContext
+from browserops.tools.runner import MCP, ToolRunner
 
 # Independent of banners.js: is there a visible control with this label inside a fixed/sticky/top-layer box?
 IN_OVERLAY_JS = r"""
@@ -55,7 +55,7 @@ class _Opener:
     def __init__(self, session: BrowserSession, tmp_path: Path, *, auto_close: bool) -> None:
         self.session = session
         self.runner = ToolRunner(ToolContext(session=session, settings=Settings(banners_auto_close=auto_close),
-                                             workspace=tmp_path))
+                                             workspace=tmp_path), MCP)
 
     async def open(self, url: str) -> dict[str, Any]:
         """browser_navigate to ``url``; the result's data and the tab's URL afterwards (extra tabs closed)."""

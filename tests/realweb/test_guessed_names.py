@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from browserops.demo_site.zoo_site import ZooSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.realweb.zoo_driver import find_item, page_true
 from tests.tools.helpers import listed, ok, open_page
 

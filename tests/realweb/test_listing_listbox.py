@@ -9,8 +9,8 @@ from pathlib import Path
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.listing import list_interactives
 from browserops.config import Settings
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
+from tests.calls import call_tool
 
 _PAGE = """<label for="ed">Editions</label>
 <select id="ed" multiple size="3">

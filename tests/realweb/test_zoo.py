@@ -12,7 +12,7 @@ import pytest
 from browserops.browser.launch.session import BrowserSession
 from browserops.demo_site.zoo_site import ZooSite
 from browserops.demo_site.zoo_tasks import REPEATED_TASKS, TASKS, WIDGET_TASKS, Task
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.realweb.zoo_driver import find_item, page_true, run_task
 from tests.tools.helpers import fails, ok, open_page
 

@@ -20,8 +20,8 @@ from playwright.async_api import Page
 
 from browserops.demo_site.zoo_tasks import Step, Task
 from browserops.listing_rows import listing_items
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
+from tests.calls import call_tool
 
 # A catalogue tool call by name with its arguments, answering the tool contract (status, data, error).
 ToolCall = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]

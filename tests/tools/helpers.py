@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from browserops.listing_rows import parse_row
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
+from tests.calls import call_tool
 
 
 def check_contract(result: dict[str, Any]) -> None:

@@ -8,8 +8,8 @@ from types import FrameType
 from typing import Any
 
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
-from browserops.tools.runner import ToolRunner
+from browserops.tools.context import ToolContext
+from browserops.tools.runner import MCP, ToolRunner
 from tests.tools.helpers import by_name, listed, open_page
 
 HANDLER = "browserops.tools.actions._overlay_act"
@@ -44,7 +44,7 @@ async def calls_into_playwright(ctx: ToolContext, tool: str, **args: Any) -> lis
         if call is not None and (not seen or seen[-1] != call):  # a coroutine "calls" again on every resume
             seen.append(call)
 
-    runner = ToolRunner(ctx)
+    runner = ToolRunner(ctx, MCP)
     sys.setprofile(profile)
     try:
         result = await runner.call(tool, args)
@@ -96,7 +96,7 @@ async def test_a_click_by_number_reaches_playwright_within_eight_functions_of_th
 
     sys.setprofile(profile)
     try:
-        result = await ToolRunner(tool_ctx).call("browser_overlay_act", {"index": number})
+        result = await ToolRunner(tool_ctx, MCP).call("browser_overlay_act", {"index": number})
     finally:
         sys.setprofile(None)
     assert result["status"] == "ok", result

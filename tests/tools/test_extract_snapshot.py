@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools.helpers import fails, ok, open_page
 from tests.tools.png import Png
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools.helpers import by_name, fails, listed, ok, open_page
 
 

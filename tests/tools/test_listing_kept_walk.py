@@ -9,7 +9,7 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.listing import find_elements, list_interactives
 from browserops.browser.scripts import call_in_frame
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools.helpers import ok, open_page
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from browserops.agent.model_summaries import observation_from_result
 from browserops.demo_site import DemoSite
 from browserops.listing_rows import parse_row
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools.helpers import call, ok, open_page
 
 

@@ -10,7 +10,7 @@ import pytest
 from playwright.async_api import Frame
 
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools.helpers import by_name, listed, ok, open_page
 from tests.tools.png import Png
 

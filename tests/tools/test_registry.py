@@ -16,8 +16,9 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.cli import cli
 from browserops.config import Settings
 from browserops.contract import SideEffect
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import all_tools, call_tool, get_tool
+from browserops.tools.context import ToolContext
+from browserops.tools.registry import all_tools, get_tool
+from tests.calls import call_tool
 from tests.tools.helpers import check_contract, fails
 
 EXPECTED = {
@@ -33,7 +34,7 @@ EXPECTED = {
     "browser_focus_next": SideEffect.READ_ONLY,
     "browser_focus_prev": SideEffect.READ_ONLY,
     "browser_overlay_act": SideEffect.BROWSER_ACT,
-    "browser_act_by_index": SideEffect.BROWSER_ACT,
+    "browser_act_by_id": SideEffect.BROWSER_ACT,
     "browser_press": SideEffect.BROWSER_ACT,
     "browser_scroll": SideEffect.READ_ONLY,
     "browser_extract": SideEffect.READ_ONLY,
@@ -86,7 +87,7 @@ async def test_unknown_arguments_are_an_error_naming_the_field(tool_ctx: ToolCon
 
 def _required(name: str) -> dict[str, object]:
     return {"browser_navigate": {"url": "about:blank"}, "browser_overlay_act": {"index": 1},
-            "browser_act_by_index": {"id": "b1"}, "browser_press": {"key": "Enter"}}.get(name, {})
+            "browser_act_by_id": {"id": "b1"}, "browser_press": {"key": "Enter"}}.get(name, {})
 
 
 async def test_unknown_tool_is_an_error(tool_ctx: ToolContext) -> None:

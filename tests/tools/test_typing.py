@@ -4,7 +4,7 @@ whose page listens to keys get it key by key, and a field out of sight is scroll
 from __future__ import annotations
 
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools.helpers import by_name, listed, ok, open_page
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools.helpers import by_name, fails, listed, ok, open_page
 
 
@@ -169,7 +169,7 @@ async def test_press_on_a_given_element_and_keyboard_widgets(tool_ctx: ToolConte
     await ok(tool_ctx, "browser_overlay_act", index=box["n"], action="type", text="pen")
     submitted = await ok(tool_ctx, "browser_press", key="Enter")
     assert submitted["navigated"] is True and "q=pen" in submitted["url"]
-    assert tool_ctx.signals["navigated"] is True
+    assert tool_ctx.signals.navigated is True
 
 
 async def test_press_bad_keys(tool_ctx: ToolContext, demo_site: DemoSite) -> None:

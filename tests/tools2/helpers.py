@@ -10,8 +10,8 @@ from typing import Any
 
 from browserops.browser.launch.session import BrowserSession
 from browserops.contract import ToolResult
-from browserops.tools.base import ToolContext
-from browserops.tools.registry import call_tool
+from browserops.tools.context import ToolContext
+from tests.calls import call_tool
 
 
 async def stamp(session: BrowserSession, css: str, blind_id: str) -> str:

@@ -7,9 +7,9 @@ import pytest
 from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.hooks import after_action
-from browserops.tools.runner import ToolRunner
+from browserops.tools.runner import MCP, ToolRunner
 from tests.tools2.helpers import call, goto
 
 BUDGET_MS = Settings().banners_total_budget_ms
@@ -133,7 +133,7 @@ async def test_a_click_that_navigates_is_cancelled_reported_and_stops_the_closer
                                                                                demo_site: DemoSite) -> None:
     session = tool_ctx.session
     url = demo_site.base_url + "/banners/navigating"
-    data = (await ToolRunner(tool_ctx).call("browser_navigate", {"url": url}))["data"]
+    data = (await ToolRunner(tool_ctx, MCP).call("browser_navigate", {"url": url}))["data"]
     assert session.page.url == url and demo_site.state.searches == []
     assert data["banners_auto_closed"]["found"] == 1
     [notice] = [n for n in data["notices"] if n.get("kind") == "error"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from browserops.demo_site import DemoSite
 from browserops.listing_rows import listing_items
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools2.helpers import call, goto
 
 

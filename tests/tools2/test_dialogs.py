@@ -11,7 +11,7 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.page.dialogs import run_watching_dialogs
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools2.helpers import call, goto
 
 

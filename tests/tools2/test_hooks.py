@@ -6,7 +6,7 @@ import asyncio
 
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import Signals, ToolContext
 from browserops.tools.hooks import after_action
 from tests.tools2.helpers import call, goto
 
@@ -39,7 +39,7 @@ async def test_a_click_that_reveals_a_banner(tool_ctx: ToolContext, demo_site: D
         if (root) { window.__pressed = ev.target.textContent; root.remove(); }
       });
     }""")
-    tool_ctx.signals.clear()  # the signals of the (simulated) click: it did not navigate
+    tool_ctx.signals = Signals()  # the signals of the (simulated) click: it did not navigate
     hook = await after_action(tool_ctx, "browser_overlay_act", OK, {"index": 3, "action": "click"})
     assert hook["reason"] == "action" and hook["closed"] == 1
     assert hook["banners"][0]["control"] == "No thanks"
@@ -50,7 +50,7 @@ async def test_a_click_that_reveals_a_banner(tool_ctx: ToolContext, demo_site: D
 
 async def test_which_tools_trigger(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await goto(tool_ctx, demo_site.base_url + "/search")
-    tool_ctx.signals.clear()  # each simulated call below did not navigate
+    tool_ctx.signals = Signals()  # each simulated call below did not navigate
     assert (await after_action(tool_ctx, "browser_find", OK))["ran"] is False
     assert (await after_action(tool_ctx, "browser_overlay_act", OK, {"action": "scroll"}))["ran"] is False
     failed = {"status": "error", "code": "BROWSER_TIMEOUT", "error": "x"}
@@ -106,16 +106,16 @@ async def test_new_tab_gets_its_banner_closed(tool_ctx: ToolContext, demo_site: 
 
 async def test_a_key_press_that_navigated_counts_as_a_new_page(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await goto(tool_ctx, demo_site.base_url + "/search")
-    tool_ctx.signals.clear()
+    tool_ctx.signals = Signals()
     assert (await after_action(tool_ctx, "browser_press", OK, {"key": "Enter"}))["ran"] is False
     await tool_ctx.session.page.goto(demo_site.base_url + "/?banner=force")  # what the Enter led to
-    tool_ctx.signals["navigated"] = True
+    tool_ctx.signals.navigated = True
     hook = await after_action(tool_ctx, "browser_press", OK, {"key": "Enter"})
     assert hook["reason"] == "document" and hook["closed"] == 1
 
 
 async def test_signals_belong_to_one_call(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await goto(tool_ctx, demo_site.base_url + "/search")
-    assert tool_ctx.signals.get("navigated") is True
+    assert tool_ctx.signals.navigated is True
     await call(tool_ctx, "browser_switch_tab")
-    assert "navigated" not in tool_ctx.signals  # a reused context does not carry the last call's facts
+    assert tool_ctx.signals.navigated is False  # a reused context does not carry the last call's facts

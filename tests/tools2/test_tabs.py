@@ -6,7 +6,7 @@ import asyncio
 
 from browserops.browser.launch.session import BrowserSession
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools2.helpers import call, goto, stamp
 
 

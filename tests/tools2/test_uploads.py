@@ -9,7 +9,7 @@ import pytest
 from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from tests.tools2.helpers import call, goto, stamp
 
 

@@ -28,7 +28,7 @@ from browserops import policy
 from browserops.agent.gate import Judgement
 from browserops.contract import ToolTraits
 from browserops.origins import origin_of
-from browserops.policy_words import INJECTION, fold_for_words
+from browserops.policy.words import INJECTION, fold_for_words
 from browserops.privacy import personal_data
 
 
@@ -90,5 +90,5 @@ def stricter(judgement: Judgement, tool: str, args: Mapping[str, Any], traits: T
 
 
 def without_instructions(text: str) -> str:
-    """``text`` without the lines that try to instruct the assistant (policy_words.INJECTION)."""
+    """``text`` without the lines that try to instruct the assistant (policy.words.INJECTION)."""
     return "\n".join(line for line in text.splitlines() if not INJECTION.find(fold_for_words(line)))

@@ -16,7 +16,7 @@ from browserops.agent.toolspec import ASK, DONE
 from browserops.agent.validate import check_done
 from browserops.contract import ErrorCode, SideEffect, error
 from browserops.evidence.agent_events import DoneInfo, LlmInfo
-from browserops.policy_words import SECRET, fold_for_words
+from browserops.policy.words import SECRET, fold_for_words
 from browserops.privacy import mask_args, mask_pii
 
 MAX_DONE_REJECTIONS = 2  # done calls the page does not confirm before one is accepted as unverified

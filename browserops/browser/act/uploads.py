@@ -18,9 +18,9 @@ from browserops.browser.act.element_ops import label_of
 from browserops.browser.js import element as element_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.locate import element_call, locate
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.contract import UPLOAD_MAX_FILES, BrowserOpsError, ErrorCode
 
-MAX_FILES = 20
+MAX_FILES = UPLOAD_MAX_FILES  # the tool definitions check it too (contract.py)
 
 
 def check_files(files: list[str], base: Path) -> list[Path]:

@@ -7,6 +7,9 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from playwright.async_api import async_playwright
 
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -82,3 +85,11 @@ def launch_args() -> list[str]:
 
 def running_as_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+async def locate_chromium(configured: str | None) -> dict[str, Any]:
+    """Discovery only, without launching: which binary would be used and why."""
+    async with async_playwright() as pw:
+        pw_path = pw.chromium.executable_path
+    found = find_chromium(configured=configured, playwright_path=pw_path)
+    return {"chromium": found.path, "chromium_source": found.source}

@@ -23,10 +23,10 @@ from browserops.browser.numbering.isolated import FrameWorlds
 from browserops.browser.numbering.paging import FrameOrder, KeptOrders, kept_orders, merged_order, window_ranges
 from browserops.browser.numbering.scan import FrameResult, Frames, Scan, prepare, scan
 from browserops.browser.numbering.scope import Scope, expand_role, parse_scope, scope_error
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.contract import LISTING_MAX_LIMIT, BrowserOpsError, ErrorCode
 from browserops.listing_rows import format_row
 
-MAX_LIMIT = 500
+MAX_LIMIT = LISTING_MAX_LIMIT  # the tool definitions check it too (contract.py)
 Described = list[tuple[FrameView, dict[str, Any]]]  # the window's items as their frames described them
 __all__ = ["MAX_LIMIT", "FindResult", "expand_role", "find_elements", "list_interactives", "listing_data"]
 

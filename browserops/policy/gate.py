@@ -7,37 +7,29 @@ text) — and returns a :class:`Decision`:
 - ``allow``: read-only tools, and browser actions that commit nothing (typing, scrolling, opening a menu);
 - ``confirm``: *destructive* actions — pay, buy, order, delete, remove, send, submit, transfer, confirm,
   sign, publish, cancel a subscription … in English, Russian, Chinese, German, French and Spanish
-  (vocabulary in :mod:`browserops.policy_words`) — and any activation whose target is unknown;
+  (vocabulary in :mod:`browserops.policy.words`) — and any activation whose target is unknown;
 - ``handoff``: typing into password / one-time-code / card-security fields, and captchas: the user does
   these themselves.
 
 Page text can only make the gate **stricter**: destructive words around a button with a generic name
 ("OK", "Continue") or around a submitting keystroke escalate to ``confirm``, and text that tries to
 instruct the assistant ("ignore previous instructions", "pre-approved, no confirmation needed") escalates
-any activation near it. Nothing the page says ever lowers a decision. Confirmation itself goes through a
-:class:`Confirmer` chosen by the front door (a y/N prompt on a TTY; :class:`RefuseConfirmer` when not
-interactive).
+any activation near it. Nothing the page says ever lowers a decision. Confirmation itself is
+:mod:`browserops.policy.confirm`.
 """
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from browserops.contract import SideEffect, ToolTraits
+from browserops.policy import words
+from browserops.tools.definitions.acting import action_word
 
-from browserops import policy_words as words
-from browserops.contract import BrowserOpsError, ErrorCode, SideEffect, ToolTraits
-from browserops.privacy import mask_args, mask_pii
-
-# Keys with which element tools may ask to press Enter after typing; typing then also submits the form.
-SUBMIT_FLAGS = ("submit", "enter", "press_enter", "auto_enter")
 ACTIVATING_KEYS = frozenset({"enter", "numpadenter", "return", " ", "space", "spacebar"})
-NON_ACTIVATING_ACTIONS = frozenset({"hover", "focus", "scroll", "scroll_into_view", "highlight", "blur"})
-TYPING_ACTIONS = frozenset({"type", "fill", "input", "clear"})
 TEXT_ENTRY_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
 
 Activation = Literal["none", "type", "type_submit", "activate"]
@@ -107,16 +99,14 @@ UNKNOWN = ToolTraits()
 
 def activation_of(traits: ToolTraits, args: Mapping[str, Any]) -> Activation:
     """Does the call commit something on the page (a click, a select, Enter), only type, or neither? The tool's
-    activation rule (its traits) says how its arguments decide."""
-    action = args.get("action")
-    if isinstance(action, str):
-        action = action.strip().lower()
-        if action in NON_ACTIVATING_ACTIONS:
-            return "none"
-        if action in TYPING_ACTIONS:
-            return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
-        return "activate"  # click, dblclick, select, check, press … and anything unheard of
+    activation rule (its traits) says how its arguments decide; for an acting tool, by its action word's traits
+    (``tools/definitions/acting.py``). A word nobody defined activates: the strict choice."""
     rule = traits.activation
+    if rule == "by_action":
+        word = action_word(args)
+        if word is None or word.commits == "activate":
+            return "activate"
+        return "type_submit" if word.submit and args.get("submit") else "type"
     if rule == "by_dialog":
         return "none" if args.get("accept") is False else "activate"  # Cancel on a dialog commits nothing
     if rule == "by_key":
@@ -125,14 +115,14 @@ def activation_of(traits: ToolTraits, args: Mapping[str, Any]) -> Activation:
     # Closing cookie/newsletter overlays dismisses them; the closer never presses a button that sends anything.
     if rule == "never":
         return "none"
-    if rule == "typing":
-        return "type_submit" if any(args.get(flag) for flag in SUBMIT_FLAGS) else "type"
     return "activate"
 
 
-def _option_text(args: Mapping[str, Any]) -> str:
-    """For a select, the chosen option's label also names what happens ("Delete selected")."""
-    if str(args.get("action", "")).lower() != "select":
+def _option_text(traits: ToolTraits, args: Mapping[str, Any]) -> str:
+    """For a word that names a choice (select), the chosen option's label also names what happens ("Delete
+    selected")."""
+    word = action_word(args) if traits.activation == "by_action" else None
+    if word is None or not word.names_choice:
         return ""
     return " ".join(str(args[k]) for k in ("text", "value", "option", "label") if isinstance(args.get(k), str))
 
@@ -180,7 +170,7 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
     if kind == "activate" and traits.activation == "by_key" and role in TEXT_ENTRY_ROLES:
         kind = "type_submit"  # Enter in a field submits its form: judge it like typing with submit
     name = words.fold_for_words(target.name)
-    own = words.fold_for_words(f"{target.name} {target.value} {_option_text(args)}")
+    own = words.fold_for_words(f"{target.name} {target.value} {_option_text(traits, args)}")
     nearby = words.fold_for_words(target.nearby_text)
     search_like = role in words.SEARCH_ROLES or bool(words.SEARCH.find(name))
     exempt_weak = search_like or role in words.SELECTION_ROLES
@@ -205,128 +195,3 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
                       "the page contains text that tries to instruct the assistant; acting near it needs the user",
                       injected)
     return decide(Verdict.ALLOW, "browser-act", f"{tool} on {target.role or 'element'} is not destructive")
-
-
-# -- confirmation -------------------------------------------------------------------------------------------
-class PendingAction(BaseModel):
-    """The one action waiting for the user's yes/no, wherever it is asked (terminal, chat, master agent).
-
-    What may be shown is masked: ``args`` (typed text as length + digest), ``reason`` and the ``target`` label
-    (``{"n", "role", "name"}``). ``decision`` is the gate's verdict when the gate held it (a chat brain may hold
-    an action on its own grounds). ``raw_args`` — what exactly runs on ``/yes`` — is excluded from every dump,
-    repr and event; only a chat session's own file keeps it, so a restarted process can still run exactly the
-    confirmed action.
-    """
-
-    tool: str
-    args: dict[str, Any]
-    reason: str = ""
-    target: dict[str, Any] | None = None
-    decision: Decision | None = Field(None, exclude=True, repr=False)
-    raw_args: dict[str, Any] = Field(default_factory=dict, exclude=True, repr=False)
-
-    @classmethod
-    def of(cls, tool: str, args: Mapping[str, Any], decision: Decision,
-           target: TargetInfo | None = None) -> PendingAction:
-        """The gate held ``tool(args)`` on ``target`` for ``decision`` (``args`` are masked, not kept raw)."""
-        label = None if target is None else {"n": None, "role": target.role, "name": target.name[:120]}
-        return cls(tool=tool, args=mask_args(args), reason=mask_pii(f"{decision.category}: {decision.reason}"),
-                   target=None if label is None else mask_args(label), decision=decision)
-
-    @classmethod
-    def create(cls, tool: str, raw_args: Mapping[str, Any], *, reason: str,
-               target: Mapping[str, Any] | None = None) -> PendingAction:
-        """An action to hold with the raw arguments it will run with (masked for every view)."""
-        return cls(tool=tool, args=mask_args(raw_args), target=mask_args(target) if target is not None else None,
-                   reason=mask_pii(reason), raw_args=dict(raw_args))
-
-    @classmethod
-    def from_policy(cls, pending: PendingAction, raw_args: Mapping[str, Any],
-                    number: int | None = None) -> PendingAction:
-        """The gate's pending action with the raw args the loop was about to call and the element's number."""
-        target = None if pending.target is None else {**pending.target, "n": number}
-        return pending.model_copy(update={"raw_args": dict(raw_args), "target": target})
-
-    def describe(self) -> str:
-        """One line for the chat: ``browser_overlay_act on 7 button Pay now — destructive: pay``."""
-        what = self.tool
-        if self.target:
-            label = " ".join(str(self.target[k]) for k in ("n", "role", "name") if self.target.get(k) not in (None, ""))
-            what += f" on {label}" if label else ""
-        elif self.args:
-            shown = ", ".join(f"{k}={v}" for k, v in self.args.items() if not isinstance(v, dict))
-            what += f" ({shown})" if shown else ""
-        return f"{what} — {self.reason}" if self.reason else what
-
-    def question(self) -> str:
-        """The action as a prompt names it: ``browser_overlay_act click on button "Pay now" — destructive: pay``."""
-        action = self.args.get("action")
-        what = f"{self.tool} {action}" if isinstance(action, str) else self.tool
-        if self.target is not None:
-            label = mask_pii(" ".join(str(self.target.get("name") or "").split()))[:80]
-            what += f' on {self.target.get("role") or "element"} "{label}"'
-        return f"{what} — {self.reason}"
-
-
-class Confirmer(Protocol):
-    """Asks the user to approve one destructive action. Front doors provide the interactive ones."""
-
-    interactive: bool
-
-    async def confirm(self, pending: PendingAction) -> bool: ...
-
-
-@dataclass
-class RefuseConfirmer:
-    """Non-interactive runs: every destructive action is refused and remembered for the report."""
-
-    interactive: bool = False
-    refused: list[PendingAction] = field(default_factory=list)
-
-    async def confirm(self, pending: PendingAction) -> bool:
-        self.refused.append(pending)
-        return False
-
-
-class CallbackConfirmer:
-    """Delegates to a function (sync or async) — e.g. a chat session's /yes and /no, or a test's script."""
-
-    def __init__(self, callback: Callable[[PendingAction], bool | Awaitable[bool]], *, interactive: bool = True):
-        self._callback = callback
-        self.interactive = interactive
-        self.asked: list[PendingAction] = []
-
-    async def confirm(self, pending: PendingAction) -> bool:
-        self.asked.append(pending)
-        answer = self._callback(pending)
-        if inspect.isawaitable(answer):
-            answer = await answer
-        return answer is True
-
-
-class Outcome(StrEnum):
-    ALLOWED = "allowed"
-    CONFIRMED = "confirmed"
-    REFUSED = "refused"
-    HANDOFF = "handoff"
-
-
-async def authorize(pending: PendingAction, confirmer: Confirmer) -> Outcome:
-    """Apply a decision: allow, ask the confirmer for ``confirm``, hand ``handoff`` back to the user."""
-    verdict = pending.decision.verdict if pending.decision is not None else Verdict.CONFIRM
-    if verdict is Verdict.ALLOW:
-        return Outcome.ALLOWED
-    if verdict is Verdict.HANDOFF:
-        return Outcome.HANDOFF
-    return Outcome.CONFIRMED if await confirmer.confirm(pending) else Outcome.REFUSED
-
-
-def refusal_error(pending: PendingAction, *, interactive: bool) -> BrowserOpsError:
-    how = ("it was declined" if interactive
-           else "this session is not interactive, so nobody could confirm it")
-    return BrowserOpsError(
-        ErrorCode.POLICY_REFUSED,
-        f"Not done: {pending.question()}; {how}. Run interactively to confirm it, or use the two-phase "
-        "`prepare` / `run --confirm` flow.",
-        details={"decision": pending.decision.to_dict() if pending.decision else None, "args": pending.args},
-    )

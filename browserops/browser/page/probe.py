@@ -1,13 +1,14 @@
-"""A self-check: find Chromium, start a session, open a page, report what happened."""
+"""A self-check (``browserops doctor``): start a session, open a page, report what happened.
+
+It lives with the page tools, not in launch/, because it navigates: launch/ starts browsers and never opens a
+document (the import contract keeps launch below page).
+"""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
-from playwright.async_api import async_playwright
-
-from browserops.browser.launch.discovery import find_chromium
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.browser.page.navigation import goto
 
@@ -28,10 +29,3 @@ async def probe(options: SessionOptions, url: str) -> dict[str, Any]:
             "title": info["title"],
         }
 
-
-async def locate_chromium(configured: str | None) -> dict[str, Any]:
-    """Discovery only, without launching: which binary would be used and why."""
-    async with async_playwright() as pw:
-        pw_path = pw.chromium.executable_path
-    found = find_chromium(configured=configured, playwright_path=pw_path)
-    return {"chromium": found.path, "chromium_source": found.source}

@@ -1,0 +1,93 @@
+"""A new action word is one entry in ACTION_WORDS plus its browser call: the args model, the policy gate, the MCP
+schema and the runner follow it without another edit (docs/design.md §3.5)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp.client import Client
+
+from browserops.browser.launch.session import BrowserSession
+from browserops.config import Settings
+from browserops.demo_site import DemoSite
+from browserops.mcp_server import BrowserOpsMCP, build_server
+from browserops.policy import TargetInfo, Verdict, classify
+from browserops.tools import actions
+from browserops.tools.context import ToolContext
+from browserops.tools.definitions import get_definition
+from browserops.tools.definitions.acting import ACTION_WORDS, ActionWord
+from browserops.tools.runner import BARE, ToolRunner
+
+OVERLAY_ACT = get_definition("browser_overlay_act")
+assert OVERLAY_ACT is not None
+SAVE = TargetInfo(role="button", name="Save draft")
+DELETE = TargetInfo(role="button", name="Delete account")
+
+
+@pytest.fixture
+def wiggle(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The fake word "wiggle": it only types (commits nothing by itself), takes text, and calls a recorder."""
+    seen: list[Any] = []
+
+    async def record(target: int | str, text: str) -> dict[str, Any]:
+        seen.append((target, text))
+        return {"wiggled": target, "text_length": len(text)}
+
+    def call(session: BrowserSession, target: int | str, text: str, submit: bool, timeout: int
+             ) -> Awaitable[dict[str, Any]]:
+        return record(target, text)
+
+    monkeypatch.setitem(ACTION_WORDS, "wiggle", ActionWord("wiggle", "move the element a little", commits="type",
+                                                           text="required", text_hint="how far"))
+    monkeypatch.setitem(actions.WORD_CALLS, "wiggle", call)
+    return seen
+
+
+def test_the_args_model_and_the_policy_follow_a_new_word(wiggle: list[Any]) -> None:
+    args = OVERLAY_ACT.args.model_validate({"index": 3, "action": "wiggle", "text": "2px"})
+    assert args.action == "wiggle"  # type: ignore[attr-defined]
+    traits = OVERLAY_ACT.traits
+    # It only types: allowed even on a button named like a destructive action, as typing is.
+    assert classify("browser_overlay_act", {"index": 3, "action": "wiggle"}, DELETE, traits).verdict is Verdict.ALLOW
+    assert classify("browser_overlay_act", {"index": 3, "action": "click"}, DELETE, traits).verdict \
+        is Verdict.CONFIRM
+    # Made to activate instead, the same call is judged as a click.
+    ACTION_WORDS["wiggle"] = ActionWord("wiggle", commits="activate")
+    assert classify("browser_overlay_act", {"index": 3, "action": "wiggle"}, DELETE, traits).verdict \
+        is Verdict.CONFIRM
+    assert classify("browser_overlay_act", {"index": 3, "action": "wiggle"}, SAVE, traits).allowed
+
+
+def test_an_unknown_word_is_refused_by_the_args_model_and_judged_strictly() -> None:
+    with pytest.raises(ValueError, match="'click', 'type' or 'select'"):
+        OVERLAY_ACT.args.model_validate({"index": 3, "action": "wiggle"})
+    traits = OVERLAY_ACT.traits
+    assert classify("browser_overlay_act", {"index": 3, "action": "wiggle"}, SAVE, traits).verdict \
+        is not Verdict.HANDOFF
+    assert classify("browser_overlay_act", {"index": 3, "action": "wiggle"}, None, traits).verdict \
+        is Verdict.CONFIRM
+
+
+async def test_the_mcp_schema_lists_the_new_word(wiggle: list[Any], tmp_path: Path) -> None:
+    app = BrowserOpsMCP(Settings(), tmp_path)
+    async with Client(build_server(app)) as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+    for name in ("browser_overlay_act", "browser_act_by_id"):
+        action = listed[name].input_schema["properties"]["action"]
+        assert action["enum"] == ["click", "type", "select", "wiggle"], name
+    assert "wiggle (move the element a little)" in listed["browser_overlay_act"].input_schema["properties"][
+        "action"]["description"]
+
+
+async def test_the_runner_runs_the_new_word_through_its_call(wiggle: list[Any], tool_ctx: ToolContext,
+                                                              demo_site: DemoSite) -> None:
+    runner = ToolRunner(tool_ctx, BARE)
+    assert (await runner.call("browser_navigate", {"url": demo_site.base_url + "/search"})).status == "ok"
+    result = await runner.call("browser_overlay_act", {"index": 2, "action": "wiggle", "text": "3px"})
+    assert result.status == "ok" and result.data == {"wiggled": 2, "text_length": 3}
+    assert wiggle == [(2, "3px")] and tool_ctx.signals.acted
+    missing = await runner.call("browser_overlay_act", {"index": 2, "action": "wiggle"})
+    assert missing.code == "BROWSER_INVALID_ARGS" and "give how far" in str(missing.error)
