@@ -46,6 +46,7 @@ async def call_tool(name: str, ctx: ToolContext, args: dict[str, Any] | None = N
     return (await ToolRunner(ctx, BARE).call(name, args)).to_wire()
 
 GOAL = {"time": 0.5, "chars": 0.3}
+CALL_TIMEOUT_MS = 120_000  # one call on either side: a navigation, a snapshot, a page of the listing
 
 
 async def _ours(ctx: ToolContext) -> tuple[float, int, dict[str, Any]]:
@@ -79,12 +80,12 @@ async def _whole(ctx: ToolContext) -> tuple[float, int]:
 
 async def _baseline(session: BrowserSession) -> tuple[float, int]:
     started = time.perf_counter()
-    snapshot = await session.page.aria_snapshot(mode="ai", timeout=120_000)
+    snapshot = await session.page.aria_snapshot(mode="ai", timeout=CALL_TIMEOUT_MS)
     return (time.perf_counter() - started) * 1000, len(snapshot)
 
 
 async def _load(session: BrowserSession, url: str) -> None:
-    await session.page.goto(url, wait_until="load", timeout=120_000)
+    await session.page.goto(url, wait_until="load", timeout=CALL_TIMEOUT_MS)
 
 
 def _median(values: list[float]) -> float:
@@ -92,11 +93,15 @@ def _median(values: list[float]) -> float:
 
 
 async def run(sizes: list[int], runs: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"bench": "observe", "runs": runs, "goal": GOAL, "machine": machine_start(), "pages": {}}
+    out: dict[str, Any] = {"bench": "observe", "runs": runs, "goal": GOAL, "call_timeout_ms": CALL_TIMEOUT_MS,
+                           "machine": machine_start(), "pages": {}}
     with DemoSite() as site, tempfile.TemporaryDirectory() as tmp:
         async with BrowserSession(SessionOptions()) as session:
             out["browser_version"] = session.context.browser.version if session.context.browser else None
-            ctx = ToolContext(session=session, settings=Settings(), workspace=Path(tmp))
+            # The same bound for a tool call as for the snapshot (the default 15 s cap would fail a listing
+            # call the snapshot, allowed 120 s, would not).
+            ctx = ToolContext(session=session, settings=Settings(tool_timeout_ms=CALL_TIMEOUT_MS),
+                              workspace=Path(tmp))
             for n in sizes:
                 url = f"{site.base_url}/large?n={n}"
                 ours_cold, ours_warm, base_cold, base_warm, whole_cold = [], [], [], [], []

@@ -85,10 +85,12 @@ def _text(content: Sequence[Any]) -> str:
     return "\n".join(str(getattr(part, "text", "")) for part in content if getattr(part, "text", None))
 
 
-def browserops_command(workspace: Path) -> StdioServerParameters:
+def browserops_command(workspace: Path, settings: Mapping[str, str] | None = None) -> StdioServerParameters:
     """``python -m browserops --workspace <workspace> mcp`` with this interpreter; no BROWSEROPS_* settings
-    from the caller's environment, so it runs with its defaults (as the peer runs with its own)."""
+    from the caller's environment, so it runs with its defaults (as the peer runs with its own) but for
+    ``settings`` (``BROWSEROPS_*`` names: what the benchmark sets on both sides alike, such as timeouts)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
+    env.update(settings or {})
     return StdioServerParameters(command=sys.executable, args=["-m", "browserops", "--workspace", str(workspace),
                                                                "mcp"], env=env, cwd=str(ROOT))
 
@@ -166,8 +168,9 @@ class StdioMCP:
 class BrowserOpsStdio(StdioMCP):
     """``browserops mcp`` over stdio, its workspace a temporary folder of its own."""
 
-    def __init__(self, *, read_timeout_s: float = READ_TIMEOUT_S) -> None:
-        super().__init__(browserops_command, prefix="browserops-mcp-", read_timeout_s=read_timeout_s)
+    def __init__(self, *, settings: Mapping[str, str] | None = None, read_timeout_s: float = READ_TIMEOUT_S) -> None:
+        super().__init__(lambda folder: browserops_command(folder, settings), prefix="browserops-mcp-",
+                         read_timeout_s=read_timeout_s)
 
 
 class PlaywrightMCP(StdioMCP):

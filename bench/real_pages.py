@@ -15,10 +15,17 @@ demo site's ``/large?n=1000, 5000, 20000`` and, from the saved pages, the ones w
   snapshots (so ``whole`` and ``peer`` are compared best with best); time and characters.
 
 Each side loads the page with its own ``browser_navigate``; browserops then waits for ``load`` (at most 10 s),
-as the peer's navigate does before it answers. Pages whose own script sent them elsewhere are counted
-(``navigated_away``) and left out of the ratios. Percentiles p50/p90/p99/max; the targets of issues #21 and #19
-are judged from the figures. Coverage against Chromium's accessibility tree is not measured here (the
-listing's browser is in another process): ``tests/realweb/test_real_pages_listing.py`` checks it.
+as the peer's navigate does before it answers. Timeouts are the same on both sides (``TIMEOUTS``, recorded in
+the results): a navigation gets ``NAVIGATION_TIMEOUT_MS`` (``/large?n=20000`` takes 20-30 s to reach
+DOMContentLoaded on a loaded 2-core machine, raw Playwright alike), browserops through
+``BROWSEROPS_NAVIGATION_TIMEOUT_MS`` and its per-call cap ``BROWSEROPS_TOOL_TIMEOUT_MS`` (which otherwise cuts a
+navigation at 15 s), the peer through ``--timeout-navigation``. One read call gets ``READ_CAP_MS``: the peer's
+``browser_snapshot`` has Playwright's default 30 s timeout, which ``@playwright/mcp`` offers no option to change,
+so a page of browserops' listing that takes longer fails that side the same way. Pages whose own script sent
+them elsewhere are counted (``navigated_away``) and left out of the ratios. Percentiles p50/p90/p99/max; the
+targets of issues #21 and #19 are judged from the figures. Coverage against Chromium's accessibility tree is not
+measured here (the listing's browser is in another process): ``tests/realweb/test_real_pages_listing.py``
+checks it.
 
     uv run --frozen python bench/real_pages.py [--pages 181] [--rounds 2] [--large 1000,5000,20000]
         [--biggest 5] [--out bench/results/real_pages.json]
@@ -47,6 +54,13 @@ from browserops.demo_site.real_pages import RealPagesSite, pages_dir
 
 PAGE_LIMIT = 500  # browserops' largest page of a listing (listing.MAX_LIMIT)
 LOAD_WAIT_MS = 10_000
+NAVIGATION_TIMEOUT_MS = 120_000
+READ_CAP_MS = 30_000  # the peer's snapshot: Playwright's default timeout, fixed in @playwright/mcp
+READ_TOOLS = frozenset({"browser_list_interactives"})
+TIMEOUTS = {"navigation_ms": NAVIGATION_TIMEOUT_MS, "read_call_ms": READ_CAP_MS, "load_wait_ms": LOAD_WAIT_MS}
+OPS_SETTINGS = {"BROWSEROPS_NAVIGATION_TIMEOUT_MS": str(NAVIGATION_TIMEOUT_MS),
+                "BROWSEROPS_TOOL_TIMEOUT_MS": str(NAVIGATION_TIMEOUT_MS)}
+PEER_ARGS = (f"--timeout-navigation={NAVIGATION_TIMEOUT_MS}",)
 # Issue #21 (done when) and #19 (item 4), judged on this run's figures.
 TARGETS = {
     "whole_vs_peer_time_median": 0.3,
@@ -78,6 +92,8 @@ async def _timed(side: StdioMCP, tool: str, args: dict[str, Any]) -> tuple[float
     elapsed = (time.perf_counter() - started) * 1000
     if result.is_error:
         raise RuntimeError(f"{tool} failed: {result.text[:300]}")
+    if tool in READ_TOOLS and elapsed > READ_CAP_MS:
+        raise RuntimeError(f"{tool} took {elapsed:.0f} ms, over the {READ_CAP_MS} ms a peer snapshot gets")
     data = (result.structured or {}).get("data") or {}
     return elapsed, result.text, data
 
@@ -111,7 +127,7 @@ async def browserops_page(ops: BrowserOpsStdio, url: str, rounds: int) -> dict[s
 
 
 async def peer_page(peer: PlaywrightMCP, url: str, rounds: int) -> dict[str, Any]:
-    await peer.navigate(url)
+    opened = await peer.navigate(url)  # an error here may be the snapshot it attaches: the snapshots below say
     times: list[float] = []
     text = ""
     for _ in range(rounds + 1):
@@ -119,8 +135,11 @@ async def peer_page(peer: PlaywrightMCP, url: str, rounds: int) -> dict[str, Any
         text = await peer.snapshot()
         times.append((time.perf_counter() - started) * 1000)
     found = _PAGE_URL.search(text)
-    return {"peer_cold_ms": round(times[0], 1), "peer_ms": round(min(times[1:]), 1), "peer_chars": len(text),
-            "peer_url": found.group(1) if found else ""}
+    row = {"peer_cold_ms": round(times[0], 1), "peer_ms": round(min(times[1:]), 1), "peer_chars": len(text),
+           "peer_url": found.group(1) if found else ""}
+    if opened.is_error:
+        row["peer_navigate_error"] = opened.text[:300]
+    return row
 
 
 async def _side(measuring: Awaitable[dict[str, Any]], who: str) -> dict[str, Any]:
@@ -212,11 +231,12 @@ def _log(i: int, n: int, name: str, row: dict[str, Any]) -> None:
 
 async def run(corpus: Path, limit: int, rounds: int, large: list[int], biggest: int) -> dict[str, Any]:
     out: dict[str, Any] = {"bench": "real_pages", "machine": machine_start(), "rounds": rounds,
-                           "transport": "both sides: an MCP server process over stdio, the same Python MCP client"}
+                           "transport": "both sides: an MCP server process over stdio, the same Python MCP client",
+                           "timeouts": TIMEOUTS}
     pages: dict[str, dict[str, Any]] = {}
     big: dict[str, dict[str, Any]] = {}
     out["corpus"] = str(corpus)
-    async with BrowserOpsStdio() as ops, PlaywrightMCP() as peer:
+    async with BrowserOpsStdio(settings=OPS_SETTINGS) as ops, PlaywrightMCP(extra_args=PEER_ARGS) as peer:
         with RealPagesSite(corpus) as site:
             names = site.names()[:limit]
             for i, name in enumerate(names):
