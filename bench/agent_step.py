@@ -38,6 +38,7 @@ from browserops.agent.toolhost import InProcessToolHost
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
+from browserops.listing_rows import listing_items
 from browserops.tools.context import ToolContext
 from browserops.tools.runner import BARE, ToolRunner
 
@@ -91,7 +92,7 @@ def script() -> list[Any]:
 
 async def _form_ok(ctx: ToolContext, site: DemoSite) -> bool:
     listed = await call_tool("browser_list_interactives", ctx, {"limit": 200})
-    items = {str(i["name"]): i.get("state", {}) for i in listed["data"]["items"]}
+    items = {str(i["name"]): i.get("state", {}) for i in listing_items(listed["data"])}
     return (items.get("Merchant", {}).get("value") == VALUES["Merchant"]
             and items.get("Amount", {}).get("value") == VALUES["Amount"]
             and items.get("Category", {}).get("value") == "Office"

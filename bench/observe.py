@@ -11,9 +11,10 @@ and one browser:
 - ``baseline``: ``page.aria_snapshot(mode="ai")``; characters = the snapshot text.
 
 Each is timed on a freshly loaded page ("cold": the first look after a navigation, what an agent does
-most) and once more on the same page ("warm"); medians over ``--runs`` rounds. Prints JSON.
+most) and once more on the same page ("warm"); medians over ``--runs`` rounds. Prints JSON; the results file
+(``--out bench/results/observe.json``) is the record, with the machine's load during the run.
 
-    uv run python bench/observe.py [--runs 3] [--sizes 1000,5000]
+    uv run python bench/observe.py [--runs 3] [--sizes 1000,5000] [--out FILE]
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from typing import Any
 
 import orjson
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.machine import machine_end, machine_start
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.browser.numbering.listing import MAX_LIMIT
 from browserops.config import Settings
@@ -42,6 +46,7 @@ async def call_tool(name: str, ctx: ToolContext, args: dict[str, Any] | None = N
     return (await ToolRunner(ctx, BARE).call(name, args)).to_wire()
 
 GOAL = {"time": 0.5, "chars": 0.3}
+CALL_TIMEOUT_MS = 120_000  # one call on either side: a navigation, a snapshot, a page of the listing
 
 
 async def _ours(ctx: ToolContext) -> tuple[float, int, dict[str, Any]]:
@@ -75,12 +80,12 @@ async def _whole(ctx: ToolContext) -> tuple[float, int]:
 
 async def _baseline(session: BrowserSession) -> tuple[float, int]:
     started = time.perf_counter()
-    snapshot = await session.page.aria_snapshot(mode="ai", timeout=120_000)
+    snapshot = await session.page.aria_snapshot(mode="ai", timeout=CALL_TIMEOUT_MS)
     return (time.perf_counter() - started) * 1000, len(snapshot)
 
 
 async def _load(session: BrowserSession, url: str) -> None:
-    await session.page.goto(url, wait_until="load", timeout=120_000)
+    await session.page.goto(url, wait_until="load", timeout=CALL_TIMEOUT_MS)
 
 
 def _median(values: list[float]) -> float:
@@ -88,24 +93,32 @@ def _median(values: list[float]) -> float:
 
 
 async def run(sizes: list[int], runs: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"bench": "observe", "runs": runs, "goal": GOAL, "pages": {}}
+    out: dict[str, Any] = {"bench": "observe", "runs": runs, "goal": GOAL, "call_timeout_ms": CALL_TIMEOUT_MS,
+                           "machine": machine_start(), "pages": {}}
     with DemoSite() as site, tempfile.TemporaryDirectory() as tmp:
         async with BrowserSession(SessionOptions()) as session:
             out["browser_version"] = session.context.browser.version if session.context.browser else None
-            ctx = ToolContext(session=session, settings=Settings(), workspace=Path(tmp))
+            # The same bound for a tool call as for the snapshot (the default 15 s cap would fail a listing
+            # call the snapshot, allowed 120 s, would not).
+            ctx = ToolContext(session=session, settings=Settings(tool_timeout_ms=CALL_TIMEOUT_MS),
+                              workspace=Path(tmp))
             for n in sizes:
                 url = f"{site.base_url}/large?n={n}"
                 ours_cold, ours_warm, base_cold, base_warm, whole_cold = [], [], [], [], []
                 ours_chars = base_chars = whole_chars = 0
                 data: dict[str, Any] = {}
+                whole_failed: list[str] = []  # a page of the listing that failed (timed out) fails its round
                 for _ in range(runs):
                     await _load(session, url)
                     ms, ours_chars, data = await _ours(ctx)
                     ours_cold.append(ms)
                     ours_warm.append((await _ours(ctx))[0])
                     await _load(session, url)
-                    ms, whole_chars = await _whole(ctx)
-                    whole_cold.append(ms)
+                    try:
+                        ms, whole_chars = await _whole(ctx)
+                        whole_cold.append(ms)
+                    except RuntimeError as exc:
+                        whole_failed.append(str(exc)[:300])
                     await _load(session, url)
                     ms, base_chars = await _baseline(session)
                     base_cold.append(ms)
@@ -118,7 +131,8 @@ async def run(sizes: list[int], runs: int) -> dict[str, Any]:
                         "items_shown": len(data.get("items", [])),
                         "total": data.get("total"),
                     },
-                    "browserops_whole": {"cold_ms": _median(whole_cold), "chars": whole_chars},
+                    "browserops_whole": {"cold_ms": _median(whole_cold) if whole_cold else None,
+                                         "chars": whole_chars, "rounds_failed": whole_failed},
                     "aria_snapshot_ai": {
                         "cold_ms": _median(base_cold),
                         "warm_ms": _median(base_warm),
@@ -129,14 +143,16 @@ async def run(sizes: list[int], runs: int) -> dict[str, Any]:
                     "time_cold": round(page["browserops"]["cold_ms"] / page["aria_snapshot_ai"]["cold_ms"], 3),
                     "time_warm": round(page["browserops"]["warm_ms"] / page["aria_snapshot_ai"]["warm_ms"], 3),
                     "chars": round(ours_chars / base_chars, 4),
-                    "whole_time_cold": round(_median(whole_cold) / page["aria_snapshot_ai"]["cold_ms"], 3),
-                    "whole_chars": round(whole_chars / base_chars, 4),
+                    "whole_time_cold": round(_median(whole_cold) / page["aria_snapshot_ai"]["cold_ms"], 3)
+                    if whole_cold else None,
+                    "whole_chars": round(whole_chars / base_chars, 4) if whole_cold else None,
                 }
                 page["ratio"] = ratio
                 page["goal_met"] = max(ratio["time_cold"], ratio["time_warm"]) <= GOAL["time"] and (
                     ratio["chars"] <= GOAL["chars"]
                 )
                 out["pages"][str(n)] = page
+    out["machine"] = machine_end(out["machine"])
     out["goal_met"] = all(p["goal_met"] for p in out["pages"].values())
     out["note"] = (
         "browserops returns the first page of the numbered listing (default limit) plus the count of the rest; "
@@ -150,10 +166,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=3, help="rounds per page size (median reported)")
     parser.add_argument("--sizes", default="1000,5000", help="comma-separated n for /large?n=")
+    parser.add_argument("--out", type=Path, default=None, help="also write the JSON to this file")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     result = asyncio.run(run(sizes, max(1, args.runs)))
-    sys.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
+    text = orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n"
+    if args.out is not None:
+        args.out.write_text(text, encoding="utf-8")
+    sys.stdout.write(text)
     return 0
 
 

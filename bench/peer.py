@@ -1,4 +1,8 @@
-"""The peer for side-by-side benchmarks: ``@playwright/mcp`` driven over stdio by the Python MCP client.
+"""Both sides of the side-by-side benchmarks as MCP servers over stdio, driven by the Python MCP client.
+
+:class:`PlaywrightMCP` is the peer (``@playwright/mcp``); :class:`BrowserOpsStdio` is ``browserops mcp`` as a
+process of its own, reached exactly the same way (the same client, the same transport), so a timing of one is
+a timing of the other.
 
 ``@playwright/mcp`` is pinned in ``tests/js/package.json`` (``npm ci --prefix tests/js``). It is started with
 the same Chromium browserops finds (``--executable-path``), headless, with an in-memory profile
@@ -18,14 +22,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -48,6 +53,7 @@ class PeerResult:
 
     text: str
     is_error: bool
+    structured: dict[str, Any] | None = None  # browserops' tool contract (status, data); the peer sends none
 
 
 def peer_command(output_dir: Path, *, chromium: str | None = None,
@@ -79,13 +85,23 @@ def _text(content: Sequence[Any]) -> str:
     return "\n".join(str(getattr(part, "text", "")) for part in content if getattr(part, "text", None))
 
 
-class PlaywrightMCP:
-    """One ``@playwright/mcp`` server process and one MCP client session to it."""
+def browserops_command(workspace: Path, settings: Mapping[str, str] | None = None) -> StdioServerParameters:
+    """``python -m browserops --workspace <workspace> mcp`` with this interpreter; no BROWSEROPS_* settings
+    from the caller's environment, so it runs with its defaults (as the peer runs with its own) but for
+    ``settings`` (``BROWSEROPS_*`` names: what the benchmark sets on both sides alike, such as timeouts)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
+    env.update(settings or {})
+    return StdioServerParameters(command=sys.executable, args=["-m", "browserops", "--workspace", str(workspace),
+                                                               "mcp"], env=env, cwd=str(ROOT))
 
-    def __init__(self, *, chromium: str | None = None, extra_args: Sequence[str] = (),
+
+class StdioMCP:
+    """One MCP server process over stdio and one MCP client session to it."""
+
+    def __init__(self, params_for: Callable[[Path], StdioServerParameters], *, prefix: str,
                  read_timeout_s: float = READ_TIMEOUT_S) -> None:
-        self._dir = Path(tempfile.mkdtemp(prefix="playwright-mcp-"))
-        self.params = peer_command(self._dir, chromium=chromium, extra_args=extra_args)
+        self._dir = Path(tempfile.mkdtemp(prefix=prefix))
+        self.params = params_for(self._dir)
         self._errlog = (self._dir / "stderr.log").open("w")  # node's warnings, kept out of the benchmark's output
         self.read_timeout_s = read_timeout_s
         self.tool_names: list[str] = []
@@ -129,7 +145,7 @@ class PlaywrightMCP:
         self._errlog.close()
         shutil.rmtree(self._dir, ignore_errors=True)
 
-    async def __aenter__(self) -> PlaywrightMCP:
+    async def __aenter__(self) -> Self:
         await self.start()
         return self
 
@@ -142,10 +158,28 @@ class PlaywrightMCP:
         if self._client is None:
             raise RuntimeError("the peer is not started")
         result = await self._client.call_tool(tool, dict(args or {}))
-        return PeerResult(text=_text(result.content), is_error=bool(result.is_error))
+        return PeerResult(text=_text(result.content), is_error=bool(result.is_error),
+                          structured=dict(result.structured_content) if result.structured_content else None)
 
     async def navigate(self, url: str) -> PeerResult:
         return await self.call("browser_navigate", {"url": url})
+
+
+class BrowserOpsStdio(StdioMCP):
+    """``browserops mcp`` over stdio, its workspace a temporary folder of its own."""
+
+    def __init__(self, *, settings: Mapping[str, str] | None = None, read_timeout_s: float = READ_TIMEOUT_S) -> None:
+        super().__init__(lambda folder: browserops_command(folder, settings), prefix="browserops-mcp-",
+                         read_timeout_s=read_timeout_s)
+
+
+class PlaywrightMCP(StdioMCP):
+    """One ``@playwright/mcp`` server process and one MCP client session to it."""
+
+    def __init__(self, *, chromium: str | None = None, extra_args: Sequence[str] = (),
+                 read_timeout_s: float = READ_TIMEOUT_S) -> None:
+        super().__init__(lambda folder: peer_command(folder, chromium=chromium, extra_args=extra_args),
+                         prefix="playwright-mcp-", read_timeout_s=read_timeout_s)
 
     async def snapshot(self) -> str:
         """``browser_snapshot``'s text: what an agent using the peer reads to see the page."""

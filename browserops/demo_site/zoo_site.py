@@ -32,12 +32,15 @@ def _inside(root: Path, rel: str) -> Path | None:
 
 
 class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
     def do_GET(self) -> None:
         rel = self.path.split("?", 1)[0].lstrip("/")
         if rel == "received":
             self._received()
             return
-        path = _inside(MODULES_DIR, rel.removeprefix("lib/")) if rel.startswith("lib/") else _inside(PAGES_DIR, rel)
+        pages = self.server.pages_dir
+        path = _inside(MODULES_DIR, rel.removeprefix("lib/")) if rel.startswith("lib/") else _inside(pages, rel)
         if path is None:
             self.send_error(404)
             return
@@ -69,11 +72,17 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
 
+    def __init__(self, pages_dir: Path) -> None:
+        self.pages_dir = pages_dir
+        super().__init__(("127.0.0.1", 0), _Handler)
+
 
 class ZooSite:
-    """The zoo on a free loopback port, from a background thread: ``with ZooSite() as zoo: zoo.url("bootstrap")``."""
+    """The zoo on a free loopback port, from a background thread: ``with ZooSite() as zoo: zoo.url("bootstrap")``.
+    ``pages_dir``: serve other pages (tests' own) beside the same ``/lib/`` packages."""
 
-    def __init__(self) -> None:
+    def __init__(self, pages_dir: Path = PAGES_DIR) -> None:
+        self.pages_dir = pages_dir
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -86,7 +95,7 @@ class ZooSite:
         return f"{self.base_url}/{page}.html"
 
     def __enter__(self) -> ZooSite:
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server = _Server(self.pages_dir)
         self._thread = threading.Thread(target=self._server.serve_forever, name="zoo-site", daemon=True)
         self._thread.start()
         return self

@@ -71,15 +71,17 @@ _BARE = """<html><body>
   <p id="vol">Volume</p>
   <div aria-labelledby="vol"><span tabindex="0" class="knob-handle ui-corner-all ui-state-default">&nbsp;</span></div>
   <div aria-label="Formatting">
-    <span tabindex="0" class="bold-toggle ui-widget">&nbsp;</span>
-    <span tabindex="0" class="italic-toggle">&nbsp;</span>
+    <span tabindex="0" class="bold-toggle ui-corner-all ui-state-default">&nbsp;</span>
+    <span tabindex="0" class="italic-toggle ui-corner-all ui-state-default">&nbsp;</span>
   </div>
 </body></html>"""
 
 
 async def test_bare_focusable_controls_get_guessed_names(session: BrowserSession) -> None:
     """A nameless focusable element alone in a container the page labelled takes that label (with what its
-    class words say it is); beside other controls it is named by its class words alone, styling words left out."""
+    class words say it is); beside other controls it is named by its class words alone. The styling words that
+    the page puts on many elements (ui-corner-all, ui-state-default here) are left out: few elements carry the
+    words that say what a control is."""
     await _open(session, _BARE)
     listing = await list_interactives(session, limit=40)
     got = [(i.role, i.name, i.name_guessed) for i in listing.items]

@@ -315,14 +315,16 @@ function iconLeaf(el) {
   return true;
 }
 
+// Words that say nothing of what a control is, in any library: icon-font and sprite prefixes, "button" and
+// "icon" themselves, size steps, the variant names most libraries share (btn-primary, ui-state-default,
+// el-button--default, ui-button-icon-only) and the states CSS and scripts toggle. A library's own namespace and
+// styling words ("ui-corner-all", "ql-", "noUi-") are not listed: how many elements carry them tells them
+// (see rareClassWords).
 const GENERIC_CLASS_WORDS = new Set(["icon", "icons", "ico", "fa", "fas", "far", "fal", "fab", "fa-solid",
   "fa-regular", "btn", "button", "svg", "glyph", "glyphicon", "material", "symbols", "outlined", "round",
-  "rounded", "sharp", "js", "is", "has", "ui", "sm", "md", "lg", "xl", "xs", "small", "large", "img", "image",
-  "c", "l", "m", "s", "x", "active", "hover", "clickable", "pointer", "wrapper", "container", "inner",
-  // Styling words of widget libraries' class names (ui-corner-all, ui-state-default, ui-widget-content,
-  // ui-button-icon-only, clearfix): they say how it looks, not what it is.
-  "corner", "all", "tl", "tr", "bl", "br", "state", "default", "widget", "content", "clearfix", "only", "helper",
-  "front", "reset", "primary", "secondary", "highlight", "focus"]);
+  "rounded", "sharp", "js", "is", "has", "sm", "md", "lg", "xl", "xs", "small", "large", "img", "image",
+  "default", "primary", "secondary", "only", "active", "hover", "focus", "disabled", "clickable", "pointer",
+  "wrapper", "container", "inner"]);
 
 // Words out of an identifier or a file name: "icon-more_horiz" -> "more horiz", "ReplyArrow.svg" -> "reply arrow".
 function identWords(s) {
@@ -366,23 +368,69 @@ function guessName(el) {
       return what ? label + " (" + what + ")" : label;
     }
   }
+  // Class words before a background image: a sprite sheet is shared by every icon of a library
+  // (jQuery UI's "ui-icons_444444_256x240.png"), the class picks the picture ("ui-icon-trash").
+  for (const n of nodes) {
+    const words = classWords(n);
+    if (words) { return words; }
+  }
   const bg = getComputedStyle(el).backgroundImage;
   const m = bg && /url\(["']?([^"')]+)/.exec(bg);
   if (m) {
     const words = identWords(m[1].split(/[#/]/).pop());
     if (words.length) { return words.join(" "); }
   }
-  for (const n of nodes) {
-    const words = classWords(n);
-    if (words) { return words; }
-  }
   return "";
 }
 
-// Up to four words of an element's class names that are neither generic nor styling ("" if none).
-function classWords(el) {
+// How many elements of `root` (a document or shadow root) carry `word` in a class name: a case-insensitive
+// substring match, which can only over-count (a word then looks more common and is dropped). Counted once per
+// word per listing: the counts are forgotten when the current script run ends.
+let classWordCounts = null;
+function classWordCount(root, word) {
+  if (classWordCounts === null) {
+    classWordCounts = new Map();
+    queueMicrotask(() => { classWordCounts = null; });
+  }
+  let counts = classWordCounts.get(root);
+  if (!counts) { counts = new Map(); classWordCounts.set(root, counts); }
+  let n = counts.get(word);
+  if (n === undefined) {  // identWords gives letters only: nothing to escape
+    n = root.querySelectorAll('[class*="' + word + '" i]').length;
+    counts.set(word, n);
+  }
+  return n;
+}
+
+// The words of an element's class names that tell it apart. A library's namespace ("ui-", "ql-", "noUi-",
+// "glide__") and its styling words ("ui-corner-all", "ui-state-default") mark many elements of a page; the word
+// naming what this element is marks few ("ui-slider-handle", "ui-icon-trash", "noUi-handle-lower"). Kept: the
+// words carried by at most twice as many elements as the element's rarest word. Two-letter words ("ui", "tl",
+// "br", "sm") are abbreviations a person would not read as a name.
+function rareClassWords(el) {
   const cls = typeof el.className === "string" ? el.className : el.getAttribute("class");
-  return Array.from(new Set(identWords(cls))).slice(0, 4).join(" ");
+  const words = Array.from(new Set(identWords(cls))).filter((w) => w.length > 2);
+  if (!words.length) { return []; }
+  const root = el.getRootNode();
+  const counts = words.map((w) => classWordCount(root, w));
+  const least = Math.min(...counts);
+  return words.filter((w, i) => counts[i] <= 2 * least);
+}
+
+// Up to four class words that tell the element apart ("" if none). Controls of one kind carry the same class
+// ("ql-picker-label" on each of Quill's pickers) and are told apart by their parents' ("ql-color",
+// "ql-background"): when no other element of its kind shares its parent, the parent's words come first.
+function classWords(el) {
+  const words = rareClassWords(el);
+  const cls = el.getAttribute("class");
+  const up = el.parentElement;
+  if (words.length && cls && up && up.getAttribute("class")) {
+    const kind = Array.from(el.getRootNode().querySelectorAll('[class="' + CSS.escape(cls) + '"]'));
+    if (kind.length > 1 && !kind.some((o) => o !== el && o.parentElement === up)) {
+      words.unshift(...rareClassWords(up).filter((w) => !words.includes(w)));
+    }
+  }
+  return words.slice(0, 4).join(" ");
 }
 
 // Flags carried down the composed-tree walk.
