@@ -19,6 +19,8 @@ from browserops.tools.definitions import describe_validation_error
 
 log = logging.getLogger(__name__)
 
+NAVIGATION_MARGIN_MS = 5_000  # after the navigation itself: the title, the isolated worlds, the first settle
+
 
 async def invoke(tool: Tool[Any], ctx: ToolContext, raw_args: Mapping[str, Any] | None, *,
                  restarts: bool = False) -> ToolResult:
@@ -39,6 +41,10 @@ async def invoke(tool: Tool[Any], ctx: ToolContext, raw_args: Mapping[str, Any] 
             {"fields": [".".join(str(p) for p in e["loc"]) for e in exc.errors()]},
         )
     timeout_ms = float(ctx.settings.tool_timeout_ms)
+    if definition.traits.new_document:
+        # A call that loads a document waits for it up to navigation_timeout_ms; the call's own cap must not cut
+        # that short (a big page can take longer than tool_timeout_ms to reach DOMContentLoaded).
+        timeout_ms = max(timeout_ms, float(ctx.settings.navigation_timeout_ms) + NAVIGATION_MARGIN_MS)
     if definition.timeout_from_args:
         own = getattr(args, definition.timeout_from_args, None)
         if isinstance(own, int | float) and own > 0:

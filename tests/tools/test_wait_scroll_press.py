@@ -178,3 +178,14 @@ async def test_press_bad_keys(tool_ctx: ToolContext, demo_site: DemoSite) -> Non
         bad = await fails(tool_ctx, "browser_press", "BROWSER_INVALID_ARGS", key=key)
         assert bad["data"]["fields"] == ["key"], key
     await fails(tool_ctx, "browser_press", "BROWSER_STALE_INDEX", key="Enter", id=5)
+
+
+async def test_a_navigation_gets_the_navigation_timeout_not_the_shorter_tool_cap(
+        tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    """A big page may take longer than tool_timeout_ms to load; a call that loads a document is capped at
+    navigation_timeout_ms (+ a margin), so the setting a user raised for slow sites is the one that holds."""
+    ctx = ToolContext(session=tool_ctx.session, workspace=tool_ctx.workspace,
+                      settings=tool_ctx.settings.model_copy(update={"tool_timeout_ms": 500,
+                                                                    "navigation_timeout_ms": 30_000}))
+    data = await ok(ctx, "browser_navigate", url=demo_site.base_url + "/slow?ms=1500")
+    assert data["title"] == "Slow page"
