@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from mcp.client import Client
 
 from browserops.agent.model_api import tool_turn

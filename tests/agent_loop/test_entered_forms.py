@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from mcp.client import Client
 
 from browserops.agent.model_api import tool_turn

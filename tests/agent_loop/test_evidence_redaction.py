@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from playwright.async_api import Page

@@ -16,7 +16,7 @@ import re
 from urllib.parse import quote
 
 import pytest
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 
 from browserops.agent.model_api import ModelTurn, tool_turn
 from browserops.agent.scripted import ModelRequest, Responder

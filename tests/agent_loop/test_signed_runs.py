@@ -9,7 +9,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import load_pem_public_key

@@ -11,6 +11,7 @@ import orjson
 from mcp.client import Client
 from mcp_types import CallToolResult
 
+from browserops.listing_rows import listing_items
 from tests.procs import chromium_processes
 
 
@@ -29,10 +30,13 @@ async def call(client: Client, name: str, **args: Any) -> dict[str, Any]:
 
 
 def listed_items(data: Any) -> list[dict[str, Any]]:
-    """The numbered items of a listing result, wherever the listing puts its list."""
-    if isinstance(data, list) and data and all(isinstance(i, dict) and "n" in i and "name" in i for i in data):
-        return data
+    """The numbered items of a listing result in the object form, wherever the listing puts its list and
+    whichever form (rows or objects) it answered in."""
     if isinstance(data, dict):
+        for key in ("items", "matches"):
+            found = listing_items(data, key)
+            if found:
+                return found
         for value in data.values():
             found = listed_items(value)
             if found:

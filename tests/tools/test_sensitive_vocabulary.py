@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browserops.tools.base import ToolContext
+from browserops.tools.context import ToolContext
 
 from browserops.plan.record import is_sensitive
 from browserops.words import js_vocabulary, sensitive_field_hints
