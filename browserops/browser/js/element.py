@@ -85,6 +85,18 @@ class PopupOption(TypedDict, total=False):
     label: str
     seq: int
     options: list[str]  # no match: the visible options
+    ambiguous: list[str]  # only part of several options' names matched: those options
+
+
+class PopupState(TypedDict):
+    open: bool
+    focusHere: bool  # the focus is on the widget or in the list it opened
+    typing: bool  # the focus is in a text field other than the widget (a search box it opened)
+    value: str
+
+
+def popup_open() -> ElementCall[PopupState]:
+    return ElementCall("element", "popupOpen")
 
 
 class Activated(TypedDict):

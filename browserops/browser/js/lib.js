@@ -261,12 +261,20 @@ function stateOf(el, role) {
   } else if (tag === "select") {
     const picked = Array.from(el.selectedOptions || []).map((o) => norm(o.label || o.textContent));
     if (picked.length) { st.value = cut(picked.join(", "), 60); }
+    // A field that takes several: each pick whole (the diff and the staleness check compare them as a set).
+    if (el.multiple && picked.length) { st.values = picked.slice(0, 50).map((p) => cut(p, 100)); }
   } else if (el.isContentEditable) {
     const t = visibleText(el);
     if (t) { st.value = cut(t, 60); }
   } else if (role === "combobox" || role === "slider" || role === "spinbutton") {
     const v = el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow");
     if (v) { st.value = cut(v, 60); }
+    else if (role === "combobox") {
+      // A custom select that shows its choice as its own text (Material UI's Select, Select2's selection):
+      // that text is its value, so the diff can say what it was and the staleness check covers it.
+      const t = shownChoice(el);
+      if (t) { st.value = cut(t, 60); }
+    }
   }
   if (el.required || el.getAttribute("aria-required") === "true") { st.required = true; }
   if (el.getAttribute("aria-invalid") === "true") { st.invalid = true; }
@@ -274,6 +282,18 @@ function stateOf(el, role) {
   if (deepActiveElement() === el) { st.focused = true; }
   if (role === "heading") { st.level = headingLevel(el); }
   return st;
+}
+
+// What a non-input combobox shows as its current choice: its visible text, without a placeholder the page marks
+// as one, without the text of a label it contains. "" when it shows nothing but a placeholder.
+function shownChoice(el) {
+  if (el.localName === "input" || el.localName === "textarea" || el.localName === "select") { return ""; }
+  if (el.querySelector("input, textarea, select")) { return ""; }  // a wrapper: its field tells
+  const t = norm(visibleText(el).replace(/[\u200b\ufeff]/g, ""));  // MUI's empty Select shows a zero-width space
+  if (!t) { return ""; }
+  const ph = el.querySelector("[class*='placeholder' i]");
+  if (ph && norm(ph.textContent) === t) { return ""; }
+  return t.length <= 200 ? t : "";
 }
 
 // The input type when it tells the caller more than the role does (date, email, password, file, ...).
