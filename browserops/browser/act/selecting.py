@@ -200,6 +200,9 @@ async def select_many(session: BrowserSession, target: int | str, choices: list[
                 raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"{label} takes one option only: pass it as text.",
                                       details={"fields": ["options"]})
             indexes: list[int] = []
+            moved = await _move_across(session, located, choices, label, timeout_ms)
+            if moved:
+                result["moved"] = moved
             for choice in choices:
                 picked = await element_call(located, element_js.native_pick(choice))
                 if "index" not in picked:
@@ -223,3 +226,34 @@ async def select_many(session: BrowserSession, target: int | str, choices: list[
             raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"Cannot select several options in {label}: it is not a "
                                   "multi-select list or drop-down.", details={"fields": ["options"]})
     return await finish(located, nav, timeout_ms, result)
+
+
+async def _move_across(session: BrowserSession, located: Located, choices: list[str], label: str,
+                       timeout_ms: int) -> list[str]:
+    """A two-list chooser (available -> chosen): each choice the list lacks is double-clicked across from the
+    list beside it, as a person moves it (the page's own script moves it and keeps both lists right)."""
+    ids = frame_ids(session, located.frame)
+    moved: list[str] = []
+    for choice in choices:
+        if "index" in await element_call(located, element_js.native_pick(choice)):
+            continue
+        found = await element_call(located, element_js.chooser_option(choice, ids.prefix, ids.seq))
+        if found.get("seq"):
+            ids.seq = max(ids.seq, int(found["seq"]))
+        if not found.get("id"):
+            if found.get("options") is None:
+                continue  # no list beside it: the plain "no option" error follows
+            have = await element_call(located, element_js.option_labels())
+            raise BrowserOpsError(ErrorCode.ELEMENT_NOT_FOUND, f"No option matching {choice!r} in {label} or in the "
+                                  f"list beside it. Options: {', '.join([*have, *found['options']][:25])}.",
+                                  details={"options": [*have, *found["options"]][:25]})
+        option = await other_element(located, str(found["id"]))
+        if option is None:
+            raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"The option {found.get('label')!r} vanished before it "
+                                  "could be moved. Try again.")
+        try:
+            await option.dblclick(timeout=timeout_ms)
+        except PlaywrightError as exc:
+            raise action_error(f"Moving {found.get('label')!r} into {label}", exc) from exc
+        moved.append(str(found.get("label")))
+    return moved

@@ -19,6 +19,8 @@
 //   nativePick     -> the native <select>'s <option> best matching args.text: {index, label} or {options}
 //   popupOpen      -> is the list a combobox opened still showing, is the focus on it or in that list, its value
 //   isMultiple     -> is it a <select multiple>?
+//   chooserOption  -> a two-list chooser's other list: its option best matching args.text, stamped
+//   optionLabels   -> every option a <select> holds
 //   selectedLabels -> a native <select>'s selected options (labels), or null for anything else
 function controlKind(el, role) {
   const tag = el.localName;
@@ -370,6 +372,36 @@ function visibility(el) {
 function nativePick(el, args) { return nativeOption(el, args.text); }
 
 function isMultiple(el) { return !!el.multiple; }
+
+// A two-list chooser (Django's filter_horizontal, dual list boxes): the other multiple <select> beside this one,
+// in the nearest container that holds exactly the two.
+function chooserPartner(el) {
+  let n = el.parentElement;
+  for (let hops = 0; hops < 4 && n; hops += 1, n = n.parentElement) {
+    const lists = Array.from(n.querySelectorAll("select[multiple], select[size]")).filter((x) => x !== el && visibleEl(x));
+    if (lists.length === 1) { return lists[0]; }
+    if (lists.length > 1) { return null; }
+  }
+  return null;
+}
+
+// args: {text, prefix, seq}: the option of the chooser's other list best matching text, stamped so it can be
+// double-clicked across (as a person moves it): {id, label}, {options} when none matches, {} without a partner.
+function chooserOption(el, args) {
+  const st = boState();
+  if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
+  if (args.seq > st.seq) { st.seq = args.seq; }
+  const partner = chooserPartner(el);
+  if (!partner) { return {}; }
+  const hit = nativeOption(partner, args.text);
+  if (hit.index === undefined) { return { options: hit.options }; }
+  return { id: stamp(partner.options[hit.index]), label: hit.label, seq: st.seq };
+}
+
+// The labels of every option a list holds (a chooser's chosen list: held, not selected).
+function optionLabels(el) {
+  return el.localName === "select" ? Array.from(el.options).map((o) => norm(o.label || o.textContent)) : [];
+}
 
 function selectedLabels(el) {
   return el.localName === "select" ? Array.from(el.selectedOptions).map((o) => norm(o.label || o.textContent)) : null;

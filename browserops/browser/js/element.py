@@ -177,6 +177,23 @@ def selected_labels() -> ElementCall[list[str] | None]:
     return ElementCall("element", "selectedLabels")
 
 
+class ChooserOption(TypedDict, total=False):
+    id: str  # the stamped option in the chooser's other list
+    label: str
+    seq: int
+    options: list[str]  # no match: the other list's options
+
+
+def chooser_option(text: str, prefix: str, seq: int) -> ElementCall[ChooserOption]:
+    """In a two-list chooser, the other list's option best matching ``text`` (stamped), or its options; ``{}``
+    when the list has no partner."""
+    return ElementCall("element", "chooserOption", {"text": text, "prefix": prefix, "seq": seq})
+
+
+def option_labels() -> ElementCall[list[str]]:
+    return ElementCall("element", "optionLabels")
+
+
 def native_pick(text: str) -> ElementCall[NativePick]:
     """The ``<option>`` of a native ``<select>`` best matching ``text`` (index + label), or the option labels."""
     return ElementCall("element", "nativePick", {"text": text})

@@ -183,9 +183,58 @@ function contentName(el) {
   return t;
 }
 
+// The label a person reads for a native control: its <label>s, or (a hidden <input>, which the HTML spec does
+// not let a label name) the <label for> that points at its id.
+function nativeLabel(el) {
+  const n = labelText(el);
+  if (n || !el.id) { return n; }
+  const doc = el.ownerDocument;
+  const l = Array.from(doc.querySelectorAll("label[for]")).find((x) => x.getAttribute("for") === el.id);
+  return l ? visibleText(l) : "";
+}
+
+// A native control a widget library hid to put its own widget in its place (Select2 hides the <select> with
+// aria-hidden and a 1px clip; Select2 3 keeps a hidden <input> for its AJAX choices): hidden from people, and
+// labelled, which the page's other hidden inputs (tokens, ids) are not.
+function hiddenForWidget(el) {
+  if (el.localName !== "select" && el.localName !== "input") { return false; }
+  const t = (el.getAttribute("type") || "").toLowerCase();
+  if (el.localName === "input" && ["checkbox", "radio", "file", "button", "submit", "reset", "image"].includes(t)) {
+    return false;
+  }
+  let hidden = t === "hidden" || el.getAttribute("aria-hidden") === "true";
+  if (!hidden) {
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    hidden = (r.width <= 1 && r.height <= 1) || cs.display === "none" || cs.clip === "rect(0px, 0px, 0px, 0px)"
+      || cs.clipPath === "inset(50%)";
+  }
+  return hidden && !!nativeLabel(el);
+}
+
+// The hidden native control a combobox/listbox/textbox widget stands for: right before or after the widget's
+// box, up to three levels out from the widget (Select2: select + span.select2 > span.selection > combobox).
+function replacedNative(el) {
+  let n = el;
+  for (let hops = 0; hops < 4 && n && n.parentElement; hops += 1) {
+    for (const sib of [n.previousElementSibling, n.nextElementSibling]) {
+      if (sib && hiddenForWidget(sib)) { return sib; }
+    }
+    if (n.parentElement.querySelectorAll("[role='combobox'], [role='listbox']").length > 1) { break; }
+    n = n.parentElement;
+  }
+  return null;
+}
+
 // Accessible name, close enough to the spec for labels people see: labelledby, aria-label, <label>, alt,
 // button values, content, then title and placeholder.
 function nameOf(el, role) {
+  if (role === "combobox" || role === "listbox") {
+    // A widget standing for a hidden native control is named by that control's label (Select2 names its
+    // combobox by the text of the current choice, which is its value, not its name).
+    const native = replacedNative(el);
+    if (native) { return nativeLabel(native); }
+  }
   let n = idrefText(el, "aria-labelledby");
   if (n) { return n; }
   n = norm(el.getAttribute("aria-label"));
