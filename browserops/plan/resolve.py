@@ -43,6 +43,8 @@ _ROLE_EQUIVALENTS: dict[str, frozenset[str]] = {
     "textbox": frozenset({"textbox", "searchbox"}),
     "searchbox": frozenset({"searchbox", "textbox"}),
     "switch": frozenset({"switch", "checkbox"}),
+    # A combobox that is a text box (a tag input, Select2 3's search field) lists as a textbox.
+    "combobox": frozenset({"combobox", "textbox", "searchbox"}),
 }
 _TRAILING = re.compile(r"[\s*:：]+$")
 

@@ -58,18 +58,22 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
             typing_only = desc.get("kind") == "text"  # a text field opens nothing on click: it suggests
             # An open list without the option may be the combobox's own display of what is selected
             # (Choices.js shows it as a listbox): a click opens the real one.
+            clicked = False
             if not typing_only and (not found.get("open") or desc.get("kind") == "combobox"):
                 await loc.click(timeout=timeout_ms)
+                clicked = True
             deadline = time.monotonic() + POPUP_WAIT_S
             found = await look()
             while not found.get("open") and not typing_only and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
                 found = await look()
-            state = await element_call(located, element_js.popup_open())
-            if not found.get("id") and (desc.get("kind") in ("combobox-input", "text") or state.get("typing")):
+            # A text field the focus is in after the click is a search box the widget opened (Select2); before
+            # any click it is only the field filled last.
+            search_box = clicked and bool((await element_call(located, element_js.popup_open())).get("typing"))
+            if not found.get("id") and (desc.get("kind") in ("combobox-input", "text") or search_box):
                 # Many comboboxes only offer matching options once text is typed: into the widget itself, or
                 # into the search box it opened and focused (Select2).
-                if not state.get("typing"):
+                if not search_box:
                     await focus_element(located, label, timeout_ms)
                     await element_call(located, element_js.select_content())
                 await session.page.keyboard.type(choice)
@@ -81,6 +85,10 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
         raise BrowserOpsError(ErrorCode.TARGET_AMBIGUOUS, f"{choice!r} is only part of several options in {label}: "
                               f"{', '.join(alike)}. Give the whole name of the one to choose.",
                               details={"options": alike})
+    if not found.get("id") and desc.get("kind") in ("text", "combobox-input"):
+        tag = await _new_tag(session, located, choice)
+        if tag is not None:
+            return tag
     if not found.get("id"):
         options = found.get("options") or seen_options
         listed = f" Options: {', '.join(options)}." if options else " No options appeared when it was opened."
@@ -96,6 +104,28 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
     except PlaywrightError as exc:
         raise action_error(f"Choosing {found.get('label')!r} in {label}", exc) from exc
     return {"chosen": found.get("label")}
+
+
+async def _new_tag(session: BrowserSession, located: Located, choice: str) -> dict[str, Any] | None:
+    """A tag input (a text box standing for a hidden text input) takes a value no suggestion offers as a new tag:
+    the text typed is ended with a comma, as a person ends a tag (a comma never sends the form, Enter could).
+    None when the field is not a tag input or the tag did not appear in the field it fills."""
+    state = await element_call(located, element_js.popup_open())
+    if not state.get("tagField") or not await element_call(located, element_js.is_focused()):
+        return None
+    if fold(choice) not in fold(state.get("value") or ""):
+        return None  # the text typed is no longer there: nothing to end as a tag
+    try:
+        await session.page.keyboard.type(",")
+    except PlaywrightError as exc:
+        raise action_error(f"Adding the tag {choice!r}", exc) from exc
+    deadline = time.monotonic() + POPUP_WAIT_S
+    while time.monotonic() < deadline:
+        state = await element_call(located, element_js.popup_open())
+        if fold(choice) in [fold(t.strip().strip('"')) for t in (state.get("nativeValue") or "").split(",")]:
+            return {"chosen": choice, "new_tag": True}
+        await asyncio.sleep(0.05)  # the widget writing the tag into its hidden field
+    return None
 
 
 async def close_popup(session: BrowserSession, located: Located, chosen: list[str], label: str,
@@ -191,7 +221,7 @@ async def select_many(session: BrowserSession, target: int | str, choices: list[
     selected (the others cleared, as a person's Ctrl+clicks would leave it); a multi-select widget (a
     combobox or list box that keeps what was picked, e.g. Tom Select, Choices.js) gets each one picked in turn.
     ``selected`` in the result says what the native list holds afterwards; ``chosen`` what was picked."""
-    ready = await prepare(session, target, reach=list(POPUP_KINDS), timeout_ms=timeout_ms)
+    ready = await prepare(session, target, reach=[*POPUP_KINDS, "text"], timeout_ms=timeout_ms)
     located, desc, label, kind = ready.located, ready.desc, ready.label, ready.kind
     result: dict[str, Any] = {"action": "select", "target": public_desc(desc, located)}
     async with NavWatch(session, session.page) as nav:
@@ -215,7 +245,7 @@ async def select_many(session: BrowserSession, target: int | str, choices: list[
             except PlaywrightError as exc:
                 raise action_error(f"Selecting in {label}", exc) from exc
             result["selected"] = await element_call(located, element_js.selected_labels())
-        elif kind in POPUP_KINDS:
+        elif kind in POPUP_KINDS or kind == "text":  # a text box here suggests, or takes tags
             chosen = []
             for choice in choices:
                 popup = await pick_popup_option(session, located, choice, label, desc, timeout_ms)

@@ -353,7 +353,11 @@ function popupOpen(el) {
   // A search box the widget focused when it opened (Select2's): typing goes there, not into the widget.
   const typing = !!a && a !== el && ((a.localName === "input" && !["checkbox", "radio", "button", "submit", "file"]
     .includes((a.type || "").toLowerCase())) || a.localName === "textarea");
-  return { open, focusHere, typing, value: cut(currentValue(el), 300) };
+  const native = replacedNative(el);
+  // A text box standing for a hidden text input (a tag input): a value no option offers becomes a new tag.
+  const tagField = !!native && native.localName === "input" && (el.localName === "input" || el.localName === "textarea");
+  return { open, focusHere, typing, tagField, nativeValue: native ? cut(currentValue(native), 300) : "",
+    value: cut(currentValue(el), 300) };
 }
 
 function linkAddress(el) {

@@ -92,6 +92,8 @@ class PopupState(TypedDict):
     open: bool
     focusHere: bool  # the focus is on the widget or in the list it opened
     typing: bool  # the focus is in a text field other than the widget (a search box it opened)
+    tagField: bool  # a text box standing for a hidden text input (tag-it): typed text can become a tag
+    nativeValue: str  # what the hidden native control the widget stands for holds
     value: str
 
 

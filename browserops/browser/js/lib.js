@@ -42,7 +42,12 @@ function roleOf(el) {
   if (explicit && explicit !== "none" && explicit !== "presentation" && explicit !== "generic") { return explicit; }
   const tag = el.localName;
   switch (tag) {
-    case "a": case "area": return el.hasAttribute("href") ? "link" : "generic";
+    case "a": case "area": {
+      const href = el.getAttribute("href");
+      // Select2 3's choice box is a script-only link beside the hidden input it fills: a combobox to a person.
+      if (tag === "a" && (href === null || /^\s*javascript:/i.test(href)) && replacedNative(el)) { return "combobox"; }
+      return href !== null ? "link" : "generic";
+    }
     case "button": case "summary": return "button";
     case "input": {
       const t = (el.getAttribute("type") || "text").toLowerCase();
@@ -220,7 +225,10 @@ function replacedNative(el) {
     for (const sib of [n.previousElementSibling, n.nextElementSibling]) {
       if (sib && hiddenForWidget(sib)) { return sib; }
     }
-    if (n.parentElement.querySelectorAll("[role='combobox'], [role='listbox']").length > 1) { break; }
+    // A box holding several shown widgets is a form part, not one widget's wrapper (its hidden list is its own).
+    const shown = Array.from(n.parentElement.querySelectorAll("[role='combobox'], [role='listbox']"))
+      .filter((x) => x.checkVisibility());
+    if (shown.length > 1) { break; }
     n = n.parentElement;
   }
   return null;
@@ -235,6 +243,14 @@ function nameOf(el, role) {
     const native = replacedNative(el);
     if (native) { return nativeLabel(native); }
   }
+  const own = nameOwn(el, role);
+  if (own || (role !== "textbox" && role !== "searchbox") || el.localName !== "input") { return own; }
+  // A tag input's nameless text box (tag-it) is named by the field it fills.
+  const native = replacedNative(el);
+  return native ? nativeLabel(native) : own;
+}
+
+function nameOwn(el, role) {
   let n = idrefText(el, "aria-labelledby");
   if (n) { return n; }
   n = norm(el.getAttribute("aria-label"));
@@ -320,8 +336,12 @@ function stateOf(el, role) {
     if (v) { st.value = cut(v, 60); }
     else if (role === "combobox") {
       // A custom select that shows its choice as its own text (Material UI's Select, Select2's selection):
-      // that text is its value, so the diff can say what it was and the staleness check covers it.
-      const t = shownChoice(el);
+      // that text is its value, so the diff can say what it was and the staleness check covers it. Standing
+      // for an empty hidden control, what it shows is a placeholder ("Please select model").
+      const native = replacedNative(el);
+      const empty = native && (native.localName === "select"
+        ? !Array.from(native.selectedOptions || []).some((o) => o.value) : !native.value);
+      const t = empty ? "" : shownChoice(el);
       if (t) { st.value = cut(t, 60); }
     }
   }

@@ -286,12 +286,10 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
 # What fails today, as ``<phase> <CODE> [at step N]: <message excerpt> — <why>`` (phase: prepare / run / verify /
 # next-prepare; CODE ``complete`` = the run said complete while the database lacks the change: a false complete).
 KNOWN_GAPS: dict[str, str] = {
-    "create_project": "prepare BROWSER_TARGET_NOT_FOUND at step 3: Cannot find combobox \"Customer\" on the page"
-                      " — the Select2 AJAX reference (form_ajax_refs) is listed as link \"Please select model\";"
-                      " the hidden input under it is not listed at all (server-backed autocomplete, issue #18)",
-    "create_customer_tags": "prepare BROWSER_PLAN_INVALID: step 5: fill step with action select needs a text value"
-                            " — two tags in the Select2 multiple (many-to-many): step files take one value per"
-                            " select (multi-value fields, issue #18)",
+    "create_project": "run BROWSER_ACTION_FAILED at step 4: textbox \"Starts at\" (#11) holds something other than"
+                      " the planned value after typing — the Customer autocomplete (Select2 3, AJAX) is picked now"
+                      " (step 3 ok); Flask-Admin's daterangepicker rewrites the typed 'Starts at' on every key-up"
+                      " (as in add_invoice_line)",
     "add_invoice_line": "prepare BROWSER_TARGET_NOT_FOUND at step 4: Cannot find textbox \"Description\" on the page"
                         " (only 1 match — prepare now rehearses 'Add Lines' and looks at the added row: its fields"
                         " have no accessible name (Flask-Admin clones the row's labels without their 'for'); behind"

@@ -228,8 +228,6 @@ KNOWN_GAPS: dict[str, str] = {
     # Draftail's editor (a contenteditable textbox) has no accessible name: its label is the panel heading "Body".
     "edit_and_publish": "prepare sent: POST /admin/editing-sessions/ping/wagtailcore/page/4/\n"
                         "prepare step 2: BROWSER_SITE_CHANGED: Cannot find textbox \"Body\" on the page",
-    # Multi-value: tag-it takes several tags in one field; the step file format takes one value.
-    "add_tags": "prepare step 1: BROWSER_PLAN_INVALID: fill step with action select needs a text value",
     # The delete itself goes through (Wagtail's confirmation page), but preparing it opened the edit view.
     "delete_page": "prepare sent: POST /admin/editing-sessions/ping/wagtailcore/page/7/",
     # The intro is on a page only clicks reach, so prepare left it unread (before = None); run compares the page's
