@@ -184,11 +184,18 @@ function prepare(el, args) {
   if (allows(args.reach, kind)) {
     out.visible = visibleEl(el);
     if (!out.visible) { return out; }
+    let scrolled = false;
     if (args.scroll !== false && !fullyShown(el)) {
       el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      scrolled = true;
     }
     const vw = document.documentElement.clientWidth || window.innerWidth;
     out.cover = coveredBy(el, [0, 0, vw, window.innerHeight]);
+    if (out.cover && args.scroll !== false && !scrolled) {
+      // Shown, but under a sticky footer or header (Wagtail's action bar): a person scrolls it to the middle.
+      el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      out.cover = coveredBy(el, [0, 0, vw, window.innerHeight]);
+    }
     if (out.cover) { out.cover_layer = coverLayer(el); return out; }
     if (labelOnTop(el)) { out.label_on_top = true; }
   }
