@@ -12,7 +12,6 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from mcp.client import Client
@@ -21,10 +20,10 @@ from playwright.async_api import Page
 
 from browserops.agent.model_api import tool_turn
 from browserops.demo_site import DemoSite
+from browserops.listing_rows import listing_items
 from browserops.tools.context import ToolContext
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act
-from browserops.listing_rows import listing_items
 from tests.calls import call_tool
 from tests.mcp.helpers import call
 
