@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserops.tools.context import ToolContext
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from playwright.async_api import Page
 
 from browserops.agent.model_api import tool_turn
 from browserops.demo_site import DemoSite
+from browserops.tools.context import ToolContext
 from browserops.tools.registry import call_tool
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act
