@@ -34,6 +34,10 @@ log = logging.getLogger(__name__)
 _State = TypeVar("_State")
 
 Mode = Literal["launch", "persistent", "cdp", "remote"]
+# With origin rules every document passes through the origin guard (fetched there, then handed to the page), so
+# Chromium can no longer tell which network a document came from, and its local-network check would refuse the
+# page's own WebSocket to a local server. The rules, checked on every request, take its place.
+GUARDED_ARGS = ["--disable-features=LocalNetworkAccessChecks"]
 
 
 @dataclass
@@ -197,6 +201,10 @@ class BrowserSession:
             "viewport": {"width": opts.viewport[0], "height": opts.viewport[1]},
             "accept_downloads": True,
         }
+        guarded = self.origin_rules.active
+        if guarded:
+            # A service worker fetches on a page's behalf, outside the page's requests: with origin rules, none.
+            ctx_kwargs["service_workers"] = "block"
         try:
             if opts.mode == "cdp":
                 assert opts.cdp_url
@@ -214,7 +222,7 @@ class BrowserSession:
             launch_kwargs: dict[str, Any] = {
                 "executable_path": self.chromium.path,
                 "headless": opts.headless,
-                "args": [*launch_args(), *opts.extra_args],
+                "args": [*launch_args(), *(GUARDED_ARGS if guarded else []), *opts.extra_args],
                 "chromium_sandbox": not running_as_root(),
             }
             if opts.mode == "persistent":
