@@ -56,7 +56,9 @@ def _what(request: Request) -> str:
         return "a beacon"
     if kind in ("fetch", "xhr"):
         return f"a {request.method} request ({kind})"
-    return f"a request for a {kind}" if kind not in ("other", "") else f"a {request.method} request"
+    if kind in ("other", ""):
+        return f"a {request.method} request"
+    return f"a request for {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 def _frame_kind(request: Request) -> str:
