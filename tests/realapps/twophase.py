@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 import yaml
@@ -60,6 +61,27 @@ class Requests:
     @property
     def unsafe(self) -> list[str]:
         return [f"{m} {p} {s}" for m, p, s in self.lines if m in UNSAFE_METHODS]
+
+
+def run_ledger(bundle: Path | None) -> list[str]:
+    """The run's side-effect ledger (every attempt of phase run in ``events.jsonl``) as ``METHOD /path STATUS`` lines,
+    query and origin left out, in the order the requests left: what browserops says the run sent."""
+    if bundle is None or not (bundle / "events.jsonl").is_file():
+        return []
+    out: list[str] = []
+    for line in (bundle / "events.jsonl").read_bytes().splitlines():
+        event = orjson.loads(line)
+        if event.get("phase") != "run":
+            continue
+        for sent in event.get("sent") or []:
+            path = urlsplit(sent["url"]).path
+            out.append(f"{sent['method']} {path} {sent['status'] if sent.get('status') is not None else '-'}")
+    return out
+
+
+def log_lines(requests: Requests) -> list[str]:
+    """The app log's unsafe requests as ``METHOD /path STATUS`` lines (query left out, as the ledger has it)."""
+    return [f"{m} {urlsplit(p).path} {s}" for m, p, s in requests.lines if m in UNSAFE_METHODS]
 
 
 def requests_in(log_text: str) -> Requests:
