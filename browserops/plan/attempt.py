@@ -199,7 +199,8 @@ def typed_values(plan: BrowserPlan, secrets: Mapping[int, str], entered: Entered
     """Every form of what the run enters into fields: the plan's typed and chosen values and the sensitive ones
     from the input, in each spelling they take (a date converted, digits an input mask regrouped), and what the
     fields held afterwards (``entered``, collected by the runner from each result)."""
-    values = [a.value for a in plan.actions if a.action in (Action.TYPE, Action.SELECT) and isinstance(a.value, str)]
+    values = [v for a in plan.actions if a.action in (Action.TYPE, Action.SELECT)
+              for v in (a.value if isinstance(a.value, list) else [a.value]) if isinstance(v, str)]
     forms = EnteredValues([*values, *secrets.values()])
     return sorted({*forms.forms(), *(entered.forms() if entered is not None else [])}, key=len, reverse=True)
 

@@ -22,7 +22,8 @@ import orjson
 from browserops.contract import SideEffect
 from browserops.evidence.layout import export_relpath
 from browserops.plan.model import BrowserPlan, PlanAction
-from browserops.plan.steps import CONFIRM_FREE, SIDE_EFFECT_RANK, Kind
+from browserops.plan.resolve import multi_text
+from browserops.plan.steps import CONFIRM_FREE, SIDE_EFFECT_RANK, Action, Kind
 
 MAX_VALUE_CHARS = 80
 _MARK = {Kind.SUBMIT: ">", Kind.PAYMENT: "$", Kind.ACT: ">", Kind.PRESS: ">", Kind.EXPORT: "↓", Kind.NAVIGATE: "→",
@@ -57,8 +58,15 @@ def value_text(action: PlanAction) -> str | None:
     if isinstance(action.value, bool):
         return "true" if action.value else "false"
     if isinstance(action.value, list):
-        return ", ".join(action.value)
+        return multi_text(action.value) if action.action is Action.SELECT else ", ".join(action.value)
     return action.value
+
+
+def shown(text: str, action: PlanAction) -> str:
+    """A value quoted for the diff; several options are already one JSON list (``["conference", "q4"]``)."""
+    if action.action is Action.SELECT and isinstance(action.value, list) and text.startswith("["):
+        return text if len(text) <= 4 * MAX_VALUE_CHARS else text[: 4 * MAX_VALUE_CHARS - 2] + "…]"
+    return quote(text)
 
 
 def planned_value(action: PlanAction) -> str:
@@ -67,7 +75,7 @@ def planned_value(action: PlanAction) -> str:
     text = value_text(action)
     if text is None:
         return f"(from input {action.value_ref.key})" if action.value_ref else "(none)"
-    return quote(text)
+    return shown(text, action)
 
 
 def diff_lines(plan: BrowserPlan) -> list[str]:
@@ -89,9 +97,9 @@ def diff_lines(plan: BrowserPlan) -> list[str]:
                 lines.append((f"  {entry.op} {name} = (sensitive)" if entry.op != "-" else f"  - {name}".rstrip())
                              + unread)
             elif entry.op == "+":
-                lines.append(f"  + {name} = {quote(entry.after or '')}{unread}")
+                lines.append(f"  + {name} = {shown(entry.after or '', a)}{unread}")
             elif entry.op == "~":
-                lines.append(f"  ~ {name} = {quote(entry.before or '')} -> {quote(entry.after or '')}")
+                lines.append(f"  ~ {name} = {shown(entry.before or '', a)} -> {shown(entry.after or '', a)}")
             else:
                 lines.append(f"  - {name}".rstrip() + unread)
             continue

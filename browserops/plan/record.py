@@ -201,7 +201,9 @@ class Recorder:
         for other, change in list(self._pending.items()):
             typed = label_key(change.value) if isinstance(change.value, str) else ""
             gone = self._item(other) is None
-            if other != blind and typed and (gone or any(p.startswith(typed) for p in picked)):
+            # Another widget's pick is a value, not a search, even once its input is hidden (out of the listing).
+            if other != blind and other not in self._picked and typed and (gone or any(p.startswith(typed)
+                                                                                        for p in picked)):
                 self._pending.pop(other)  # the search typed into the widget (or its transient search box)
 
     async def _on_click(self, event: dict[str, Any]) -> None:

@@ -317,11 +317,12 @@ class Walk:
         where = f'{el.role} "{el.name}"'
         mark = len(self.fence.refusals)
         try:
-            if a.action in (Action.TYPE, Action.SELECT) and isinstance(value, str):
+            if a.action in (Action.TYPE, Action.SELECT) and isinstance(value, str | list):
                 verb = "type" if a.action is Action.TYPE else "select"
                 if not a.sensitive and current_value(a, el) == wanted_value(a):
                     return "; already holds the value"
-                data = await self._act({"index": el.number, "action": verb, "text": value, **el.act_args()})
+                chosen = {"options": value} if isinstance(value, list) else {"text": value}
+                data = await self._act({"index": el.number, "action": verb, **chosen, **el.act_args()})
                 if verb == "type" and data.get("matches") is False:
                     self._problem(a, ErrorCode.ACTION_FAILED, f"{where} holds something other than the planned "
                                   "value after typing it (an input mask, a picker or a length limit?).")

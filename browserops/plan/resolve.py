@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import orjson
+
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.listing_rows import listing_items
 from browserops.plan.guard import GuardedTools
@@ -347,8 +349,27 @@ def current_value(step: Step, element: Resolved) -> str | None:
     if step.action is Action.UPLOAD:
         files = int(state.get("files") or 0)
         return f"{files} file{'s' if files != 1 else ''} attached" if files else ""
+    if step.action is Action.SELECT and isinstance(step.value, list):
+        return multi_text(listed_values(state))
     value = state.get("value")
     return str(value) if value is not None else ""
+
+
+def listed_values(state: dict[str, Any]) -> list[str]:
+    """The options a field that takes several holds now: the listing's ``values`` (a multiple select's picks, a
+    two-list chooser's chosen list, a tag input's tags), else its value text split at commas."""
+    values = state.get("values")
+    if isinstance(values, list):
+        return [str(v) for v in values if str(v).strip()]
+    text = str(state.get("value") or "")
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def multi_text(values: Sequence[str]) -> str:
+    """Several options as the diff and the staleness check see them: one JSON list, in a fixed order (a field's
+    picks are a set: the order a widget lists them in is not a change), ``""`` when there are none."""
+    picked = sorted({" ".join(v.split()) for v in values if v.strip()}, key=lambda v: (fold(v), v))
+    return "[" + ", ".join(orjson.dumps(v).decode() for v in picked) + "]" if picked else ""
 
 
 def wanted_value(step: Step) -> str | None:
@@ -365,6 +386,8 @@ def wanted_value(step: Step) -> str | None:
         return ", ".join(f.replace("\\", "/").rsplit("/", 1)[-1] for f in files)
     if isinstance(step.value, str):
         return step.value
+    if step.action is Action.SELECT and isinstance(step.value, list):
+        return multi_text(step.value)
     return None
 
 

@@ -259,15 +259,18 @@ class StepExecutor(PageChecks):
         where = f'{el.role} "{el.name}" (#{el.number})'
         if a.action in (Action.TYPE, Action.SELECT):
             value = self.secrets.get(a.number) if a.sensitive else a.value
-            assert isinstance(value, str)
+            assert isinstance(value, str | list)
             if not a.sensitive and current_value(a, el) == wanted_value(a):
                 outcome.status, outcome.note = "unchanged", f"{where} already holds the value"
                 return
             verb = "type" if a.action is Action.TYPE else "select"
-            args = {"index": el.number, "action": verb, "text": value, **el.act_args()}
+            # Several options (a multiple select, a two-list chooser, a tag input): one call picks them all.
+            chosen = {"options": value} if isinstance(value, list) else {"text": value}
+            args = {"index": el.number, "action": verb, **chosen, **el.act_args()}
             logged = {**args, "text": "(sensitive)"} if a.sensitive else None
             data = await self._call("browser_overlay_act", args, event, logged)
-            self.entered.add(value)
+            for one in value if isinstance(value, list) else [value]:
+                self.entered.add(one)
             self.entered.add_result(data)  # the page's own spelling: converted date, input mask, chosen option
             if verb == "type" and data.get("matches") is False:
                 raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"{where} holds something other than the planned "

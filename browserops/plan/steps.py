@@ -65,7 +65,7 @@ class ActionSpec:
     least: SideEffect
     kinds: frozenset[Kind]
     needs_target: bool
-    value: Literal["none", "text", "bool", "files"]
+    value: Literal["none", "text", "choices", "bool", "files"]  # choices: one option (text) or several (a list)
     page_tool: str | None = None  # the tool that performs it when the step names no target
 
     @property
@@ -83,7 +83,7 @@ ACTIONS: dict[Action, ActionSpec] = {
     Action.CLICK: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT}), True,
                              "none"),
     Action.TYPE: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "text"),
-    Action.SELECT: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "text"),
+    Action.SELECT: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "choices"),
     Action.CHECK: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "bool"),
     Action.UPLOAD: ActionSpec("upload", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "files"),
     Action.DOWNLOAD: ActionSpec("download", SideEffect.EXPORT, frozenset({Kind.EXPORT}), True, "none"),
@@ -228,7 +228,8 @@ class Step(PlanModel):
     target: SemanticTarget | None = None
     url: str | None = Field(None, max_length=2000, description="For navigate: http(s) URL or a path on the start site.")
     value: StepValue | None = Field(
-        None, description="Literal value: text (type/select), bool (check), files (upload)."
+        None, description="Literal value: text (type/select), a list of options (select on a field that takes "
+        "several: multiple select, two-list chooser, tag input), bool (check), files (upload)."
     )
     value_ref: ValueRef | None = Field(None, description="Take the value from the input data instead.")
     display: str | None = Field(
@@ -350,6 +351,11 @@ class Step(PlanModel):
             return
         if spec.value == "text" and not isinstance(self.value, str):
             raise ValueError(f"{where} needs a text value")
+        if spec.value == "choices" and not isinstance(self.value, str) and not (
+                isinstance(self.value, list) and self.value and all(isinstance(v, str) and v.strip()
+                                                                    for v in self.value)):
+            raise ValueError(f"{where} needs an option's text, or a non-empty list of them for a field that "
+                             "takes several (e.g. [conference, q4])")
         if spec.value == "bool" and not isinstance(self.value, bool):
             raise ValueError(f"{where} needs true or false")
         if spec.value == "files":

@@ -17,15 +17,20 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.locate import Located, element_call, other_element
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.text import fold
 
 POPUP_WAIT_S = 1.5
+# Suggestions a server sends for typed text: waited for this long at most (the action's own timeout may be shorter).
+SUGGEST_WAIT_S = 6.0
 OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "clear", "нет", "выкл", "否", "关"}
 
 
 async def pick_popup_option(session: BrowserSession, located: Located, choice: str, label: str,
                             desc: Desc, timeout_ms: int) -> dict[str, Any]:
     """Open a custom combobox/listbox like a person (click, then type to filter) and click the option; in a
-    suggesting text field (autocomplete), type the text and click the suggestion that appears."""
+    suggesting text field (autocomplete), type the text and click the suggestion that appears. Options that come
+    from the server only after typing (Select2 with ajax, Tom Select's load, react-select Async, MUI
+    Autocomplete) are waited for, bounded; a text that is only part of several options' names is refused."""
     loc = located.locator
     ids = frame_ids(session, located.frame)
 
@@ -38,6 +43,14 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
         if result.get("options"):
             seen_options[:] = result["options"]  # typing to filter may hide them all: remember the full list
         return result
+
+    async def wait_for_match(seconds: float) -> PopupOption:
+        deadline = time.monotonic() + seconds
+        found = await look()
+        while not found.get("id") and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)  # polling the page for the suggestions the server sends
+            found = await look()
+        return found
 
     found = await look()
     if not found.get("id") and desc.get("kind") != "listbox":
@@ -52,18 +65,22 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
             while not found.get("open") and not typing_only and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
                 found = await look()
-            if not found.get("id") and desc.get("kind") in ("combobox-input", "text"):
-                # Many comboboxes only offer matching options once text is typed.
-                await focus_element(located, label, timeout_ms)
-                await element_call(located, element_js.select_content())
+            state = await element_call(located, element_js.popup_open())
+            if not found.get("id") and (desc.get("kind") in ("combobox-input", "text") or state.get("typing")):
+                # Many comboboxes only offer matching options once text is typed: into the widget itself, or
+                # into the search box it opened and focused (Select2).
+                if not state.get("typing"):
+                    await focus_element(located, label, timeout_ms)
+                    await element_call(located, element_js.select_content())
                 await session.page.keyboard.type(choice)
-                deadline = time.monotonic() + POPUP_WAIT_S
-                found = await look()
-                while not found.get("id") and time.monotonic() < deadline:
-                    await asyncio.sleep(0.1)
-                    found = await look()
+                found = await wait_for_match(min(SUGGEST_WAIT_S, max(POPUP_WAIT_S, timeout_ms / 1000)))
         except PlaywrightError as exc:
             raise action_error(f"Opening {label}", exc) from exc
+    if found.get("ambiguous"):
+        alike = found["ambiguous"]
+        raise BrowserOpsError(ErrorCode.TARGET_AMBIGUOUS, f"{choice!r} is only part of several options in {label}: "
+                              f"{', '.join(alike)}. Give the whole name of the one to choose.",
+                              details={"options": alike})
     if not found.get("id"):
         options = found.get("options") or seen_options
         listed = f" Options: {', '.join(options)}." if options else " No options appeared when it was opened."
@@ -79,6 +96,32 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
     except PlaywrightError as exc:
         raise action_error(f"Choosing {found.get('label')!r} in {label}", exc) from exc
     return {"chosen": found.get("label")}
+
+
+async def close_popup(session: BrowserSession, located: Located, chosen: list[str], label: str,
+                      desc: Desc) -> dict[str, Any]:
+    """After the picks: a list the widget opened and left open (a multiple select keeps it open, as it should) is
+    closed the way a person closes it — Escape, with the focus on the widget or in its list, so no dialog of the
+    page gets it — then what the widget shows is checked to hold each choice."""
+    state = await element_call(located, element_js.popup_open())
+    closed = False
+    if state.get("open") and state.get("focusHere"):
+        try:
+            await session.page.keyboard.press("Escape")
+        except PlaywrightError as exc:
+            raise action_error(f"Closing the list of {label}", exc) from exc
+        deadline = time.monotonic() + POPUP_WAIT_S
+        state = await element_call(located, element_js.popup_open())
+        while state.get("open") and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)  # the widget's closing animation
+            state = await element_call(located, element_js.popup_open())
+        closed = True
+    shows = fold(state.get("value") or "")
+    # A widget that shows its choice as text (not an input, whose text is the search) must show each one now.
+    if desc.get("kind") == "combobox" and shows and not all(fold(c) in shows for c in chosen if c):
+        raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"{label} shows {state.get('value', '')[:120]!r} after "
+                              f"choosing {', '.join(repr(c) for c in chosen)}: the choice did not stick.")
+    return {"closed_list": True} if closed else {}
 
 
 REACHED_KINDS = ["combobox", "combobox-input", "listbox", "option", "checkable", "text"]
@@ -115,6 +158,7 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
         elif kind in POPUP_KINDS or kind == "text":
             # A text field here is a suggesting one (autocomplete/typeahead): type the text, pick the suggestion.
             result.update(await pick_popup_option(session, located, choice, label, desc, timeout_ms))
+            result.update(await close_popup(session, located, [str(result.get("chosen") or "")], label, desc))
         elif kind == "option":
             try:
                 await loc.click(timeout=timeout_ms)
@@ -156,6 +200,9 @@ async def select_many(session: BrowserSession, target: int | str, choices: list[
                 raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"{label} takes one option only: pass it as text.",
                                       details={"fields": ["options"]})
             indexes: list[int] = []
+            moved = await _move_across(session, located, choices, label, timeout_ms)
+            if moved:
+                result["moved"] = moved
             for choice in choices:
                 picked = await element_call(located, element_js.native_pick(choice))
                 if "index" not in picked:
@@ -174,7 +221,39 @@ async def select_many(session: BrowserSession, target: int | str, choices: list[
                 popup = await pick_popup_option(session, located, choice, label, desc, timeout_ms)
                 chosen.append(popup["chosen"])
             result["chosen"] = chosen
+            result.update(await close_popup(session, located, [str(c) for c in chosen], label, desc))
         else:
             raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"Cannot select several options in {label}: it is not a "
                                   "multi-select list or drop-down.", details={"fields": ["options"]})
     return await finish(located, nav, timeout_ms, result)
+
+
+async def _move_across(session: BrowserSession, located: Located, choices: list[str], label: str,
+                       timeout_ms: int) -> list[str]:
+    """A two-list chooser (available -> chosen): each choice the list lacks is double-clicked across from the
+    list beside it, as a person moves it (the page's own script moves it and keeps both lists right)."""
+    ids = frame_ids(session, located.frame)
+    moved: list[str] = []
+    for choice in choices:
+        if "index" in await element_call(located, element_js.native_pick(choice)):
+            continue
+        found = await element_call(located, element_js.chooser_option(choice, ids.prefix, ids.seq))
+        if found.get("seq"):
+            ids.seq = max(ids.seq, int(found["seq"]))
+        if not found.get("id"):
+            if found.get("options") is None:
+                continue  # no list beside it: the plain "no option" error follows
+            have = await element_call(located, element_js.option_labels())
+            raise BrowserOpsError(ErrorCode.ELEMENT_NOT_FOUND, f"No option matching {choice!r} in {label} or in the "
+                                  f"list beside it. Options: {', '.join([*have, *found['options']][:25])}.",
+                                  details={"options": [*have, *found["options"]][:25]})
+        option = await other_element(located, str(found["id"]))
+        if option is None:
+            raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"The option {found.get('label')!r} vanished before it "
+                                  "could be moved. Try again.")
+        try:
+            await option.dblclick(timeout=timeout_ms)
+        except PlaywrightError as exc:
+            raise action_error(f"Moving {found.get('label')!r} into {label}", exc) from exc
+        moved.append(str(found.get("label")))
+    return moved

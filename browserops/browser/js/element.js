@@ -17,7 +17,10 @@
 //   visibility     -> whether it is visible as Playwright's isVisible() reads it
 //   activate       -> focus it and run its default action (el.click()), as a screen reader activates it
 //   nativePick     -> the native <select>'s <option> best matching args.text: {index, label} or {options}
+//   popupOpen      -> is the list a combobox opened still showing, is the focus on it or in that list, its value
 //   isMultiple     -> is it a <select multiple>?
+//   chooserOption  -> a two-list chooser's other list: its option best matching args.text, stamped
+//   optionLabels   -> every option a <select> holds
 //   selectedLabels -> a native <select>'s selected options (labels), or null for anything else
 function controlKind(el, role) {
   const tag = el.localName;
@@ -319,11 +322,38 @@ function popupOption(el, args) {
   if (args.seq > st.seq) { st.seq = args.seq; }
   const opts = popupOptions(el);
   if (!opts.length) { return { open: false }; }
-  const best = bestOption(opts.filter((o) => o.getAttribute("aria-disabled") !== "true"), args.text,
-    (o) => nameOf(o, "option"), (o) => o.getAttribute("data-value") || o.getAttribute("value") || "",
-    (o) => o.getAttribute("title") || "");
-  if (best) { return { open: true, id: stamp(best), label: cut(nameOf(best, "option"), 80), seq: st.seq }; }
-  return { open: true, options: opts.slice(0, 25).map((o) => cut(nameOf(o, "option"), 40)) };
+  const usable = opts.filter((o) => o.getAttribute("aria-disabled") !== "true");
+  const labelOf = (o) => nameOf(o, "option");
+  const best = bestOption(usable, args.text, labelOf,
+    (o) => o.getAttribute("data-value") || o.getAttribute("value") || "", (o) => o.getAttribute("title") || "");
+  const options = opts.slice(0, 25).map((o) => cut(labelOf(o), 40));
+  if (best) {
+    const q = fold(args.text);
+    const exact = fold(labelOf(best)) === q || fold(best.getAttribute("data-value") || best.getAttribute("value") || "") === q;
+    // Not the text itself: only a part of several options' names. Picking one of them would be a guess.
+    const alike = exact ? [] : usable.filter((o) => fold(labelOf(o)).includes(q));
+    if (alike.length > 1) { return { open: true, ambiguous: alike.slice(0, 10).map((o) => cut(labelOf(o), 60)), options }; }
+    return { open: true, id: stamp(best), label: cut(labelOf(best), 80), seq: st.seq };
+  }
+  return { open: true, options };
+}
+
+// Whether the list a combobox opened still shows, whether the focus is on the widget or in that list (so an
+// Escape goes to the widget, never to a dialog of the page), and what the widget holds now.
+function popupOpen(el) {
+  const expanded = el.getAttribute("aria-expanded");
+  const opts = roleOf(el) === "listbox" ? [] : popupOptions(el);
+  const open = expanded === null ? opts.length > 0 : expanded === "true";
+  const a = deepActiveElement();
+  let focusHere = !!a && (a === el || composedContains(el, a));
+  if (!focusHere && a && a.closest) {
+    const list = a.closest('[role="listbox"], [role="menu"]');
+    focusHere = !!list && opts.some((o) => composedContains(list, o));
+  }
+  // A search box the widget focused when it opened (Select2's): typing goes there, not into the widget.
+  const typing = !!a && a !== el && ((a.localName === "input" && !["checkbox", "radio", "button", "submit", "file"]
+    .includes((a.type || "").toLowerCase())) || a.localName === "textarea");
+  return { open, focusHere, typing, value: cut(currentValue(el), 300) };
 }
 
 function linkAddress(el) {
@@ -342,6 +372,36 @@ function visibility(el) {
 function nativePick(el, args) { return nativeOption(el, args.text); }
 
 function isMultiple(el) { return !!el.multiple; }
+
+// A two-list chooser (Django's filter_horizontal, dual list boxes): the other multiple <select> beside this one,
+// in the nearest container that holds exactly the two.
+function chooserPartner(el) {
+  let n = el.parentElement;
+  for (let hops = 0; hops < 4 && n; hops += 1, n = n.parentElement) {
+    const lists = Array.from(n.querySelectorAll("select[multiple], select[size]")).filter((x) => x !== el && visibleEl(x));
+    if (lists.length === 1) { return lists[0]; }
+    if (lists.length > 1) { return null; }
+  }
+  return null;
+}
+
+// args: {text, prefix, seq}: the option of the chooser's other list best matching text, stamped so it can be
+// double-clicked across (as a person moves it): {id, label}, {options} when none matches, {} without a partner.
+function chooserOption(el, args) {
+  const st = boState();
+  if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
+  if (args.seq > st.seq) { st.seq = args.seq; }
+  const partner = chooserPartner(el);
+  if (!partner) { return {}; }
+  const hit = nativeOption(partner, args.text);
+  if (hit.index === undefined) { return { options: hit.options }; }
+  return { id: stamp(partner.options[hit.index]), label: hit.label, seq: st.seq };
+}
+
+// The labels of every option a list holds (a chooser's chosen list: held, not selected).
+function optionLabels(el) {
+  return el.localName === "select" ? Array.from(el.options).map((o) => norm(o.label || o.textContent)) : [];
+}
 
 function selectedLabels(el) {
   return el.localName === "select" ? Array.from(el.selectedOptions).map((o) => norm(o.label || o.textContent)) : null;

@@ -85,6 +85,18 @@ class PopupOption(TypedDict, total=False):
     label: str
     seq: int
     options: list[str]  # no match: the visible options
+    ambiguous: list[str]  # only part of several options' names matched: those options
+
+
+class PopupState(TypedDict):
+    open: bool
+    focusHere: bool  # the focus is on the widget or in the list it opened
+    typing: bool  # the focus is in a text field other than the widget (a search box it opened)
+    value: str
+
+
+def popup_open() -> ElementCall[PopupState]:
+    return ElementCall("element", "popupOpen")
 
 
 class Activated(TypedDict):
@@ -163,6 +175,23 @@ def is_multiple() -> ElementCall[bool]:
 def selected_labels() -> ElementCall[list[str] | None]:
     """A native ``<select>``'s selected options (labels); ``None`` for anything else."""
     return ElementCall("element", "selectedLabels")
+
+
+class ChooserOption(TypedDict, total=False):
+    id: str  # the stamped option in the chooser's other list
+    label: str
+    seq: int
+    options: list[str]  # no match: the other list's options
+
+
+def chooser_option(text: str, prefix: str, seq: int) -> ElementCall[ChooserOption]:
+    """In a two-list chooser, the other list's option best matching ``text`` (stamped), or its options; ``{}``
+    when the list has no partner."""
+    return ElementCall("element", "chooserOption", {"text": text, "prefix": prefix, "seq": seq})
+
+
+def option_labels() -> ElementCall[list[str]]:
+    return ElementCall("element", "optionLabels")
 
 
 def native_pick(text: str) -> ElementCall[NativePick]:

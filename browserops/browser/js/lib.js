@@ -183,9 +183,58 @@ function contentName(el) {
   return t;
 }
 
+// The label a person reads for a native control: its <label>s, or (a hidden <input>, which the HTML spec does
+// not let a label name) the <label for> that points at its id.
+function nativeLabel(el) {
+  const n = labelText(el);
+  if (n || !el.id) { return n; }
+  const doc = el.ownerDocument;
+  const l = Array.from(doc.querySelectorAll("label[for]")).find((x) => x.getAttribute("for") === el.id);
+  return l ? visibleText(l) : "";
+}
+
+// A native control a widget library hid to put its own widget in its place (Select2 hides the <select> with
+// aria-hidden and a 1px clip; Select2 3 keeps a hidden <input> for its AJAX choices): hidden from people, and
+// labelled, which the page's other hidden inputs (tokens, ids) are not.
+function hiddenForWidget(el) {
+  if (el.localName !== "select" && el.localName !== "input") { return false; }
+  const t = (el.getAttribute("type") || "").toLowerCase();
+  if (el.localName === "input" && ["checkbox", "radio", "file", "button", "submit", "reset", "image"].includes(t)) {
+    return false;
+  }
+  let hidden = t === "hidden" || el.getAttribute("aria-hidden") === "true";
+  if (!hidden) {
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    hidden = (r.width <= 1 && r.height <= 1) || cs.display === "none" || cs.clip === "rect(0px, 0px, 0px, 0px)"
+      || cs.clipPath === "inset(50%)";
+  }
+  return hidden && !!nativeLabel(el);
+}
+
+// The hidden native control a combobox/listbox/textbox widget stands for: right before or after the widget's
+// box, up to three levels out from the widget (Select2: select + span.select2 > span.selection > combobox).
+function replacedNative(el) {
+  let n = el;
+  for (let hops = 0; hops < 4 && n && n.parentElement; hops += 1) {
+    for (const sib of [n.previousElementSibling, n.nextElementSibling]) {
+      if (sib && hiddenForWidget(sib)) { return sib; }
+    }
+    if (n.parentElement.querySelectorAll("[role='combobox'], [role='listbox']").length > 1) { break; }
+    n = n.parentElement;
+  }
+  return null;
+}
+
 // Accessible name, close enough to the spec for labels people see: labelledby, aria-label, <label>, alt,
 // button values, content, then title and placeholder.
 function nameOf(el, role) {
+  if (role === "combobox" || role === "listbox") {
+    // A widget standing for a hidden native control is named by that control's label (Select2 names its
+    // combobox by the text of the current choice, which is its value, not its name).
+    const native = replacedNative(el);
+    if (native) { return nativeLabel(native); }
+  }
   let n = idrefText(el, "aria-labelledby");
   if (n) { return n; }
   n = norm(el.getAttribute("aria-label"));
@@ -261,12 +310,20 @@ function stateOf(el, role) {
   } else if (tag === "select") {
     const picked = Array.from(el.selectedOptions || []).map((o) => norm(o.label || o.textContent));
     if (picked.length) { st.value = cut(picked.join(", "), 60); }
+    // A field that takes several: each pick whole (the diff and the staleness check compare them as a set).
+    if (el.multiple && picked.length) { st.values = picked.slice(0, 50).map((p) => cut(p, 100)); }
   } else if (el.isContentEditable) {
     const t = visibleText(el);
     if (t) { st.value = cut(t, 60); }
   } else if (role === "combobox" || role === "slider" || role === "spinbutton") {
     const v = el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow");
     if (v) { st.value = cut(v, 60); }
+    else if (role === "combobox") {
+      // A custom select that shows its choice as its own text (Material UI's Select, Select2's selection):
+      // that text is its value, so the diff can say what it was and the staleness check covers it.
+      const t = shownChoice(el);
+      if (t) { st.value = cut(t, 60); }
+    }
   }
   if (el.required || el.getAttribute("aria-required") === "true") { st.required = true; }
   if (el.getAttribute("aria-invalid") === "true") { st.invalid = true; }
@@ -274,6 +331,18 @@ function stateOf(el, role) {
   if (deepActiveElement() === el) { st.focused = true; }
   if (role === "heading") { st.level = headingLevel(el); }
   return st;
+}
+
+// What a non-input combobox shows as its current choice: its visible text, without a placeholder the page marks
+// as one, without the text of a label it contains. "" when it shows nothing but a placeholder.
+function shownChoice(el) {
+  if (el.localName === "input" || el.localName === "textarea" || el.localName === "select") { return ""; }
+  if (el.querySelector("input, textarea, select")) { return ""; }  // a wrapper: its field tells
+  const t = norm(visibleText(el).replace(/[\u200b\ufeff]/g, ""));  // MUI's empty Select shows a zero-width space
+  if (!t) { return ""; }
+  const ph = el.querySelector("[class*='placeholder' i]");
+  if (ph && norm(ph.textContent) === t) { return ""; }
+  return t.length <= 200 ? t : "";
 }
 
 // The input type when it tells the caller more than the role does (date, email, password, file, ...).

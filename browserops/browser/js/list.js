@@ -114,6 +114,7 @@ function walkFrame(st, args) {
   const found = collect(st, args);
   let cands = found.cands;
   cands = withoutWrappers(cands);
+  cands = withoutReplacedNatives(cands);
   if (!found.wantScope) {
     cands = withSuggestions(cands, found.viewport, args.off || [0, 0], args.fclip, !!(args.scope && args.scope.viewport));
   }
@@ -443,6 +444,19 @@ function withoutWrappers(cands) {
     if (r.width * r.height >= 0.5 * c.r.width * c.r.height || r.width >= 0.85 * c.r.width) { drop.add(c); }
   }
   return drop.size ? cands.filter((c) => !drop.has(c)) : cands;
+}
+
+// A native control a widget hid and replaced (Select2's <select>) is listed once: as the widget a person
+// operates, which nameOf names by the native control's label. The native one, acted on, opens nothing.
+function withoutReplacedNatives(cands) {
+  let drop = null;
+  for (const c of cands) {
+    const role = c.el.getAttribute("role");
+    if (role !== "combobox" && role !== "listbox") { continue; }
+    const native = replacedNative(c.el);
+    if (native) { (drop || (drop = new Set())).add(native); }
+  }
+  return drop ? cands.filter((c) => !drop.has(c.el)) : cands;
 }
 
 // The suggestions an autocomplete shows beside the focused field as a bare floating list (jQuery UI's: a

@@ -267,12 +267,6 @@ REFUSED = Task("add_expense_bad_date", _steps("add_expense_bad_date"), check_not
 
 # What today's browserops cannot do, as it fails: "<prepare|run> step <N>: <BROWSER_CODE>: <part of the message>".
 KNOWN_GAPS: dict[str, str] = {
-    # Select2 (server-backed autocomplete): the step resolves to the hidden native <select>, which holds only the
-    # current choice; the suggestions come from /admin/autocomplete/ only after typing in Select2's own search box.
-    "add_expense_with_vendor": "run step 2: BROWSER_ELEMENT_NOT_FOUND: No option matching 'Tailspin Airlines' in "
-                               "Element",
-    # Multi-value: the two-list chooser needs two values in one step; the step file format takes one.
-    "add_expense_with_tags": "prepare step 2: BROWSER_PLAN_INVALID: fill step with action select needs a text value",
     # The changelist's search box is named by its label's image (alt="Search"); Playwright's
     # get_by_role("textbox", name="Search") finds it, browserops names it 'q' (guessed from name=).
     "search_and_edit": "prepare step 1: BROWSER_SITE_CHANGED: Cannot find textbox \"Search\" on the page",

@@ -273,7 +273,4 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
 # What fails today, as ``<phase> <CODE> [at step N]: <message excerpt> — <why>`` (phase: prepare / run / verify;
 # CODE ``complete`` = the run said complete while the database lacks the change: a false complete).
 KNOWN_GAPS: dict[str, str] = {
-    "create_customer": "prepare BROWSER_PLAN_INVALID: step 10: fill step with action select needs a text value"
-                       " — two tags in the MUI multiple select (SelectArrayInput): step files take one value per"
-                       " select (multi-value fields, issue #18)",
 }
