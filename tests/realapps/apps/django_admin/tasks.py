@@ -273,11 +273,4 @@ KNOWN_GAPS: dict[str, str] = {
                                "Element",
     # Multi-value: the two-list chooser needs two values in one step; the step file format takes one.
     "add_expense_with_tags": "prepare step 2: BROWSER_PLAN_INVALID: fill step with action select needs a text value",
-    # The changelist's search box is named by its label's image (alt="Search"); Playwright's
-    # get_by_role("textbox", name="Search") finds it, browserops names it 'q' (guessed from name=).
-    "search_and_edit": "prepare step 1: BROWSER_SITE_CHANGED: Cannot find textbox \"Search\" on the page",
-    # The export form's Format select is on a page only clicks reach, so prepare left it unread (before = None);
-    # run compares the page's '---' with None and calls the plan stale.
-    "export_billable": "run step 3: BROWSER_PLAN_STALE: The page changed since prepare: format no longer holds the "
-                       "value the diff was computed against",
 }
