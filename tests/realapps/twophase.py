@@ -10,6 +10,7 @@ whether a run that said ``complete`` really saved the change ("false complete").
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,6 +104,8 @@ class Outcome:
     next_prepare: dict[str, Any] | None = None
     bundle: Path | None = None
     stderr: str = ""
+    prepare_s: float = 0.0  # wall time of the prepare command
+    run_s: float = 0.0  # wall time of run --confirm (browser launch to evidence written)
 
     @property
     def run_complete(self) -> bool:
@@ -173,8 +176,10 @@ def two_phase(workspace: Path, app: RunningApp, task: CorpusTask, *, profile: Pa
     """prepare → run --confirm → evidence verify, as the CLI's user does it, with the app's log cut per phase."""
     workspace.mkdir(parents=True, exist_ok=True)
     prepare_start = len(app.log_text())
+    began = time.monotonic()
     code, data, err = prepare(workspace, app, task.steps, task.inputs, profile)
-    outcome = Outcome(code, data, requests_in(app.log_text()[prepare_start:]), stderr=err)
+    outcome = Outcome(code, data, requests_in(app.log_text()[prepare_start:]), stderr=err,
+                      prepare_s=time.monotonic() - began)
     if code not in (0, 2):
         return outcome
     request_id = str(data["requestId"])
@@ -187,7 +192,9 @@ def two_phase(workspace: Path, app: RunningApp, task: CorpusTask, *, profile: Pa
         args += ["--input", str(input_file)]
     if profile:
         args += ["--profile", str(profile)]
+    began = time.monotonic()
     outcome.run_code, run_data, run_err = cli_json(workspace, *args)
+    outcome.run_s = time.monotonic() - began
     outcome.stderr += run_err
     outcome.run = run_data if run_data.get("status") == "ok" else {
         **run_data, "runStatus": ((run_data.get("details") or {}).get("run") or {}).get("runStatus")}
