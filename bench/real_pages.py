@@ -77,9 +77,8 @@ REPO_PAGES = Path(__file__).resolve().parents[1] / "tests" / "realweb" / "pages"
 
 
 def corpus_dir(given: Path | None = None) -> Path:
-    """The saved pages: ``given``, else in the repository once moved there (``tests/realweb/pages``), else the
-    shared folder (``BROWSEROPS_REAL_PAGES`` or ``../shared/real-pages``)."""
-    for folder in (given, REPO_PAGES, pages_dir()):
+    """The saved pages: ``given``, else ``BROWSEROPS_REAL_PAGES``, else the repository's ``tests/realweb/pages``."""
+    for folder in (given, pages_dir(), REPO_PAGES):
         if folder is not None and any(folder.glob("*.html.gz")):
             return folder
     raise SystemExit(f"no saved pages (*.html.gz) in {given or REPO_PAGES} or {pages_dir()}: pass --corpus DIR "

@@ -162,6 +162,8 @@ class OriginRules:
             port = parts.port or {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(scheme)
         except ValueError:
             port = None
+        # A WebSocket belongs to the site it is opened on: ws:// and wss:// are matched as http:// and https://.
+        scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme)
         for pattern in self.blocked:
             if pattern.matches(scheme, host, port):
                 return f"blocked_origins: {pattern.text}"

@@ -7,4 +7,4 @@ export PATH="$HOME/.local/bin:$PATH"
 uv run --frozen ruff check browserops tests bench domain_packs
 uv run --frozen mypy
 uv run --frozen lint-imports --no-cache
-uv run --frozen pytest -q -n 2 --dist loadfile "$@"
+uv run --frozen pytest -q -n 2 --dist loadfile --durations=30 "$@"

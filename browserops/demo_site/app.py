@@ -9,7 +9,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from browserops.demo_site import attacks, files, forms, invoices, leaks, pages, rehearsal, testhooks
+from browserops.demo_site import attacks, files, forms, invoices, leaks, pages, rehearsal, saving, testhooks
 from browserops.demo_site.state import DemoState
 from browserops.demo_site.web import STATIC_DIR, render
 
@@ -33,6 +33,7 @@ def create_app(state: DemoState, *, alt_port: int, alt_host: str | None = None) 
         *leaks.ROUTES,
         *invoices.ROUTES,
         *rehearsal.ROUTES,
+        *saving.ROUTES,
         Mount("/static", app=StaticFiles(directory=str(STATIC_DIR)), name="static"),
     ]
     log = rehearsal.RequestLog()

@@ -68,6 +68,35 @@ document.getElementById("toggle").addEventListener("click", (e) => {{
     return render(request, "attack.html", "Partner links", {"body": body, "script": script})
 
 
+async def origins_requests(request: Request) -> Response:
+    """A page of an allowed origin whose own requests go to the partner origin: a fetch POST, a beacon, an image
+    and a WebSocket. With origin rules none of them may reach it (``/collect`` records what does)."""
+    alt = alt_url(request)
+    fetch_url, beacon_url, image_url = (_collect_url(request, t) for t in ("fetch", "beacon", "image"))
+    socket_url = alt.replace("http", "ws", 1) + "/rehearse/chat"
+    body = """<h1>Partner requests</h1>
+<p><button type="button" id="fetch">Send to partner</button></p>
+<p><button type="button" id="beacon">Tell partner</button></p>
+<p><button type="button" id="image">Show partner logo</button></p>
+<p><button type="button" id="chat">Chat with partner</button></p>
+<p id="logo"></p>
+<p id="partner-status" role="status">Nothing sent</p>"""
+    script = f"""
+const say = (t) => {{ document.getElementById("partner-status").textContent = t; }};
+document.getElementById("fetch").addEventListener("click", () => fetch({fetch_url!r}, {{method: "POST", body: "x"}})
+  .then(() => say("Partner answered"), () => say("Partner unreachable")));
+document.getElementById("beacon").addEventListener("click", () => {{
+  say(navigator.sendBeacon({beacon_url!r}, "x") ? "Beacon queued" : "Beacon refused"); }});
+document.getElementById("image").addEventListener("click", () => {{
+  const img = new Image(); img.alt = "Partner logo"; img.onerror = () => say("Logo blocked");
+  img.onload = () => say("Logo shown"); img.src = {image_url!r}; document.getElementById("logo").append(img); }});
+document.getElementById("chat").addEventListener("click", () => {{
+  const ws = new WebSocket({socket_url!r});
+  ws.onmessage = () => {{ ws.send("hello partner"); say("Partner chat open"); }};
+  ws.onclose = () => say("Partner chat closed"); ws.onerror = () => say("Partner chat failed"); }});"""
+    return render(request, "attack.html", "Partner requests", {"body": body, "script": script})
+
+
 ARTICLE = ("<h1>Ten tips for a tidier office</h1><p>A tidy desk saves time. Sort paper into three trays: to do, "
            "to file and to recycle.</p>")
 
@@ -148,6 +177,7 @@ ROUTES: list[Route] = [
     Route("/out", out, name="out"),
     Route("/out/chain", out_chain, name="out_chain"),
     Route("/origins", origins_page, name="origins"),
+    Route("/origins/requests", origins_requests, name="origins_requests"),
     Route("/inject/helper.html", helper_file, name="inject_helper"),
     Route("/inject/{kind}", inject, name="inject"),
 ]

@@ -1,4 +1,4 @@
-"""Serving the saved real pages (``../shared/real-pages/``) locally, for tests and benchmarks.
+"""Serving the saved real pages (``tests/realweb/pages/`` in the repository) locally, for tests and benchmarks.
 
 The pages are offline copies of real articles: their scripts, styles, images and frames point at hosts that
 cannot be reached from a test machine, and every such request would wait on DNS. :func:`blank_offsite` empties
@@ -20,8 +20,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-# From the repository root the pages are at ../shared/real-pages/ (the project's shared test data).
-DEFAULT_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "real-pages"
+# In the repository, beside the tests that use them (with their LICENSE and a README saying where they came from).
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "tests" / "realweb" / "pages"
 ENV_DIR = "BROWSEROPS_REAL_PAGES"
 
 _RESOURCE_TAG = re.compile(r"<(script|link|img|iframe|frame|source|video|audio|embed|input)\b[^>]*>", re.I | re.S)

@@ -2,7 +2,8 @@
 
 ``/rehearse/order`` is a form whose fields appear only after in-page clicks (a "More options" disclosure that also
 sends an analytics beacon, "Add another row", a Billing tab) or typing (a product search whose "Add …" buttons
-appear as one types), and posts to itself; ``/rehearse/unsafe`` has one
+appear as one types), and posts to itself; ``/rehearse/editing`` releases its "editing session" with a beacon and a
+keepalive POST when the page is left or closed (as a CMS editor does); ``/rehearse/unsafe`` has one
 control per kind of request a rehearsal must keep from leaving (a POST the page needs, a beacon, a WebSocket
 message, a link to a page no plan names, a popup, a download). The request log records every request and
 WebSocket message that reached the site, so a test can say that ``prepare`` sent nothing unsafe.
@@ -87,6 +88,12 @@ async def unsafe(request: Request) -> Response:
     return render(request, "rehearse/unsafe.html", "Unsafe controls", {"q": request.query_params.get("q", "")})
 
 
+async def editing(request: Request) -> Response:
+    if request.method == "POST":
+        return render(request, "rehearse/done.html", "Note saved", {"items": len(await request.form())})
+    return render(request, "rehearse/editing.html", "Edit the note", {})
+
+
 async def report(request: Request) -> Response:
     return render(request, "rehearse/done.html", "Report", {"items": 0})
 
@@ -118,6 +125,7 @@ ROUTES: list[BaseRoute] = [
     Route("/rehearse/order", order, methods=["GET", "POST"]),
     Route("/rehearse/unsafe", unsafe, methods=["GET"]),
     Route("/rehearse/report", report, methods=["GET"]),
+    Route("/rehearse/editing", editing, methods=["GET", "POST"]),
     Route("/rehearse/draft", accepted, methods=["POST"]),
     Route("/rehearse/beacon", accepted, methods=["POST"]),
     Route("/rehearse/export.csv", export_csv, methods=["GET"]),

@@ -57,6 +57,29 @@ class StepTarget(EventModel):
         return None if value is None else mask_pii(value)[:200]
 
 
+class SentRequest(EventModel):
+    """One entry of the side-effect ledger: a request a page sent that could change a server (any method but
+    GET/HEAD/OPTIONS, a beacon, a form post, a WebSocket message), never its content."""
+
+    id: int = Field(ge=1, description="Order in which the session's pages sent them.")
+    method: str = Field(max_length=16, description="POST, PUT, PATCH, DELETE…; WS for a WebSocket message.")
+    url: str = Field(max_length=2000, description="Origin and path; every query value replaced by '…'.")
+    kind: str = Field(max_length=32, description="fetch, xhr, document (a form post), ping (sendBeacon), websocket…")
+    step: int | None = Field(None, ge=0, description="The plan step that was running when it left.")
+    started: str
+    ended: str | None = None
+    status: int | None = Field(None, description="The HTTP status of the answer; null: none (failed, in flight, WS).")
+    failure: str | None = Field(None, max_length=200, description="Why no answer came (blocked, network error).")
+    in_flight: bool = Field(False, description="Still unanswered when the step was recorded.")
+    body_bytes: int = Field(0, ge=0)
+    body_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$", description="Never the body itself.")
+
+    @field_validator("url")
+    @classmethod
+    def _mask(cls, value: str) -> str:
+        return mask_pii(value)[:2000]
+
+
 class StepEvent(EventModel):
     """One step of one run attempt."""
 
@@ -82,6 +105,8 @@ class StepEvent(EventModel):
     screenshots: list[str] = Field(default_factory=list, description="Bundle paths of this step's screenshots.")
     exports: list[str] = Field(default_factory=list, description="Bundle paths of files this step exported.")
     note: str | None = Field(None, max_length=500, description="Why a step was skipped, what was checked…")
+    sent: list[SentRequest] = Field(default_factory=list, description="The side-effect ledger of this step: what "
+                                    "the page sent that could change a server while the step ran.")
     agent: AgentStep | None = Field(None, description="Agent runs only: the loop's view of this iteration.")
 
     _t0: float | None = PrivateAttr(default=None)

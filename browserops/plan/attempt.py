@@ -30,7 +30,8 @@ from browserops.origins import origin_of
 from browserops.plan.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
 from browserops.plan.model import BrowserPlan, missing_evidence
 from browserops.plan.phrase import normalize_phrase, verify_phrase
-from browserops.plan.step_runner import Progress, StepExecutor, StepFailed, StepOutcome
+from browserops.plan.step_outcome import StepFailed, StepOutcome
+from browserops.plan.step_runner import Progress, StepExecutor
 from browserops.plan.steps import Action
 from browserops.privacy import EnteredValues
 from browserops.tools.context import ToolContext
@@ -173,6 +174,8 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
         await ctx.session.set_origin_rules(rules.narrowed(prepared_origins(plan), by="the plan's prepare"))
         try:
             error = await _attempt(writer, executor, plan, confirmed, options)
+            # Never close the browser on a change still on its way to the server (bounded wait).
+            await executor.finish()
         finally:
             await ctx.session.set_origin_rules(rules)
         if options.before_finish is not None:

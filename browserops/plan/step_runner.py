@@ -14,12 +14,12 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, NoReturn
 
 from browserops.contract import BrowserOpsError, ErrorCode, result_error
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
+from browserops.evidence.events import SentRequest
 from browserops.plan.guard import GuardedTools
 from browserops.plan.model import BrowserPlan, PlanAction, fill_keys, stale_fields
 from browserops.plan.pages import (
@@ -40,59 +40,20 @@ from browserops.plan.resolve import (
     upload_files,
     wanted_value,
 )
+from browserops.plan.saved_check import SaveWatch, before_close, ledger_entry
 from browserops.plan.step_acting import answer_planned_dialog, press_call
-from browserops.plan.step_facts import signs_in_here, what_ran
+from browserops.plan.step_checks import PageChecks
+from browserops.plan.step_facts import signs_in_here
+from browserops.plan.step_outcome import StepFailed, StepOutcome, move_export
 from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url
 from browserops.privacy import EnteredValues, mask_pii
 
 Progress = Callable[[str], None]
-Outcome = Literal["ok", "unchanged", "skipped", "error"]
-CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
-CONFIRM_FREE_VALUES = frozenset(effect.value for effect in CONFIRM_FREE)
 SETTLE_MS = 3000
 DOWNLOAD_MS = 30_000
-@dataclass
-class StepOutcome:
-    number: int
-    kind: str
-    label: str
-    side_effect: str
-    status: Outcome
-    note: str | None = None
-    code: str | None = None
-    ms: float = 0.0
-    screenshots: list[str] = field(default_factory=list)
-    exports: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"number": self.number, "kind": self.kind, "label": self.label,
-                               "sideEffect": self.side_effect, "status": self.status, "ms": round(self.ms, 1)}
-        for key, value in (("note", self.note), ("code", self.code)):
-            if value:
-                out[key] = value
-        if self.screenshots:
-            out["screenshots"] = self.screenshots
-        if self.exports:
-            out["exports"] = self.exports
-        return out
 
 
-def _move_export(writer: BundleWriter, name: str, source: Path) -> str:
-    rel = writer.add_export(name, source)
-    with contextlib.suppress(OSError):
-        source.unlink()  # moved into the bundle: the bundle is the record
-    return rel
-
-
-class StepFailed(BrowserOpsError):
-    """A step's error, with the evidence already recorded for it."""
-
-    def __init__(self, cause: BrowserOpsError, step: int) -> None:
-        super().__init__(cause.code, cause.message, details={**cause.details, "step": step})
-        self.step = step
-
-
-class StepExecutor:
+class StepExecutor(PageChecks):
     """One run attempt over a plan. ``confirmed`` decides whether browser-act steps run at all."""
 
     def __init__(self, tools: GuardedTools, writer: BundleWriter, plan: BrowserPlan, *, confirmed: bool,
@@ -115,6 +76,10 @@ class StepExecutor:
         self.snapshots = 0
         self.entered = EnteredValues()  # every form the run's values took in the page (masked out of a trace)
         self.last_after: bytes | None = None  # the latest after screenshot, while nothing happened since
+        self.session = tools.ctx.session
+        self.watch: SaveWatch | None = None  # the running step's wait for its change to be saved
+        self.saw: str | None = None  # the expected text the running step's click brought
+        self.ledger_mark = self.session.requests.mark()  # what the session sent before this run is not its ledger
 
     def say(self, line: str) -> None:
         if self.progress:
@@ -125,11 +90,13 @@ class StepExecutor:
     async def run(self) -> None:
         event = StepEvent.begin(step=0, kind="navigate", tool="browser_navigate", args={"url": self.plan.start_url})
         self.say(f"Opening {self.plan.start_url}")
+        self.session.requests.set_step(0)
         try:
             await open_url(self.tools, self.plan.start_url, self.seen, login_wait_s=self.login_wait_s,
                            on_wait=self.progress, signs_in=signs_in_here(self.plan.actions, 0))
         except BrowserOpsError as exc:
             await self._fail(event, 0, "start", exc, phase="error")
+        event.sent = self._take_ledger()
         self.writer.log_event(event.end(status="ok", page_url=self.seen.url, page_title=self.seen.title,
                                         note="start URL"))
         for action in self.plan.actions:
@@ -153,6 +120,7 @@ class StepExecutor:
         outcome = StepOutcome(a.number, a.kind.value, a.label(), a.side_effect.value, "ok")
         event = StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect, tool=a.tool)
         listed: PageListing | None = None
+        self.watch, self.saw = await SaveWatch.begin(self.session, a), None
         if needs_confirm and a.number not in self.checked:
             listed = await self._check_page(a, event, outcome)
         try:
@@ -164,6 +132,7 @@ class StepExecutor:
             acted = bool(outcome.screenshots) and needs_confirm and exc.code is not ErrorCode.LANE_LOST
             await self._fail(event, a.number, a.label(), exc, outcome=outcome, phase="after" if acted else "error")
         outcome.ms = (time.monotonic() - started) * 1000
+        self._record_sent(event, outcome)
         event.end(status="skipped" if outcome.status == "skipped" else "ok", page_url=self.seen.url,
                   page_title=self.seen.title, screenshots=outcome.screenshots, exports=outcome.exports,
                   note=outcome.note)
@@ -172,80 +141,33 @@ class StepExecutor:
         detail = f" ({outcome.note})" if outcome.note else ""
         self.say(f"{head}: {outcome.status}{detail} {outcome.ms:.0f} ms")
 
+    def _take_ledger(self) -> list[SentRequest]:
+        """What the pages sent since the last step recorded its ledger (a request that leaves between two steps
+        goes with the next one)."""
+        sent = self.session.requests.since(self.ledger_mark)
+        self.ledger_mark = max([self.ledger_mark, *(e.id for e in sent)])
+        return [ledger_entry(e) for e in sent]
+
+    def _record_sent(self, event: StepEvent, outcome: StepOutcome | None) -> None:
+        event.sent = self._take_ledger()
+        if outcome is not None:
+            outcome.sent = [e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in event.sent]
+
+    async def finish(self) -> None:
+        """Before the browser closes: wait (bounded) for what is still on its way to the server, and record
+        whatever was sent after the last step."""
+        pending = await before_close(self.session) if self.session.alive else None
+        sent = self._take_ledger()
+        if sent or pending:
+            event = StepEvent.begin(step=0, kind="close", sent=sent)
+            self.writer.log_event(event.end(status="ok", note="sent after the last step" + (
+                f"; still pending when the browser closed: {pending}" if pending else "")))
+
     def _skip(self, a: PlanAction, head: str, why: str) -> None:
         self.writer.log_event(StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect,
                                               tool=a.tool).end(status="skipped", note=why))
         self.outcomes.append(StepOutcome(a.number, a.kind.value, a.label(), a.side_effect.value, "skipped", why))
         self.say(f"{head}: skipped ({why})")
-
-    # ------------------------------------------------------------------ staleness
-
-    def _page_steps(self, a: PlanAction) -> list[PlanAction]:
-        """The steps with a target from ``a`` on that act on the same page: up to the next navigation, and no
-        further than the first click (the page it leads to is checked when the run gets there)."""
-        out: list[PlanAction] = []
-        for b in self.plan.actions[a.number - 1:]:
-            if b.action is Action.NAVIGATE:
-                break
-            self.checked.add(b.number)
-            if b.target is not None:
-                out.append(b)
-            if b.activates:
-                break
-        return out
-
-    async def _check_page(self, a: PlanAction, event: StepEvent, outcome: StepOutcome) -> PageListing:
-        """Before touching a page: every target its steps need is there, and every field the diff was computed
-        from still holds the value prepare saw. Otherwise nothing on the page is changed. Returns the listing
-        the check used: nothing has happened on the page since, so step ``a`` resolves in it.
-
-        A target prepare never saw (behind a click it does not make), on a page where an earlier step acts
-        first, may appear only because of that step (the row a typed search shows): it is looked for when its
-        step comes instead. A target prepare saw must be here before anything is touched."""
-        fingerprint = self.plan.fingerprint
-        values = fingerprint.values if fingerprint is not None else {}
-        current: dict[str, str | None] = {}
-        page = PageListing(self.tools)
-        for n, b in enumerate(self._page_steps(a)):
-            assert b.target is not None
-            if b.revealed_by is not None:
-                continue  # appears only after an earlier step of the page: looked for (and checked) when reached
-            key = self.keys.get(b.number)
-            try:
-                element = await page.resolve(b.target, seen_within=b.matched_within)
-            except BrowserOpsError as exc:
-                if exc.code is ErrorCode.SITE_CHANGED and b.optional:
-                    if key is not None:
-                        current[key] = None
-                    continue
-                if (exc.code is ErrorCode.SITE_CHANGED and not exc.details.get("ambiguous") and n > 0
-                        and b.prepared_number is None):
-                    continue  # unseen by prepare and after an in-page step: resolved when its step comes
-                if exc.code is ErrorCode.SITE_CHANGED:
-                    exc = BrowserOpsError(exc.code, f"Step {b.number} ({b.label()}): {exc.message} {self._so_far()}",
-                                          details={**exc.details, "failedStep": b.number})
-                await self._fail(event, a.number, a.label(), exc, outcome=outcome, phase="error")
-            if key is not None and not b.sensitive and key in values:
-                current[key] = current_value(b, element) or None
-        if fingerprint is None:
-            return page
-        await self._stale(a, event, outcome, stale_fields(self.plan, {**fingerprint.values, **current}))
-        return page
-
-    def _so_far(self) -> str:
-        return what_ran([(o.number, o.kind) for o in self.outcomes if o.status == "ok" and o.side_effect
-                         not in CONFIRM_FREE_VALUES])
-
-    async def _stale(self, a: PlanAction, event: StepEvent, outcome: StepOutcome, stale: list[str]) -> None:
-        if stale:
-            names = ", ".join(stale)
-            await self._fail(event, a.number, a.label(), BrowserOpsError(
-                ErrorCode.PLAN_STALE,
-                f"The page changed since prepare: {names} no longer hold{'s' if len(stale) == 1 else ''} the "
-                f"value{'s' if len(stale) > 1 else ''} the diff was computed against. {self._so_far()} Re-run "
-                "`browserops prepare` and review the new diff.",
-                details={"fields": stale},
-            ), outcome=outcome, phase="error")
 
     # ------------------------------------------------------------------ steps
 
@@ -303,6 +225,8 @@ class StepExecutor:
             return
         outcome.screenshots.append(await self._before(a))
         await self._act(a, element, event, outcome)
+        if self.watch is not None:  # done on the page: now the change must be sent and answered
+            outcome.note = (outcome.note or "") + (await self.watch.settle(self.saw) or "")
         rel, self.last_after = await screenshot_png(self.tools, self.writer, a.number, "after", a.label())
         outcome.screenshots.append(rel)
         if a.kind in (Kind.SUBMIT, Kind.PAYMENT):
@@ -383,11 +307,15 @@ class StepExecutor:
                 code = ErrorCode.SUBMIT_FAILED if a.kind in (Kind.SUBMIT, Kind.PAYMENT) else ErrorCode.ACTION_FAILED
                 outcome.screenshots.append(
                     await screenshot_into(self.tools, self.writer, a.number, "after", a.label()))
+                refused = self.watch.refusal_error() if self.watch is not None else None
+                if refused is not None:  # the server's 4xx/5xx says more than "the text did not come"
+                    raise refused
                 wanted = a.expect.text or a.expect.url_contains
                 raise BrowserOpsError(code, f"Step {a.number} {did}, but the page did not show "
                                       f"{wanted!r} within {a.expect.timeout_ms} ms. See the after screenshot "
                                       "in the bundle.")
             outcome.note += "; confirmation seen"
+            self.saw = str(proof.get("text") or proof.get("url") or "") or None
         else:
             await self.tools.need("browser_wait", {"timeout_ms": SETTLE_MS})
 
@@ -410,7 +338,7 @@ class StepExecutor:
         except BrowserOpsError as exc:
             raise BrowserOpsError(ErrorCode.EXPORT_FAILED, f"Step {a.number} ({el.role} \"{el.name}\") did not "
                                   f"export a file: {exc.message}", details={"cause": exc.code.value}) from exc
-        rel = _move_export(self.writer, a.save_as or str(data.get("name") or "export"), Path(str(data["path"])))
+        rel = move_export(self.writer, a.save_as or str(data.get("name") or "export"), Path(str(data["path"])))
         outcome.exports.append(rel)
         outcome.note = f"{rel} ({data.get('size')} bytes)"
         self.exports.append({"step": a.number, "path": rel, "sha256": data.get("sha256"), "size": data.get("size"),
@@ -433,7 +361,7 @@ class StepExecutor:
     # ------------------------------------------------------------------ failure
 
     async def _fail(self, event: StepEvent, step: int, label: str, exc: BrowserOpsError, *,
-                    outcome: StepOutcome | None = None, phase: str = "error") -> None:
+                    outcome: StepOutcome | None = None, phase: str = "error") -> NoReturn:
         """Record the failed step with a screenshot and the page's snapshot, then stop the run."""
         self.last_after = None
         session = self.tools.ctx.session
@@ -446,6 +374,7 @@ class StepExecutor:
                 shots.append(await screenshot_into(self.tools, self.writer, step, phase, label))
             rel, _ = await snapshot_into(self.tools, self.writer, step, f"{phase}-{label}")
             event.note = f"page snapshot {rel}"
+        self._record_sent(event, outcome)
         event.end(status="error", page_url=self.seen.url, page_title=self.seen.title, screenshots=shots,
                   code=exc.code.value, error=exc.message)
         self.writer.log_event(event)

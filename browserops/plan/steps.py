@@ -251,6 +251,14 @@ class Step(PlanModel):
     side_effect: SideEffect | None = Field(None, description="May raise the action's class, never lower it.")
     tool: str | None = Field(None, description="Tool that performs the action; defaults from the action.")
     optional: bool = Field(False, description="A target that cannot be found is skipped instead of stopping the run.")
+    sends: bool | None = Field(
+        None, description="Whether the step must send its change to the server (a request other than GET/HEAD/"
+        "OPTIONS, a beacon or a WebSocket message) before the run goes on: a page that says it saved but sends "
+        "nothing ends the run BROWSER_NOT_SAVED. Default: true for submit and payment; other clicks are waited on "
+        "only while they send, hold a leave-page guard or show an Undo offer.")
+    save_wait_ms: int | None = Field(
+        None, ge=0, le=600_000, description="How long a step that changes something may take to send and have "
+        "its change answered (default 10000).")
 
     @field_validator("value", mode="before")
     @classmethod
@@ -306,6 +314,8 @@ class Step(PlanModel):
         if (self.key is None) is (self.action is Action.PRESS):
             raise ValueError("press step needs a 'key' (e.g. Escape, Enter, Tab)" if self.key is None
                              else f"'key' belongs to press steps, not to a {where}")
+        if (self.sends is not None or self.save_wait_ms is not None) and self.kind not in _BROWSER_ACT_KINDS:
+            raise ValueError(f"'sends' and 'saveWaitMs' belong to steps that change the page, not to a {where}")
         if self.dialog is not None and self.action not in (Action.CLICK, Action.PRESS, Action.CHECK):
             raise ValueError(f"'dialog' belongs to steps that click or press, not to a {where}")
         self._check_value(spec, where)
@@ -364,6 +374,11 @@ class Step(PlanModel):
         if self.action is Action.PRESS:
             return self.kind in CLICK_KINDS or activating(self.key)
         return self.kind in CLICK_KINDS
+
+    @property
+    def must_send(self) -> bool:
+        """Whether the step's change must reach the server (``sends``; by default a submit or payment does)."""
+        return self.sends if self.sends is not None else self.kind in (Kind.SUBMIT, Kind.PAYMENT)
 
     @property
     def needs_confirm(self) -> bool:

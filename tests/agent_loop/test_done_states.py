@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browserops.tools.context import ToolContext
 from mcp.client import Client
 
 from browserops.agent.model_api import tool_turn
 from browserops.agent.scripted import ModelRequest
 from browserops.demo_site import DemoSite
+from browserops.tools.context import ToolContext
 from tests.agent.fake_messages_server import FakeMessagesServer
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import last_result_text, wire_responder

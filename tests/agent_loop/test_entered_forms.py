@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserops.tools.context import ToolContext
 from mcp.client import Client
 
 from browserops.agent.model_api import tool_turn
 from browserops.demo_site.zoo_site import ZooSite
+from browserops.tools.context import ToolContext
 from tests.agent.fake_messages_server import FakeMessagesServer
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act, bundle_files, wire_responder

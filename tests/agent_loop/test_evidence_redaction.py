@@ -12,19 +12,19 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from browserops.tools.context import ToolContext
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from playwright.async_api import Page
 
 from browserops.agent.model_api import tool_turn
 from browserops.demo_site import DemoSite
-from browserops.tools.registry import call_tool
+from browserops.listing_rows import listing_items
+from browserops.tools.context import ToolContext
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act
+from tests.calls import call_tool
 from tests.mcp.helpers import call
 
 CARD, PASSWORD, CODE = "4111111111111111", "hunter2-Secret", "654321"
@@ -120,7 +120,7 @@ async def test_the_mcp_servers_screenshot_and_snapshot_hide_them(
         opened = await call(client, "browser_navigate", url=demo_site.base_url + "/leak/echo")
         assert opened["status"] == "ok", opened
         listed = await call(client, "browser_list_interactives")
-        items: list[dict[str, Any]] = listed["data"]["items"]
+        items = listing_items(listed["data"])
         number = {i["name"]: i["n"] for i in items}
         for name, text in (("Password", PASSWORD), ("Card no.", CARD)):
             typed = await call(client, "browser_overlay_act", index=number[name], action="type", text=text)

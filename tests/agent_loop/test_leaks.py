@@ -16,12 +16,12 @@ import re
 from urllib.parse import quote
 
 import pytest
-from browserops.tools.context import ToolContext
 
 from browserops.agent.model_api import ModelTurn, tool_turn
 from browserops.agent.scripted import ModelRequest, Responder
 from browserops.demo_site import DemoSite
 from browserops.policy import RefuseConfirmer
+from browserops.tools.context import ToolContext
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act, last_result_text
 

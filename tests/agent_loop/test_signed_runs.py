@@ -9,7 +9,6 @@ from pathlib import Path
 
 import orjson
 import pytest
-from browserops.tools.context import ToolContext
 from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import load_pem_public_key
@@ -22,6 +21,7 @@ from browserops.evidence import verify_bundle
 from browserops.evidence.layout import ATTESTATION_FILE, SIGNATURE_FILE
 from browserops.evidence.manifest import write_manifest
 from browserops.evidence.signing import KEYS_DIR, PUBLIC_FILE, generate
+from browserops.tools.context import ToolContext
 from tests.agent.fake_messages_server import FakeMessagesServer
 from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import wire_responder

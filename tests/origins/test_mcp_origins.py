@@ -14,6 +14,7 @@ from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.mcp_server import BrowserOpsMCP, build_server
 from tests.mcp.helpers import call, item_named, listed_items
+from tests.plan_e2e.helpers import request_log
 
 
 @pytest.fixture
@@ -112,3 +113,29 @@ async def test_a_redirect_chain_landing_on_a_refused_origin_is_left_at_once(
         assert result["data"]["url"] == f"{demo_site.alt_url}/collect?c=chain"
         tabs = await call(client, "browser_switch_tab")
         assert all(not str(t["url"]).startswith(demo_site.alt_url) for t in tabs["data"]["tabs"]), tabs
+
+
+async def test_a_pages_own_fetch_beacon_image_and_websocket_to_a_refused_origin_are_blocked(
+    app: BrowserOpsMCP, demo_site: DemoSite
+) -> None:
+    """Issue 22.6: not only navigations. An allowed page's fetch POST, beacon, image and WebSocket to the partner
+    origin are all stopped in the browser, each reported with the rule; the partner receives nothing."""
+    before = len(request_log(demo_site.alt_url))
+    async with Client(build_server(app)) as client:
+        nav = await call(client, "browser_navigate", url=demo_site.base_url + "/origins/requests")
+        assert nav["status"] == "ok", nav
+        hows: list[str] = []
+        for name, says in (("Send to partner", "Partner unreachable"), ("Tell partner", None),
+                           ("Show partner logo", "Logo blocked"), ("Chat with partner", None)):
+            result = await _click(client, name)
+            if says is not None:
+                waited = await call(client, "browser_wait", text=says, timeout_ms=5000)
+                assert waited["status"] == "ok", (name, waited)
+            blocks = _blocks(result) or _blocks(await call(client, "browser_list_interactives"))
+            assert blocks, (name, result)
+            assert all(str(b["rule"]).startswith("allowed_origins") for b in blocks)
+            hows += [str(b["how"]) for b in blocks]
+        assert "a POST request (fetch)" in hows and "a beacon" in hows and "a request for an image" in hows, hows
+        assert "a WebSocket connection" in hows, hows
+    assert demo_site.state.collected == []
+    assert not [r for r in request_log(demo_site.alt_url)[before:] if r["path"].startswith(("/collect", "/rehearse"))]

@@ -221,3 +221,23 @@ def test_a_page_behind_a_sign_in_prepare_did_not_make_is_not_read(site: DemoSite
     assert set(reasons) == {5} and "asks to sign in, because step 3 (submit" in reasons[5], reasons
     assert site.state.logins == []
 
+
+
+def test_a_page_that_posts_as_it_is_closed_sends_nothing_while_prepare_looks(site: DemoSite,
+                                                                             workspace: Path) -> None:
+    """A CMS editor releases its editing session with sendBeacon and a keepalive fetch when the tab is left or
+    closed: closing prepare's throwaway copy must not let that POST out (the page is not the plan's to close)."""
+    doc = {"title": "Edit the note", "startUrl": "/rehearse/editing", "steps": [
+        {"kind": "fill", "field": "note", "target": {"role": "textbox", "names": ["Note"]}, "value": "New note"},
+        {"kind": "submit", "target": {"role": "button", "names": ["Save note"]}, "expect": {"text": ["Note saved"]}}]}
+    steps = write_steps(workspace, "note.yaml", doc)
+    before = len(request_log(site.base_url))
+    code, data, err = cli_json(workspace, "prepare", "--steps", str(steps), "--base-url", site.base_url)
+    assert code == 2, (data, err)
+    sent = request_log(site.base_url)[before:]
+    assert {"method": "GET", "path": "/rehearse/editing"} in sent
+    assert _unsafe(sent) == [], sent
+    # The run is the person's own browser doing the plan: it saves the note.
+    code, run, err = cli_json(workspace, "run", data["requestId"], "--confirm", data["confirmPhrase"])
+    assert code == 0 and run["runStatus"] == "complete", (run, err)
+    assert {"method": "POST", "path": "/rehearse/editing"} in request_log(site.base_url)[before:]

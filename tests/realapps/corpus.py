@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 import yaml
@@ -30,6 +31,7 @@ from playwright.async_api import Page
 
 from browserops.cli import cli
 from tests.realapps.harness import RunningApp
+from tests.realapps.twophase import run_ledger
 
 Baseline = Callable[[Page, str, "Shots"], Awaitable[None]]
 SignIn = Callable[[Page, str], Awaitable[None]]
@@ -68,6 +70,8 @@ class Outcome:
     step_targets: list[dict[str, Any]] = field(default_factory=list)
     prepare_s: float = 0.0
     run_s: float = 0.0
+    run_requests: list[tuple[str, str, int]] = field(default_factory=list)  # what the app logged during the run
+    bundle: Path | None = None
 
     def prepare_seen(self) -> tuple[int, int]:
         """(targeted steps prepare resolved and read, targeted steps): what prepare saw before any click. A prepare
@@ -179,10 +183,12 @@ def drive(app: RunningApp, task: Task, workspace: Path, profile: Path | None) ->
     if code != 2:
         return outcome
     began = time.monotonic()
+    run_start = log_mark(app)
     outcome.run_code, outcome.run = cli_json(workspace, "run", prepared["requestId"], "--confirm",
                                              prepared["confirmPhrase"], *inputs, *where)
     outcome.run_s = time.monotonic() - began
-    bundle = Path(prepared["bundle"])
+    outcome.run_requests = request_log(app, run_start, log_mark(app))
+    bundle = outcome.bundle = Path(prepared["bundle"])
     outcome.exports = sorted((bundle / "exports").glob("*")) if (bundle / "exports").is_dir() else []
     if outcome.completed:
         outcome.verify_code, _ = cli_json(workspace, "evidence", "verify", prepared["requestId"])
@@ -198,6 +204,9 @@ def assert_done(app: RunningApp, task: Task, outcome: Outcome) -> None:
     assert not outcome.unsafe_during_prepare, f"prepare sent unsafe requests: {outcome.unsafe_during_prepare}"
     assert outcome.failure() is None, outcome.describe() + server_errors(app)
     assert outcome.completed and outcome.verify_code == 0, outcome.run
+    ledger = run_ledger(outcome.bundle)
+    logged = [f"{m} {urlsplit(p).path} {s}" for m, p, s in outcome.run_requests if m in UNSAFE_METHODS]
+    assert ledger == logged, f"the ledger says the run sent {ledger}; the app logged {logged}"
     if task.then is not None:
         assert outcome.then_code == 0, outcome.then
     try:

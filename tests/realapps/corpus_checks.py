@@ -18,7 +18,7 @@ from playwright.async_api import async_playwright
 
 from browserops.browser.launch.discovery import find_chromium, launch_args
 from tests.realapps.harness import RunningApp
-from tests.realapps.twophase import CorpusTask, Outcome
+from tests.realapps.twophase import CorpusTask, Outcome, log_lines, run_ledger
 
 _GAP = re.compile(r"^(?P<phase>prepare|run|verify|next-prepare) (?P<code>BROWSER_[A-Z_]+|complete)"
                   r"(?: at step (?P<step>\d+))?: (?P<says>.+?)(?: — (?P<why>.*))?$", re.S)
@@ -42,6 +42,14 @@ def assert_prepare_was_read_only(outcome: Outcome) -> None:
     assert outcome.prepare_requests.unsafe == [], f"prepare sent unsafe requests: {outcome.prepare_requests.unsafe}"
 
 
+def assert_ledger_is_the_log(outcome: Outcome) -> None:
+    """The bundle's side-effect ledger lists exactly the unsafe requests the app's own log has for the run: same
+    methods, paths and statuses, in the same order."""
+    assert outcome.run_requests is not None
+    ledger, logged = run_ledger(outcome.bundle), log_lines(outcome.run_requests)
+    assert ledger == logged, f"the ledger says the run sent {ledger}; the app logged {logged}"
+
+
 def _check_fails(task: CorpusTask, app: RunningApp) -> str | None:
     try:
         task.check(app)
@@ -58,6 +66,7 @@ def assert_done(app: RunningApp, task: CorpusTask, outcome: Outcome) -> None:
         assert missing is None, f"FALSE COMPLETE: the run said complete but the database says: {missing}"
     assert outcome.failure() is None, outcome.describe()
     task.check(app)
+    assert_ledger_is_the_log(outcome)
     if task.check_bundle is not None:
         assert outcome.bundle is not None
         task.check_bundle(app, outcome.bundle)

@@ -2,7 +2,8 @@
 
 ``uv run --frozen python -m tests.realapps.prepare_share [APP ...]`` starts each corpus app (every folder of
 ``tests/realapps/apps/`` with ``app.py`` and ``tasks.py``), reseeds it, runs ``prepare`` on each task as the corpus
-tests do (a task's ``--profile`` from its ``profile_for`` when the app has one), and prints per task and per app:
+tests do (in the app's signed-in ``--profile``, a fresh one for a sign-in task: see ``catalogue.py``), and prints
+per task and per app:
 the targeted steps (steps with a ``target``), how many prepare resolved (``preparedNumber`` set), why the others
 were not read, and every unsafe request the app's own log shows while prepare ran. A prepare that fails has seen
 the targets it resolved before it stopped (its bundle's events say which). ``--json FILE`` also writes the figures.
@@ -11,21 +12,18 @@ the targets it resolved before it stopped (its bundle's events say which). ``--j
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import orjson
-import yaml
 
+from tests.realapps.catalogue import CatalogueApp, CatalogueTask, app_names, load, targeted_steps
+from tests.realapps.corpus import REQUEST_LINE
 from tests.realapps.harness import RunningApp
-from tests.realapps.twophase import CorpusTask, prepare, requests_in
-
-APPS_DIR = Path(__file__).resolve().parent / "apps"
+from tests.realapps.twophase import UNSAFE_METHODS, prepare, requests_in
 
 
 @dataclass
@@ -39,22 +37,18 @@ class TaskShare:
     problems: list[str] = field(default_factory=list)
 
 
-def targeted_steps(task: CorpusTask) -> int:
-    doc = yaml.safe_load(task.steps.read_text(encoding="utf-8"))
-    return sum(1 for step in doc["steps"] if step.get("target"))
-
-
-def share_of(app: RunningApp, app_module: ModuleType, tasks: ModuleType, task: CorpusTask, work: Path) -> TaskShare:
-    app_module.reseed(app)
+def share_of(app: RunningApp, cat: CatalogueApp, task: CatalogueTask, work: Path, profile: Path | None) -> TaskShare:
+    """prepare alone on one task, on a freshly seeded app, in the profile its tests run it in."""
+    cat.reseed(app)
     (work / "ws").mkdir(parents=True, exist_ok=True)
-    profile: Path | None = None
-    profile_for = getattr(tasks, "profile_for", None)
-    if profile_for is not None:
-        profile = profile_for(app, work / "profile", task)
+    where = profile if task.signed_in else work / "fresh-profile"
     start = len(app.log_text())
-    code, data, _ = prepare(work / "ws", app, task.steps, task.inputs, profile)
-    unsafe = requests_in(app.log_text()[start:]).unsafe
-    targeted = targeted_steps(task)
+    code, data, _ = prepare(work / "ws", app, task.steps, task.inputs(), where)
+    logged = app.log_text()[start:]
+    # Flask-Admin and react-admin log "REQ METHOD path status"; Django and Wagtail as Django's server does.
+    unsafe = requests_in(logged).unsafe + [f"{m['method']} {m['path']} {m['status']}"
+                                           for m in REQUEST_LINE.finditer(logged) if m["method"] in UNSAFE_METHODS]
+    targeted = targeted_steps(task.steps)
     bundle = data.get("bundle") or (data.get("details") or {}).get("bundle")
     seen = len(resolved_steps(Path(bundle))) if bundle else 0
     if code not in (0, 2):
@@ -75,17 +69,13 @@ def resolved_steps(bundle: Path) -> set[int]:
 
 
 def measure(name: str, root: Path) -> list[TaskShare]:
-    app_module = importlib.import_module(f"tests.realapps.apps.{name}.app")
-    tasks = importlib.import_module(f"tests.realapps.apps.{name}.tasks")
+    cat = load(name)
     out = []
-    with app_module.start(root / name) as app:
-        for task in tasks.TASKS.values():
-            out.append(share_of(app, app_module, tasks, task, root / name / task.name))
+    with cat.running(root / name) as app:
+        profile = cat.signed_in_profile(app, root / name / "profile" / "profile")
+        for task in cat.all_tasks():
+            out.append(share_of(app, cat, task, root / name / task.name, profile))
     return out
-
-
-def app_names() -> list[str]:
-    return sorted(p.name for p in APPS_DIR.iterdir() if (p / "app.py").is_file() and (p / "tasks.py").is_file())
 
 
 def report(results: dict[str, list[TaskShare]]) -> dict[str, Any]:

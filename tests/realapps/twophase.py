@@ -10,10 +10,12 @@ whether a run that said ``complete`` really saved the change ("false complete").
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 import yaml
@@ -62,6 +64,27 @@ class Requests:
         return [f"{m} {p} {s}" for m, p, s in self.lines if m in UNSAFE_METHODS]
 
 
+def run_ledger(bundle: Path | None) -> list[str]:
+    """The run's side-effect ledger (every attempt of phase run in ``events.jsonl``) as ``METHOD /path STATUS`` lines,
+    query and origin left out, in the order the requests left: what browserops says the run sent."""
+    if bundle is None or not (bundle / "events.jsonl").is_file():
+        return []
+    out: list[str] = []
+    for line in (bundle / "events.jsonl").read_bytes().splitlines():
+        event = orjson.loads(line)
+        if event.get("phase") != "run":
+            continue
+        for sent in event.get("sent") or []:
+            path = urlsplit(sent["url"]).path
+            out.append(f"{sent['method']} {path} {sent['status'] if sent.get('status') is not None else '-'}")
+    return out
+
+
+def log_lines(requests: Requests) -> list[str]:
+    """The app log's unsafe requests as ``METHOD /path STATUS`` lines (query left out, as the ledger has it)."""
+    return [f"{m} {urlsplit(p).path} {s}" for m, p, s in requests.lines if m in UNSAFE_METHODS]
+
+
 def requests_in(log_text: str) -> Requests:
     return Requests([(m["method"], m["path"], int(m["status"])) for m in _REQUEST_LINE.finditer(log_text)])
 
@@ -81,6 +104,8 @@ class Outcome:
     next_prepare: dict[str, Any] | None = None
     bundle: Path | None = None
     stderr: str = ""
+    prepare_s: float = 0.0  # wall time of the prepare command
+    run_s: float = 0.0  # wall time of run --confirm (browser launch to evidence written)
 
     @property
     def run_complete(self) -> bool:
@@ -151,8 +176,10 @@ def two_phase(workspace: Path, app: RunningApp, task: CorpusTask, *, profile: Pa
     """prepare → run --confirm → evidence verify, as the CLI's user does it, with the app's log cut per phase."""
     workspace.mkdir(parents=True, exist_ok=True)
     prepare_start = len(app.log_text())
+    began = time.monotonic()
     code, data, err = prepare(workspace, app, task.steps, task.inputs, profile)
-    outcome = Outcome(code, data, requests_in(app.log_text()[prepare_start:]), stderr=err)
+    outcome = Outcome(code, data, requests_in(app.log_text()[prepare_start:]), stderr=err,
+                      prepare_s=time.monotonic() - began)
     if code not in (0, 2):
         return outcome
     request_id = str(data["requestId"])
@@ -165,7 +192,9 @@ def two_phase(workspace: Path, app: RunningApp, task: CorpusTask, *, profile: Pa
         args += ["--input", str(input_file)]
     if profile:
         args += ["--profile", str(profile)]
+    began = time.monotonic()
     outcome.run_code, run_data, run_err = cli_json(workspace, *args)
+    outcome.run_s = time.monotonic() - began
     outcome.stderr += run_err
     outcome.run = run_data if run_data.get("status") == "ok" else {
         **run_data, "runStatus": ((run_data.get("details") or {}).get("run") or {}).get("runStatus")}

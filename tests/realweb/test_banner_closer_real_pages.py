@@ -79,7 +79,7 @@ def real_site() -> Any:
 def _names() -> list[str]:
     names = page_names()
     # An empty parameter list would skip silently; a missing data set must fail instead.
-    return names or ["(no saved real pages found: ../shared/real-pages/ must sit beside the repository)"]
+    return names or ["(no saved real pages found in tests/realweb/pages/)"]
 
 
 def test_all_saved_pages_are_here() -> None:

@@ -87,3 +87,42 @@ async def test_bare_focusable_controls_get_guessed_names(session: BrowserSession
     got = [(i.role, i.name, i.name_guessed) for i in listing.items]
     assert got == [("focusable", "Volume (knob handle)", True), ("focusable", "bold toggle", True),
                    ("focusable", "italic toggle", True)]
+
+
+_PICTURE_LABELS = """<html><body><form method="get">
+  <label for="searchbar"><img src="/static/icons/search.svg" alt="Search"></label>
+  <input type="text" size="40" name="q" id="searchbar">
+  <label><img src="/static/icons/calendar.svg" alt="Due date"> <input type="date" name="due"></label>
+  <input type="submit" value="Search">
+</form></body></html>"""
+
+
+async def test_a_label_that_is_only_a_picture_names_its_control_by_the_alt(session: BrowserSession) -> None:
+    """A magnifier icon with alt="Search" as the search box's whole <label> (Django admin's changelist): the
+    accessible name is "Search", as Playwright's get_by_role("textbox", name="Search") finds it; not a name guessed
+    from name="q"."""
+    await _open(session, _PICTURE_LABELS)
+    listing = await list_interactives(session, limit=40)
+    got = {(i.role, i.name, i.name_guessed) for i in listing.items if i.role != "button"}
+    assert got == {("textbox", "Search", False), ("textbox", "Due date", False)}, got
+
+
+_CLONED_ROW = """<html><body><form method="post">
+  <div class="row" id="lines-0"><div class="form-group"><label for="lines-0-description">Description</label>
+    <input type="text" id="lines-0-description" name="lines-0-description"></div></div>
+  <div class="row" id="lines-1"><div class="form-group"><label for="description">Description
+      <strong>*</strong></label>
+    <input type="text" id="lines-1-description" name="lines-1-description"></div></div>
+  <div class="row"><label>Notes</label><input type="text" name="a"><input type="text" name="b"></div>
+</form></body></html>"""
+
+
+async def test_a_field_of_a_cloned_row_is_named_by_the_label_beside_it(session: BrowserSession) -> None:
+    """A row added from a template keeps the template label's `for`, which names no element: the field has no
+    accessible name, and the guess is the label a person reads above it, not its form field name. Two fields
+    beside one such label get no name from it (the words could be for either)."""
+    await _open(session, _CLONED_ROW)
+    listing = await list_interactives(session, limit=40)
+    got = [(i.role, i.name, i.name_guessed) for i in listing.items]
+    assert got[:2] == [("textbox", "Description", False), ("textbox", "Description *", True)], got
+    assert [name for _, name, _ in got[2:]] == ["a", "b"], got

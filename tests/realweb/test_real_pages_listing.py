@@ -1,4 +1,4 @@
-"""On every saved real page (``../shared/real-pages/``, off-machine resources blanked): the listing is never
+"""On every saved real page (``tests/realweb/pages/``, off-machine resources blanked): the listing is never
 empty where the page shows links, no frame fails, and it covers ≥ 99 % of the visible actionable elements of
 Chromium's own accessibility tree.
 
@@ -46,7 +46,7 @@ async def _whole_listing(session: BrowserSession) -> tuple[set[str], int, dict[s
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 async def test_real_pages_are_listed_fully(chunk: int, session: BrowserSession, real_site: RealPagesSite) -> None:
     names = page_names()
-    assert len(names) == 181, "the saved real pages must sit at ../shared/real-pages/"
+    assert len(names) == 181, "the saved real pages must sit at tests/realweb/pages/"
     problems: list[str] = []
     page = session.page
     cdp = await page_cdp(session, page)

@@ -28,7 +28,7 @@ def test_relative_resources_count_as_offsite_under_an_offsite_base() -> None:
 def test_every_saved_page_is_served() -> None:
     names = page_names()
     if not names:
-        pytest.fail("no saved real pages found: ../shared/real-pages/ must sit beside the repository")
+        pytest.fail("no saved real pages found in tests/realweb/pages/")
     assert len(names) == 181
     with RealPagesSite() as site:
         for name in names[:5] + names[-5:]:

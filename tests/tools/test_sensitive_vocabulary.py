@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from browserops.tools.context import ToolContext
 
 from browserops.plan.record import is_sensitive
+from browserops.tools.context import ToolContext
 from browserops.words import js_vocabulary, sensitive_field_hints
 
 SENSITIVE = ["Password", "Mot de passe", "Passwort", "Contraseña", "Пароль", "密码", "Card no.", "Card number",

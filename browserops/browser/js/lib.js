@@ -174,18 +174,21 @@ function labelText(el) {
   const labels = labelsOf(el);
   if (!labels.length) { return ""; }
   const parts = [];
-  for (const l of labels) { parts.push(l.contains(el) ? textExcluding(l, el) : visibleText(l)); }
+  for (const l of labels) { parts.push((l.contains(el) ? textExcluding(l, el) : visibleText(l)) || pictureName(l)); }
   return norm(parts.join(" "));
+}
+
+// The name of the picture an element shows instead of words (a magnifier icon with alt="Search" in a search box's
+// <label>, an icon button): innerText leaves out an image's alt, the accessible name takes it in.
+function pictureName(el) {
+  const inner = el.querySelector("img[alt], [aria-label], svg title");
+  return inner ? norm(inner.getAttribute("alt") || inner.getAttribute("aria-label") || inner.textContent) : "";
 }
 
 function contentName(el) {
   let t = visibleText(el);
   if (!t && el.getRootNode() instanceof ShadowRoot) { t = slottedText(el); }
-  if (!t) {
-    const inner = el.querySelector("img[alt], [aria-label], svg title");
-    if (inner) { t = norm(inner.getAttribute("alt") || inner.getAttribute("aria-label") || inner.textContent); }
-  }
-  return t;
+  return t || pictureName(el);
 }
 
 // The label a person reads for a native control: its <label>s, or (a hidden <input>, which the HTML spec does
@@ -424,10 +427,30 @@ function identWords(s) {
 
 const CONTROL_SELECTOR = "a[href], button, input, select, textarea, [tabindex], [role], [contenteditable]";
 
+// The words of a <label> that labels nothing, read beside a nameless field: a row a page clones from a template
+// renames its fields' ids but keeps the template labels' `for`, which then names no element, so the field has no
+// accessible name while a person reads its label right above it. Taken only when the label and the field are alone
+// together in their group (the nearest ancestor holding a label): no other field there the words could be for.
+function orphanLabelText(el) {
+  const tag = el.localName;
+  if (tag !== "input" && tag !== "select" && tag !== "textarea") { return ""; }
+  let up = el.parentElement;
+  for (let depth = 0; up && depth < 3; depth++, up = up.parentElement) {
+    const labels = up.querySelectorAll("label");
+    if (!labels.length) { continue; }
+    const fields = up.querySelectorAll("input:not([type=hidden]), select, textarea");
+    if (labels.length !== 1 || fields.length !== 1 || labels[0].control) { return ""; }
+    return visibleText(labels[0]);
+  }
+  return "";
+}
+
 // A name for a nameless control, guessed from what the page author left: title, alt, aria-*, data-* hints,
 // an icon's file name (img src, svg <use href>), its labelled parent, a CSS background image, then class
 // words. "" if nothing.
 function guessName(el) {
+  const beside = orphanLabelText(el);
+  if (beside) { return beside; }
   const attrs = ["title", "alt", "aria-label", "aria-description", "data-tooltip", "data-title",
     "data-original-title", "data-label", "data-action", "data-testid", "name"];
   const nodes = [el];

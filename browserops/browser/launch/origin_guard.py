@@ -1,25 +1,30 @@
-"""Origin rules enforced inside the browser: every document request (a top-level navigation, a redirect's next
-hop, a new tab or popup, a frame) to a refused origin is aborted before it leaves the browser.
+"""Origin rules enforced inside the browser: every request to a refused origin is aborted before it leaves the
+browser — a top-level navigation, a redirect's next hop, a new tab or popup, a frame, and also what an allowed page
+asks for itself: fetch and XHR, ``sendBeacon``, form posts, images, scripts, styles, fonts, and WebSocket
+connections (a context WebSocket route). Service workers are blocked in a context opened while rules are set
+(``service_workers="block"``: a worker could otherwise fetch on the page's behalf from its own cache and network).
 
-It is a context route, so it covers every page and frame of the session, whoever started the navigation (a
-tool, a click, a script, a ``<meta refresh>``). Only document requests are routed through the check: images,
-scripts and XHR of an allowed page load as the page wants. A navigation request to an allowed origin is fetched
+It is a context route, so it covers every page and frame of the session, whoever started the request (a tool, a
+click, a script, a ``<meta refresh>``). A navigation request to an allowed origin is fetched
 once without following redirects, so a redirect to a refused origin is stopped before its target is asked for
 (the browser follows the answered redirect itself; a further hop of a chain is checked when the browser asks
 for it, and a tab it lands on is emptied by :func:`stop_refused`). Each refusal is kept on the session
 (``origin_blocks``) and reported as a notice saying what was blocked and by which rule.
 
-Routing costs a round trip per request, so nothing is routed while no rule is set.
+Routing costs a round trip per request, so nothing is routed while no rule is set. Once installed the routes stay
+for the context's life (rules narrowed back to "everything" simply let every request through): removing a route
+while pages are open could let a request through between two checks.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from typing import Any, Protocol
 from urllib.parse import urljoin
 
-from playwright.async_api import BrowserContext, Page, Request, Route
+from playwright.async_api import BrowserContext, Page, Request, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.origins import OriginRules
@@ -39,6 +44,21 @@ log = logging.getLogger(__name__)
 
 ROUTE_PATTERN = "**/*"
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+
+
+_EVERY_URL = re.compile(r".*")
+
+
+def _what(request: Request) -> str:
+    """A request that is not a navigation, in words: 'a POST request (fetch)', 'a beacon', 'a script'…"""
+    kind = request.resource_type
+    if kind == "ping":
+        return "a beacon"
+    if kind in ("fetch", "xhr"):
+        return f"a {request.method} request ({kind})"
+    if kind in ("other", ""):
+        return f"a {request.method} request"
+    return f"a request for {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 def _frame_kind(request: Request) -> str:
@@ -64,6 +84,7 @@ class OriginGuard:
         if self.installed is context or not self.rules.active:
             return
         await context.route(ROUTE_PATTERN, self._handle)
+        await context.route_web_socket(_EVERY_URL, self._socket)
         context.on("request", self._on_request)
         self.installed = context
 
@@ -83,14 +104,18 @@ class OriginGuard:
         log.info("origin blocked: %s of %s (%s)", how, kind, rule)
 
     async def _handle(self, route: Route, request: Request) -> None:
-        if not self.rules.active or not request.is_navigation_request():
+        if not self.rules.active:
             await route.fallback()
             return
         url = request.url
         rule = self.rules.refusal(url)
+        navigation = request.is_navigation_request()
         if rule is not None:
-            self._record(request, url, rule, "a navigation")
+            self._record(request, url, rule, "a navigation" if navigation else _what(request))
             await route.abort("blockedbyclient")
+            return
+        if not navigation:
+            await route.fallback()
             return
         if not url.startswith(("http://", "https://")) or request.method not in ("GET", "HEAD"):
             # Only a plain load is fetched here first: a form's POST (a file upload among its parts) is sent by
@@ -113,6 +138,20 @@ class OriginGuard:
                 await route.abort("blockedbyclient")
                 return
         await route.fulfill(response=response)
+
+    async def _socket(self, socket: WebSocketRoute) -> None:
+        """A WebSocket to a refused origin is closed before it connects; any other is connected as asked."""
+        rule = self.rules.refusal(socket.url) if self.rules.active else None
+        if rule is None:
+            socket.connect_to_server()
+            return
+        message = f"browserops blocked a WebSocket connection to {socket.url[:200]} ({rule}); nothing was sent there."
+        block = {"kind": "origin_blocked", "url": socket.url, "rule": rule, "frame": "page", "tab": None,
+                 "how": "a WebSocket connection", "message": message}
+        self.session.origin_blocks.append(block)
+        self.session.notices.append(block)
+        log.info("origin blocked: a WebSocket connection (%s)", rule)
+        await socket.close(code=1008, reason="blocked by browserops origin rules")
 
     def _on_request(self, request: Request) -> None:
         """A later hop of a redirect chain is not routed (Playwright routes a chain's first request only): say

@@ -158,6 +158,20 @@ async def _refuse_route(route: Route, navigation: bool) -> None:
             await route.abort("blockedbyclient")
 
 
+async def _silence(context: BrowserContext) -> None:
+    """Before the copy is closed: its pages may not speak as they go. A page that is closed runs its pagehide and
+    unload listeners, and what they send with ``sendBeacon`` or a keepalive ``fetch`` (a CMS releasing its editing
+    session, analytics) leaves after the tab is gone, where the route no longer sees it. So the pages' scripts are
+    switched off (no listener runs, no timer fires) and every request they could still start is blocked in the
+    renderer, before the context is closed. Best effort per page: a page already gone says nothing."""
+    for page in list(context.pages):
+        with contextlib.suppress(PlaywrightError):
+            cdp = await context.new_cdp_session(page)
+            await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
+            await cdp.send("Network.enable")
+            await cdp.send("Network.setBlockedURLs", {"urls": ["*"]})
+
+
 async def _close(page: Page) -> None:
     with contextlib.suppress(PlaywrightError):
         await page.close()
@@ -209,6 +223,7 @@ class RehearsalSession(BrowserSession):
         self._closing = True
         try:
             if self._context is not None:
+                await _silence(self._context)
                 with contextlib.suppress(PlaywrightError):
                     await self._context.close()
             if self._shared_browser is not None:

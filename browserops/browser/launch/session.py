@@ -25,6 +25,7 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.errors import browser_errors, crashed_error
 from browserops.browser.launch.discovery import ChromiumLocation, find_chromium, launch_args, running_as_root
 from browserops.browser.launch.origin_guard import OriginGuard
+from browserops.browser.launch.requests import RequestMonitor
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.origins import OriginRules
@@ -33,6 +34,10 @@ log = logging.getLogger(__name__)
 _State = TypeVar("_State")
 
 Mode = Literal["launch", "persistent", "cdp", "remote"]
+# With origin rules every document passes through the origin guard (fetched there, then handed to the page), so
+# Chromium can no longer tell which network a document came from, and its local-network check would refuse the
+# page's own WebSocket to a local server. The rules, checked on every request, take its place.
+GUARDED_ARGS = ["--disable-features=LocalNetworkAccessChecks"]
 
 
 @dataclass
@@ -118,6 +123,8 @@ class BrowserSession:
         self.origin_rules = self.options.origin_rules
         self.origin_blocks: list[dict[str, Any]] = []
         self._origin_guard = OriginGuard(self)
+        # Every request that could change a server, as sent and answered (a run's side-effect ledger).
+        self.requests = RequestMonitor()
 
     def state(self, kind: type[_State]) -> _State:
         """This session's instance of ``kind`` (a dataclass with defaults), made on first use: how the modules
@@ -164,6 +171,7 @@ class BrowserSession:
         # Before the first page exists, so even its first request is checked.
         self._origin_guard.installed = None
         await self._origin_guard.install(context)
+        self.requests.install(context)
         await self._fence_context(context)
         self._pages = [p for p in context.pages if not p.is_closed()]
         for page in self._pages:
@@ -193,6 +201,10 @@ class BrowserSession:
             "viewport": {"width": opts.viewport[0], "height": opts.viewport[1]},
             "accept_downloads": True,
         }
+        guarded = self.origin_rules.active
+        if guarded:
+            # A service worker fetches on a page's behalf, outside the page's requests: with origin rules, none.
+            ctx_kwargs["service_workers"] = "block"
         try:
             if opts.mode == "cdp":
                 assert opts.cdp_url
@@ -210,7 +222,7 @@ class BrowserSession:
             launch_kwargs: dict[str, Any] = {
                 "executable_path": self.chromium.path,
                 "headless": opts.headless,
-                "args": [*launch_args(), *opts.extra_args],
+                "args": [*launch_args(), *(GUARDED_ARGS if guarded else []), *opts.extra_args],
                 "chromium_sandbox": not running_as_root(),
             }
             if opts.mode == "persistent":
@@ -301,6 +313,7 @@ class BrowserSession:
         return self._context is not None and not self._dead
 
     def _watch_page(self, page: Page) -> None:
+        self.requests.watch_page(page)
         page.on("close", self._on_page_close)
         page.on("dialog", self._on_dialog)
         page.on("download", self._on_download)

@@ -267,11 +267,4 @@ REFUSED = Task("add_expense_bad_date", _steps("add_expense_bad_date"), check_not
 
 # What today's browserops cannot do, as it fails: "<prepare|run> step <N>: <BROWSER_CODE>: <part of the message>".
 KNOWN_GAPS: dict[str, str] = {
-    # The changelist's search box is named by its label's image (alt="Search"); Playwright's
-    # get_by_role("textbox", name="Search") finds it, browserops names it 'q' (guessed from name=).
-    "search_and_edit": "prepare step 1: BROWSER_SITE_CHANGED: Cannot find textbox \"Search\" on the page",
-    # The export form's Format select is on a page only clicks reach, so prepare left it unread (before = None);
-    # run compares the page's '---' with None and calls the plan stale.
-    "export_billable": "run step 3: BROWSER_PLAN_STALE: The page changed since prepare: format no longer holds the "
-                       "value the diff was computed against",
 }

@@ -273,20 +273,4 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
 # What fails today, as ``<phase> <CODE> [at step N]: <message excerpt> — <why>`` (phase: prepare / run / verify;
 # CODE ``complete`` = the run said complete while the database lacks the change: a false complete).
 KNOWN_GAPS: dict[str, str] = {
-    "edit_invoice_amount": "run complete: the run said complete and evidence verify passed, no PUT reached the server"
-                           " — FALSE COMPLETE: prepare now rehearses the sign-in click and reads the amount (860.5)"
-                           " behind it (issue #18 item 4), so the staleness check passes and the edit runs;"
-                           " react-admin's undoable save sends PUT only when the 'Element updated · UNDO' notice"
-                           " closes (~5 s), and browserops closes the browser first (issue #24)",
-    "edit_customer_vip": "run complete: the run said complete and evidence verify passed, no PUT reached the server"
-                         " — FALSE COMPLETE: as edit_invoice_amount, the switch is now read ('false') past the"
-                         " sign-in click and set; the undoable save never leaves (issue #24)",
-    "flip_customer_vip": "run complete: the run said complete and evidence verify passed, no PUT reached the"
-                         " server — FALSE COMPLETE: the same edit as edit_customer_vip with the switch clicked"
-                         " ('act') instead of set ('check'), so no unread value stops it: react-admin's undoable"
-                         " save sends PUT only when the 'Element updated · UNDO' notice closes (~5 s); browserops"
-                         " closed the browser first (issue #24)",
-    "delete_customer": "run complete: the run said complete and evidence verify passed, no DELETE reached the server"
-                       " — FALSE COMPLETE: react-admin's undoable delete sends DELETE only when the 'Element deleted"
-                       " · UNDO' notice closes (~5 s); browserops closed the browser first (issue #24)",
 }

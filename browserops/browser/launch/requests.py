@@ -1,0 +1,195 @@
+"""What the pages of a session *sent*: every request that could change a server, as it leaves and as it is answered.
+
+"Unsafe" is RFC 9110's complement of the safe methods: anything but GET, HEAD and OPTIONS (so form posts, fetch/XHR
+writes, ``sendBeacon`` — a POST of type ``ping`` — and a form post that navigates), plus every WebSocket message a
+page sends. The monitor listens to the context's ``request`` / ``requestfinished`` / ``requestfailed`` events (every
+page, frame and popup of the context, whoever started the request) and to each page's WebSockets; it never routes,
+so it costs nothing on the wire and changes nothing the page does.
+
+Each entry keeps method, origin + path (query values replaced by ``…``: they can hold what a person typed), the
+answer's status, start and end time, and the body's size and SHA-256 — never the body. ``step`` says which plan step
+was running when it left (:meth:`RequestMonitor.set_step`), so a run's ledger can say which step caused it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import hashlib
+import logging
+import time
+import urllib.parse
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.async_api import BrowserContext, Page, Request, WebSocket
+from playwright.async_api import Error as PlaywrightError
+
+log = logging.getLogger(__name__)
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+MAX_ENTRIES = 2000  # a page that posts in a loop cannot grow the session without bound
+
+
+def redacted_url(url: str) -> str:
+    """Origin + path, with every query value replaced by ``…`` (the keys stay: they say what kind of request it
+    was) and no fragment."""
+    parts = urllib.parse.urlsplit(url)
+    keys = [key for key, _ in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)]
+    query = "&".join(f"{urllib.parse.quote(key)}=…" for key in keys)
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path or "/", query, ""))
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class SentRequest:
+    """One unsafe request (or WebSocket message) a page sent."""
+
+    id: int
+    method: str  # POST, PUT, …; "WS" for a WebSocket message
+    url: str  # redacted_url
+    kind: str  # Playwright's resource type: fetch, xhr, document, ping (sendBeacon), websocket, …
+    step: int | None
+    started: str
+    body_bytes: int
+    body_sha256: str | None
+    ended: str | None = None
+    status: int | None = None
+    failure: str | None = None
+    _t0: float = 0.0
+    _done: bool = False
+
+    @property
+    def in_flight(self) -> bool:
+        return not self._done
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "method": self.method, "url": self.url, "kind": self.kind,
+                               "step": self.step, "started": self.started, "ended": self.ended,
+                               "status": self.status, "bodyBytes": self.body_bytes, "bodySha256": self.body_sha256}
+        if self.failure:
+            out["failure"] = self.failure
+        if not self._done:
+            out["inFlight"] = True
+        return out
+
+
+def _body(data: bytes | None) -> tuple[int, str | None]:
+    if not data:
+        return 0, None
+    return len(data), hashlib.sha256(data).hexdigest()
+
+
+class RequestMonitor:
+    """The unsafe requests of one browser context, in the order they left."""
+
+    def __init__(self) -> None:
+        self.entries: list[SentRequest] = []
+        self.step: int | None = None
+        self._by_request: dict[Request, SentRequest] = {}
+        self._context: BrowserContext | None = None
+        self._changed = asyncio.Event()
+        self._next_id = 1
+
+    def install(self, context: BrowserContext) -> None:
+        if self._context is context:
+            return
+        self._context = context
+        context.on("request", self._on_request)
+        context.on("requestfinished", self._on_finished)
+        context.on("requestfailed", self._on_failed)
+
+    def watch_page(self, page: Page) -> None:
+        page.on("websocket", self._on_websocket)
+
+    def set_step(self, step: int | None) -> None:
+        """The plan step now running: what leaves from here on is that step's."""
+        self.step = step
+
+    # -- what the browser reports ----------------------------------------------------------------------------
+
+    def _add(self, entry: SentRequest) -> None:
+        if len(self.entries) >= MAX_ENTRIES:
+            del self.entries[: len(self.entries) - MAX_ENTRIES + 1]
+        self.entries.append(entry)
+        self._changed.set()
+
+    def _entry(self, method: str, url: str, kind: str, body: bytes | None) -> SentRequest:
+        size, digest = _body(body)
+        entry = SentRequest(self._next_id, method, redacted_url(url), kind, self.step, _now(), size, digest,
+                            _t0=time.monotonic())
+        self._next_id += 1
+        return entry
+
+    def _on_request(self, request: Request) -> None:
+        if request.method.upper() in SAFE_METHODS:
+            return
+        try:
+            body = request.post_data_buffer
+        except PlaywrightError:  # a body Playwright could not read (a stream): its size is unknown, not zero
+            body = None
+        entry = self._entry(request.method.upper(), request.url, request.resource_type, body)
+        self._by_request[request] = entry
+        self._add(entry)
+        log.info("unsafe request %s %s (step %s)", entry.method, entry.url, entry.step)
+
+    def _close(self, request: Request, status: int | None, failure: str | None) -> None:
+        entry = self._by_request.pop(request, None)
+        if entry is None:
+            return
+        entry.ended, entry.status, entry.failure, entry._done = _now(), status, failure, True
+        self._changed.set()
+
+    def _on_finished(self, request: Request) -> None:
+        entry = self._by_request.get(request)
+        if entry is None:
+            return
+        # The answer is already there when "requestfinished" fires; reading its status is a driver round trip.
+        task = asyncio.get_running_loop().create_task(self._status(request))
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    async def _status(self, request: Request) -> None:
+        status: int | None = None
+        try:
+            response = await request.response()
+            status = response.status if response is not None else None
+        except PlaywrightError:
+            pass
+        self._close(request, status, None)
+
+    def _on_failed(self, request: Request) -> None:
+        failure = request.failure or "failed"
+        self._close(request, None, failure[:200])
+
+    def _on_websocket(self, socket: WebSocket) -> None:
+        url = socket.url
+
+        def sent(payload: str | bytes) -> None:
+            data = payload.encode("utf-8") if isinstance(payload, str) else payload
+            entry = self._entry("WS", url, "websocket", data)
+            entry.ended, entry._done = entry.started, True  # a message is sent whole; no answer belongs to it
+            self._add(entry)
+
+        socket.on("framesent", sent)
+
+    # -- what the plan asks ------------------------------------------------------------------------------------
+
+    def since(self, mark: int) -> list[SentRequest]:
+        """Entries with an id above ``mark`` (see :meth:`mark`)."""
+        return [e for e in self.entries if e.id > mark]
+
+    def mark(self) -> int:
+        return self._next_id - 1
+
+    def in_flight(self) -> list[SentRequest]:
+        return [e for e in self.entries if e.in_flight]
+
+    async def changed(self, timeout_s: float) -> None:
+        """Wait until something was sent or answered, at most ``timeout_s``."""
+        self._changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), timeout=max(0.0, timeout_s))

@@ -1,0 +1,44 @@
+"""Pages whose "Save" says one thing and sends another, for the run's saved check ("complete means saved").
+
+``/save/<case>``: a title field and a Save button; what Save does depends on the case:
+
+- ``plain``: POSTs the title (``/save/api``, answered 200), then says "Saved";
+- ``local``: says "Saved" and sends nothing at all (the change lives only in the page);
+- ``broken``: says "Saved" at once and POSTs to ``/save/api?fail=1``, which answers 500;
+- ``undoable``: says "Element updated" with an Undo button in an alert and holds a leave-page guard; the PUT leaves
+  only when the notice closes (``delay`` ms, 2000 by default), as an undoable save of an admin framework does.
+
+Every request reaches the site's request log (``GET /__requests``), so a test compares the run's ledger with it.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from browserops.demo_site.web import render
+
+CASES = ("plain", "local", "broken", "undoable")
+
+
+async def save_page(request: Request) -> Response:
+    case = request.path_params["case"]
+    if case not in CASES:
+        return JSONResponse({"error": "no such case"}, status_code=404)
+    delay = request.query_params.get("delay", "2000")
+    return render(request, "save.html", "Edit the title", {"case": case,
+                                                           "delay": int(delay) if delay.isdigit() else 2000})
+
+
+async def save_api(request: Request) -> Response:
+    await request.body()
+    if request.query_params.get("fail"):
+        return JSONResponse({"error": "the database is read-only"}, status_code=500)
+    return JSONResponse({"ok": True})
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/save/api", save_api, methods=["POST", "PUT"]),
+    Route("/save/{case}", save_page, methods=["GET"]),
+]

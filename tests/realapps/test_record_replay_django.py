@@ -1,0 +1,131 @@
+"""Record and replay on the expense desk (Django 5.2's admin, issue #18.5): a scripted person does a task in their
+own Chromium while ``browserops record --cdp-url`` watches; the step file it writes goes through ``prepare`` ->
+``run --confirm`` -> ``evidence verify`` on a freshly seeded database, and the app's sqlite database must show the
+change the person made (each task's own check from tasks.py: the whole expense table, seed + exactly that change).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+from playwright.async_api import Page
+
+from tests.realapps import corpus
+from tests.realapps.apps.django_admin import app as desk
+from tests.realapps.apps.django_admin import tasks
+from tests.realapps.harness import RunningApp
+from tests.realapps.recording import Person, Watched, record_by_cdp, write
+
+pytestmark = pytest.mark.timeout(900)
+BY_NAME = {task.name: task for task in tasks.TASKS}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
+    with desk.start(tmp_path_factory.mktemp("django_admin_rec")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def profile(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The person's profile, signed in to the admin once (through browserops' own sign-in task)."""
+    folder = tmp_path_factory.mktemp("profile") / "profile"
+    desk.reseed(app)
+    corpus.assert_done(app, tasks.SIGN_IN, corpus.drive(app, tasks.SIGN_IN, tmp_path_factory.mktemp("ws"), folder))
+    return folder
+
+
+async def _edit_team_lunch(page: Page, seen: Watched) -> None:
+    await page.get_by_role("spinbutton", name="Amount").fill("92.00")
+    await page.get_by_role("checkbox", name="Billable").check()
+    await seen.fields(2)
+    await page.get_by_role("button", name="Save", exact=True).click()
+    await seen.saw("submit:")
+
+
+async def _delete_taxi(page: Page, seen: Watched) -> None:
+    await page.get_by_role("link", name="Delete", exact=True).click()
+    await seen.saw("click:")
+    await page.get_by_role("button", name="Yes, I’m sure").click()
+    await seen.saw("submit:")
+
+
+async def _search_and_edit_hotel(page: Page, seen: Watched) -> None:
+    await page.get_by_role("textbox", name="Search").fill("Hotel")
+    await seen.fields(1)
+    await page.get_by_role("button", name="Search").click()
+    await seen.saw("submit:")
+    await page.get_by_role("link", name="Hotel Lisbon").click()
+    await seen.saw("click:")
+    await page.get_by_role("spinbutton", name="Amount").fill("295.00")
+    await seen.fields(1)
+    await page.get_by_role("button", name="Save", exact=True).click()
+    await seen.saw("submit:", 2)
+
+
+async def _export_billable(page: Page, seen: Watched) -> None:
+    await page.get_by_role("link", name="Yes", exact=True).click()
+    await seen.saw("click:")
+    await page.get_by_role("link", name="Export").click()
+    await seen.saw("click:", 2)
+    await page.get_by_label("Format").select_option(label="csv")
+    await seen.fields(1)
+    async with page.expect_download():
+        await page.get_by_role("button", name="Submit").click()
+    await seen.saw("export:")
+
+
+PEOPLE: dict[str, tuple[str, Person]] = {
+    "edit_expense": ("/admin/expenses/expense/2/change/", _edit_team_lunch),
+    "delete_expense": ("/admin/expenses/expense/4/change/", _delete_taxi),
+    "search_and_edit": ("/admin/expenses/expense/", _search_and_edit_hotel),
+    "export_billable": ("/admin/expenses/expense/", _export_billable),
+}
+
+
+def _replay(app: RunningApp, name: str, steps: Path, inputs: dict[str, object], workspace: Path,
+            profile: Path, like: corpus.Task) -> corpus.Outcome:
+    input_file = steps.with_suffix(".replay-input.yaml")
+    input_file.write_text(yaml.safe_dump(inputs, allow_unicode=True), encoding="utf-8")
+    task = corpus.Task(name, steps, like.check, like.baseline, input=input_file, profile=like.profile,
+                       then=like.then)
+    desk.reseed(app)  # the person's own change is undone: the replay must make it again
+    outcome = corpus.drive(app, task, workspace, profile)
+    corpus.assert_done(app, task, outcome)
+    return outcome
+
+
+@pytest.mark.parametrize("name", sorted(PEOPLE))
+def test_a_recorded_task_replays_to_the_same_row(app: RunningApp, profile: Path, tmp_path: Path, name: str) -> None:
+    desk.reseed(app)
+    start, person = PEOPLE[name]
+    recording = asyncio.run(record_by_cdp(profile, app.base_url + start, person, tmp_path))
+    if name != "export_billable":  # (the person's download is theirs: the replay's export is checked)
+        BY_NAME[name].check(app, [])  # the person did the task
+    steps, inputs = write(recording, tmp_path, name)
+    _replay(app, name, steps, inputs, tmp_path / "ws", profile, BY_NAME[name])
+
+
+async def _sign_in(page: Page, seen: Watched) -> None:
+    await page.get_by_role("textbox", name="Username").fill(desk.USERNAME)
+    await page.get_by_role("textbox", name="Password").fill(desk.PASSWORD)
+    await seen.fields(2)
+    await page.get_by_role("button", name="Log in").click()
+    await seen.saw("submit:")
+
+
+def test_a_recorded_sign_in_replays_into_a_fresh_profile(app: RunningApp, tmp_path: Path) -> None:
+    """The password is recorded by key only; the replay into a fresh --profile signs in, and the next prepare
+    with that profile finds the admin signed in."""
+    desk.reseed(app)
+    recording = asyncio.run(record_by_cdp(tmp_path / "person", app.base_url + "/admin/login/?next=/admin/",
+                                          _sign_in, tmp_path))
+    assert recording.sensitive == ["password"], recording.steps
+    steps, inputs = write(recording, tmp_path, "sign_in", password=desk.PASSWORD)
+    assert desk.PASSWORD not in steps.read_text(encoding="utf-8")
+    outcome = _replay(app, "sign_in", steps, inputs, tmp_path / "ws", tmp_path / "replay-profile", tasks.SIGN_IN)
+    assert outcome.then_code == 0, outcome.then
