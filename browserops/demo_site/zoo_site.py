@@ -7,7 +7,10 @@ that needs one it cannot find gets a 404 for the script and the test using it fa
 
 from __future__ import annotations
 
+import json
 import mimetypes
+import time
+import urllib.parse
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -19,6 +22,11 @@ PAGES_DIR = Path(__file__).resolve().parent / "zoo"
 MODULES_DIR = Path(__file__).resolve().parents[2] / "tests" / "js" / "node_modules"
 _TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
           ".html": "text/html; charset=utf-8", ".png": "image/png", ".gif": "image/gif", ".json": "application/json"}
+
+
+# The server-backed suggestions of remote.html: offered only for what was typed.
+CITIES = ("Porto", "Portland", "Port Louis", "Lisbon", "Lyon", "Oslo", "Osaka", "Ottawa", "Zurich")
+SUGGEST_DELAY_S = 2.0  # longer than a drop-down takes to open: only a wait for the server gets them
 
 
 def page_names() -> list[str]:
@@ -39,6 +47,9 @@ class _Handler(BaseHTTPRequestHandler):
         if rel == "received":
             self._received()
             return
+        if rel == "suggest":
+            self._suggest()
+            return
         pages = self.server.pages_dir
         path = _inside(MODULES_DIR, rel.removeprefix("lib/")) if rel.startswith("lib/") else _inside(pages, rel)
         if path is None:
@@ -56,6 +67,20 @@ class _Handler(BaseHTTPRequestHandler):
         """A form sent from a zoo page: read and dropped, answered with a confirmation page."""
         self.rfile.read(int(self.headers.get("Content-Length") or 0))
         self._received()
+
+    def _suggest(self) -> None:
+        """Server-backed suggestions (remote.html): the cities whose name holds ``q`` (or jQuery UI's ``term``),
+        answered after a short delay, as a real search endpoint would."""
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        text = (query.get("q") or query.get("term") or [""])[0].casefold()
+        time.sleep(SUGGEST_DELAY_S)  # the answer takes a moment, as a real server's does
+        names = [c for c in CITIES if text and text in c.casefold()]
+        body = json.dumps(names).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def _received(self) -> None:
         body = b"<!doctype html><html lang='en'><title>Received</title><h1>Form received</h1></html>"
