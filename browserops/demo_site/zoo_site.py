@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import mimetypes
+import threading
 import time
 import urllib.parse
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
