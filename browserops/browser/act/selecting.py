@@ -94,6 +94,8 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
         listed = f" Options: {', '.join(options)}." if options else " No options appeared when it was opened."
         raise BrowserOpsError(ErrorCode.ELEMENT_NOT_FOUND, f"No option matching {choice!r} in {label}.{listed}",
                               details={"options": options})
+    if found.get("selected"):
+        return {"chosen": found.get("label"), "already": True}  # chosen before: a click would unselect it
     # The option was stamped just now in the combobox's own frame (popupOptions looks in its document).
     try:
         option = await other_element(located, str(found["id"]))

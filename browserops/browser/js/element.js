@@ -340,7 +340,8 @@ function popupOption(el, args) {
     // Not the text itself: only a part of several options' names. Picking one of them would be a guess.
     const alike = exact ? [] : usable.filter((o) => fold(labelOf(o)).includes(q));
     if (alike.length > 1) { return { open: true, ambiguous: alike.slice(0, 10).map((o) => cut(labelOf(o), 60)), options }; }
-    return { open: true, id: stamp(best), label: cut(labelOf(best), 80), seq: st.seq };
+    const on = best.getAttribute("aria-selected") === "true" || best.getAttribute("aria-checked") === "true";
+    return { open: true, id: stamp(best), label: cut(labelOf(best), 80), seq: st.seq, ...(on ? { selected: true } : {}) };
   }
   return { open: true, options };
 }

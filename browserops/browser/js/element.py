@@ -86,6 +86,7 @@ class PopupOption(TypedDict, total=False):
     seq: int
     options: list[str]  # no match: the visible options
     ambiguous: list[str]  # only part of several options' names matched: those options
+    selected: bool  # the option found is already chosen (in a multiple select a click would take it away)
 
 
 class PopupState(TypedDict):
