@@ -15,6 +15,7 @@ from browserops.evidence.layout import check_request_id, new_request_id
 from browserops.plan import (
     BrowserPlan,
     DiffEntry,
+    Fingerprint,
     PlanDraft,
     PlanSource,
     Step,
@@ -28,6 +29,7 @@ from browserops.plan import (
     verify_phrase,
 )
 from browserops.plan.phrase import WORDS
+from browserops.plan.resolve import multi_text, wanted_value
 from tests.plan_samples import REQUEST_ID, expense_plan, expense_steps
 
 
@@ -331,3 +333,37 @@ def test_press_steps_and_dialog_answers_validate() -> None:
                              "target": {"role": "textbox", "names": ["A"]}})
     with pytest.raises(ValueError):
         Step.model_validate({"kind": "submit", "dialog": "maybe", "target": {"role": "button", "names": ["X"]}})
+
+
+# --------------------------------------------------------------------------- several options in one field
+
+
+def _tags_step(value: Any) -> Step:
+    return Step.model_validate({"kind": "fill", "action": "select", "field": "tags",
+                                "target": {"role": "listbox", "names": ["Tags"]}, "value": value})
+
+
+def test_a_select_step_takes_a_list_of_options_and_only_a_non_empty_one() -> None:
+    assert _tags_step(["conference", "q4"]).value == ["conference", "q4"]
+    for bad in ([], ["conference", ""], True):
+        with pytest.raises(ValidationError, match="non-empty list of them"):
+            _tags_step(bad)
+    with pytest.raises(ValidationError, match="needs a text value"):
+        Step.model_validate({"kind": "fill", "field": "t", "target": {"role": "textbox", "names": ["T"]},
+                             "value": ["a", "b"]})
+
+
+def test_several_options_are_one_diff_line_and_their_order_is_no_change() -> None:
+    steps = [expense_steps()[0], _tags_step(["q4", "conference"])]
+    wanted = wanted_value(steps[1])
+    assert wanted == '["conference", "q4"]'
+    entry = DiffEntry.compute("tags", 2, '["conference"]', wanted)
+    assert entry is not None and entry.op == "~"
+    fingerprint = Fingerprint(pages=expense_plan().fingerprint.pages,  # type: ignore[union-attr]
+                              values={"tags": '["conference"]'})
+    plan = build_plan(PlanDraft(title="t", start_url="http://x/", steps=steps, workspace="/ws",
+                                source=PlanSource(kind="steps"), diff=[entry], fingerprint=fingerprint))
+    assert '  ~ tags     = ["conference"] -> ["conference", "q4"]' in render_diff(plan).splitlines()
+    assert DiffEntry.compute("tags", 2, multi_text(["q4", "conference"]), wanted) is None  # the page holds them
+    assert stale_fields(plan, {"tags": multi_text(["conference"])}) == []
+    assert stale_fields(plan, {"tags": multi_text(["conference", "trial"])}) == ["tags"]
