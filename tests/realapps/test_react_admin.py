@@ -103,6 +103,7 @@ def _edit_alpine_steps(tmp_path: Path) -> Path:
         {"kind": "fill", "action": "select", "field": "tags", "target": {"role": "combobox", "names": ["Tags"]},
          "value": ["Newsletter", "Partner"]},
     ]
+    doc["steps"][-1]["saveWaitMs"] = 20000  # react-admin sends the undoable PUT once its notice closes
     steps = tmp_path / "edit_alpine.yaml"
     steps.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     return steps
