@@ -212,9 +212,10 @@ def test_the_step_file_example_in_cli_contract_is_valid() -> None:
     text = (Path(__file__).resolve().parents[1] / "cli_contract.md").read_text(encoding="utf-8")
     block = text.split("**Step file**", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
     steps = parse_steps(block, "yaml", "cli_contract.md")
-    assert [s.kind for s in steps.steps] == ["navigate", "fill", "fill", "fill", "submit", "export", "submit",
+    assert [s.kind for s in steps.steps] == ["navigate", "fill", "fill", "fill", "fill", "submit", "export", "submit",
                                              "press"]
-    delete, escape = steps.steps[6:]
+    assert steps.steps[3].value == ["conference", "q4"]
+    delete, escape = steps.steps[7:]
     assert delete.target is not None and delete.target.within is not None and delete.dialog is not None
     assert delete.dialog.answer == "accept" and escape.key == "Escape" and not escape.activates
-    assert steps.steps[3].sensitive and steps.steps[3].value is None
+    assert steps.steps[4].sensitive and steps.steps[4].value is None

@@ -22,7 +22,7 @@ import orjson
 from browserops.contract import SideEffect
 from browserops.evidence.layout import export_relpath
 from browserops.plan.model import BrowserPlan, PlanAction
-from browserops.plan.resolve import multi_text
+from browserops.plan.step_values import multi_text
 from browserops.plan.steps import CONFIRM_FREE, SIDE_EFFECT_RANK, Action, Kind
 
 MAX_VALUE_CHARS = 80

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from browserops.contract import BrowserOpsError, ErrorCode
@@ -39,34 +38,13 @@ from browserops.plan.resolve import (
 from browserops.plan.step_acting import press_call
 from browserops.plan.step_facts import signs_in_here, step_title
 from browserops.plan.steps import Action, Kind, absolute_url
+from browserops.plan.walk_record import Blind, WalkRecord
 from browserops.privacy import mask_pii
 from browserops.tools.rehearsal import RequestFence
 
 Progress = Callable[[str], None]
 UNMADE_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT})  # never rehearsed
 SETTLE_MS = 3000
-
-
-@dataclass(frozen=True)
-class Blind:
-    """Why the walk cannot see the current page as the run will, from which step on."""
-
-    step: int
-    reason: str
-
-
-@dataclass
-class WalkRecord:
-    """What the walk found, for the plan and prepare's output."""
-
-    pages: list[PageFingerprint] = field(default_factory=list)
-    values: dict[str, str | None] = field(default_factory=dict)
-    unread_fields: list[str] = field(default_factory=list)
-    diff: list[DiffEntry] = field(default_factory=list)
-    unread: list[int] = field(default_factory=list)  # fill steps whose current value was not read
-    not_read: dict[int, str] = field(default_factory=dict)  # step -> why it was not looked at
-    problems: list[PrepareProblem] = field(default_factory=list)
-    rehearsed: list[int] = field(default_factory=list)
 
 
 class Walk:

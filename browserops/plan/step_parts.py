@@ -1,11 +1,13 @@
-"""The parts a plan step is made of besides its verb: the model base, names, the container a target is in
-(``within``), how a dialog the step opens is answered (``dialog``) and the keys a ``press`` step may press.
+"""The parts a plan step is made of besides its verb: the model base, names, the target and the container it
+is in (``within``), where a value comes from in the input data, what proves a step worked, how a dialog the step
+opens is answered (``dialog``) and the keys a ``press`` step may press.
 
 Kept apart from :mod:`browserops.plan.steps` (which re-exports them) so the step model stays readable.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
@@ -102,3 +104,71 @@ def check_key(value: str) -> str:
 def activating(key: str | None) -> bool:
     """Whether pressing ``key`` (a key or chord) may activate something: Enter or Space, alone or in a chord."""
     return bool(key) and key is not None and key.split("+")[-1] in ACTIVATING_KEYS
+
+
+ROLE_PATTERN = re.compile(r"^[a-z][a-z-]{0,31}$")
+FIELD_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
+SAFE_FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,119}$")
+
+class SemanticTarget(PlanModel):
+    """An element named the way a person would name it. No selectors, no scripts."""
+
+    role: str = Field(description="ARIA role, e.g. textbox, button, link, combobox, checkbox, radio, spinbutton.")
+    names: list[Name] = Field(
+        default_factory=list, max_length=24,
+        description="Candidate accessible names, several languages; matched case-insensitively, whitespace-normalised.",
+    )
+    labels: list[Name] = Field(
+        default_factory=list, max_length=24,
+        description="Candidate label / placeholder / title texts, tried when no name matches.",
+    )
+    frame: str | None = Field(None, max_length=200, description="Frame path as listed (e.g. 'main>1') or iframe title.")
+    nth: int = Field(0, ge=0, le=999, description="Which match to take when several elements match (0 = first).")
+    within: Within | None = Field(
+        None, description="The container it is in (a table row, a post, a card, a dialog…) when the same control "
+        "repeats: only elements in a container of that role and name match; several such containers are ambiguous.",
+    )
+
+    @field_validator("role")
+    @classmethod
+    def _role(cls, value: str) -> str:
+        value = value.strip().lower()
+        if not ROLE_PATTERN.match(value):
+            raise ValueError(f"{value!r} is not an ARIA role (e.g. 'button', 'textbox', 'link')")
+        return value
+
+    @model_validator(mode="after")
+    def _named(self) -> SemanticTarget:
+        if not self.names and not self.labels:
+            raise ValueError("a target needs at least one candidate name or label")
+        return self
+
+    def describe(self) -> str:
+        first = (self.names or self.labels)[0]
+        where = f" in {self.within.describe()}" if self.within is not None else ""
+        return f'{self.role} "{first}"{where}'
+
+
+class ValueRef(PlanModel):
+    """Where a value comes from in the input data. A sensitive value stays out of plans and logs: only its
+    key, and optionally its digest (so a run can tell the input changed since prepare), are recorded."""
+
+    key: str = Field(pattern=FIELD_PATTERN.pattern, description="Key in the input data, e.g. 'password'.")
+    sensitive: bool = Field(False, description="Never write the value into plan.json, events or the summary.")
+    digest: str | None = Field(
+        None, pattern=r"^sha256:[0-9a-f]{16,64}$", description="privacy.text_digest of the value seen at prepare."
+    )
+
+
+class Expectation(PlanModel):
+    """What proves a step worked (e.g. a submit): any of these texts on the page, and/or a URL fragment."""
+
+    text: list[Name] = Field(default_factory=list, max_length=24, description="Any one of these texts must appear.")
+    url_contains: str | None = Field(None, min_length=1, max_length=500, description="The URL must contain this.")
+    timeout_ms: int = Field(10_000, ge=100, le=600_000, description="How long to wait for the proof.")
+
+    @model_validator(mode="after")
+    def _something(self) -> Expectation:
+        if not self.text and self.url_contains is None:
+            raise ValueError("an expectation needs 'text' or 'urlContains'")
+        return self

@@ -12,7 +12,6 @@ click run without the confirm phrase.
 
 from __future__ import annotations
 
-import re
 import urllib.parse
 from dataclasses import dataclass
 from enum import StrEnum
@@ -21,10 +20,16 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from browserops.contract import PlanVerb, SideEffect
+from browserops.plan.step_parts import FIELD_PATTERN as FIELD_PATTERN
+from browserops.plan.step_parts import ROLE_PATTERN as ROLE_PATTERN
+from browserops.plan.step_parts import SAFE_FILE_NAME as SAFE_FILE_NAME
 from browserops.plan.step_parts import WITHIN_ROLES as WITHIN_ROLES
 from browserops.plan.step_parts import DialogAnswer as DialogAnswer
+from browserops.plan.step_parts import Expectation as Expectation
 from browserops.plan.step_parts import Name as Name
 from browserops.plan.step_parts import PlanModel as PlanModel
+from browserops.plan.step_parts import SemanticTarget as SemanticTarget
+from browserops.plan.step_parts import ValueRef as ValueRef
 from browserops.plan.step_parts import Within as Within
 from browserops.plan.step_parts import activating, check_key
 from browserops.plan.step_parts import container_role as container_role
@@ -129,74 +134,6 @@ SIDE_EFFECT_RANK: dict[SideEffect, int] = {
     SideEffect.BROWSER_ACT: 3,
 }
 CONFIRM_FREE = frozenset({SideEffect.READ_ONLY, SideEffect.EXPORT})
-
-ROLE_PATTERN = re.compile(r"^[a-z][a-z-]{0,31}$")
-FIELD_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
-SAFE_FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,119}$")
-
-class SemanticTarget(PlanModel):
-    """An element named the way a person would name it. No selectors, no scripts."""
-
-    role: str = Field(description="ARIA role, e.g. textbox, button, link, combobox, checkbox, radio, spinbutton.")
-    names: list[Name] = Field(
-        default_factory=list, max_length=24,
-        description="Candidate accessible names, several languages; matched case-insensitively, whitespace-normalised.",
-    )
-    labels: list[Name] = Field(
-        default_factory=list, max_length=24,
-        description="Candidate label / placeholder / title texts, tried when no name matches.",
-    )
-    frame: str | None = Field(None, max_length=200, description="Frame path as listed (e.g. 'main>1') or iframe title.")
-    nth: int = Field(0, ge=0, le=999, description="Which match to take when several elements match (0 = first).")
-    within: Within | None = Field(
-        None, description="The container it is in (a table row, a post, a card, a dialog…) when the same control "
-        "repeats: only elements in a container of that role and name match; several such containers are ambiguous.",
-    )
-
-    @field_validator("role")
-    @classmethod
-    def _role(cls, value: str) -> str:
-        value = value.strip().lower()
-        if not ROLE_PATTERN.match(value):
-            raise ValueError(f"{value!r} is not an ARIA role (e.g. 'button', 'textbox', 'link')")
-        return value
-
-    @model_validator(mode="after")
-    def _named(self) -> SemanticTarget:
-        if not self.names and not self.labels:
-            raise ValueError("a target needs at least one candidate name or label")
-        return self
-
-    def describe(self) -> str:
-        first = (self.names or self.labels)[0]
-        where = f" in {self.within.describe()}" if self.within is not None else ""
-        return f'{self.role} "{first}"{where}'
-
-
-class ValueRef(PlanModel):
-    """Where a value comes from in the input data. A sensitive value stays out of plans and logs: only its
-    key, and optionally its digest (so a run can tell the input changed since prepare), are recorded."""
-
-    key: str = Field(pattern=FIELD_PATTERN.pattern, description="Key in the input data, e.g. 'password'.")
-    sensitive: bool = Field(False, description="Never write the value into plan.json, events or the summary.")
-    digest: str | None = Field(
-        None, pattern=r"^sha256:[0-9a-f]{16,64}$", description="privacy.text_digest of the value seen at prepare."
-    )
-
-
-class Expectation(PlanModel):
-    """What proves a step worked (e.g. a submit): any of these texts on the page, and/or a URL fragment."""
-
-    text: list[Name] = Field(default_factory=list, max_length=24, description="Any one of these texts must appear.")
-    url_contains: str | None = Field(None, min_length=1, max_length=500, description="The URL must contain this.")
-    timeout_ms: int = Field(10_000, ge=100, le=600_000, description="How long to wait for the proof.")
-
-    @model_validator(mode="after")
-    def _something(self) -> Expectation:
-        if not self.text and self.url_contains is None:
-            raise ValueError("an expectation needs 'text' or 'urlContains'")
-        return self
-
 
 StepValue = str | bool | list[str]
 

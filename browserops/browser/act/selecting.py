@@ -96,6 +96,11 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
                               details={"options": options})
     if found.get("selected"):
         return {"chosen": found.get("label"), "already": True}  # chosen before: a click would unselect it
+    await _click_option(located, found, label, timeout_ms)
+    return {"chosen": found.get("label")}
+
+
+async def _click_option(located: Located, found: PopupOption, label: str, timeout_ms: int) -> None:
     # The option was stamped just now in the combobox's own frame (popupOptions looks in its document).
     try:
         option = await other_element(located, str(found["id"]))
@@ -105,7 +110,6 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
         await option.click(timeout=timeout_ms)
     except PlaywrightError as exc:
         raise action_error(f"Choosing {found.get('label')!r} in {label}", exc) from exc
-    return {"chosen": found.get("label")}
 
 
 async def _new_tag(session: BrowserSession, located: Located, choice: str) -> dict[str, Any] | None:
