@@ -138,7 +138,7 @@ def _prepare_json(prepared: PreparedPlan, command: str) -> dict[str, Any]:
         "notRead": [{"step": n, "reason": why} for n, why in sorted(prepared.not_read.items())],
         "rehearsed": prepared.rehearsed, "refused": prepared.refused,
         "problems": [p.model_dump(mode="json", by_alias=True) for p in plan.problems],
-        "steps": [{"number": a.number, "kind": a.kind.value, "action": a.action.value, "field": a.field,
+        "steps": [{"number": a.number, "kind": a.kind.value, "action": str(a.action), "field": a.field,
                    "sideEffect": a.side_effect.value, "target": a.target.describe() if a.target else a.url,
                    "preparedNumber": a.prepared_number, "matchedName": a.matched_name,
                    "revealedBy": a.revealed_by,

@@ -129,7 +129,7 @@ def _step_code(step: Step, expr: str, choice: str = "") -> str:
     kind = step.kind.value if step.kind else None
     parts = [f"kind={kind!r}"] if kind else []
     if step.action is not None and kind == "fill":
-        parts.append(f"action={step.action.value!r}")
+        parts.append(f"action={str(step.action)!r}")
     if step.field:
         parts.append(f"field={step.field!r}")
     if step.url:

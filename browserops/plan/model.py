@@ -33,6 +33,8 @@ from browserops.plan.steps import (
     Kind,
     PlanModel,
     Step,
+    StepActionName,
+    action_schema,
 )
 
 FORMAT_VERSION = 1
@@ -64,7 +66,7 @@ class PlanAction(Step):
 
     number: int = Field(ge=1, description="1-based position in the plan.")
     kind: Kind  # concrete in a plan (derived in a step file)
-    action: Action
+    action: StepActionName = Field(json_schema_extra=action_schema)  # a plan verb, or an acting tool's word
     side_effect: SideEffect
     tool: str
     prepared_number: int | None = Field(

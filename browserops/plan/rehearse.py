@@ -35,9 +35,9 @@ from browserops.plan.resolve import (
     upload_files,
     wanted_value,
 )
-from browserops.plan.step_acting import press_call
+from browserops.plan.step_acting import press_call, word_call
 from browserops.plan.step_facts import signs_in_here, step_title
-from browserops.plan.steps import Action, Kind, absolute_url
+from browserops.plan.steps import Action, Kind, absolute_url, word_action
 from browserops.plan.walk_record import Blind, WalkRecord
 from browserops.privacy import mask_pii
 from browserops.tools.rehearsal import RequestFence
@@ -295,7 +295,9 @@ class Walk:
         where = f'{el.role} "{el.name}"'
         mark = len(self.fence.refusals)
         try:
-            if a.action in (Action.TYPE, Action.SELECT) and isinstance(value, str | list):
+            if word_action(a.action) is not None:  # an acting word the plan has no verb of its own for
+                await self._act(word_call(a, el, value)[0])
+            elif a.action in (Action.TYPE, Action.SELECT) and isinstance(value, str | list):
                 verb = "type" if a.action is Action.TYPE else "select"
                 if not a.sensitive and current_value(a, el) == wanted_value(a):
                     return "; already holds the value"
@@ -328,6 +330,8 @@ class Walk:
                 if result.get("status") != "ok":
                     raise BrowserOpsError(ErrorCode.ACTION_FAILED, str(result.get("error")))
                 data = dict(result.get("data") or {})
+            elif word_action(a.action) is not None:
+                data = await self._act(word_call(a, el, self.secrets.get(a.number) if a.sensitive else a.value)[0])
             else:
                 data = await self._act({"index": el.number, "action": "click", **el.act_args()})
             self.seen.update(data)

@@ -34,6 +34,14 @@ def press_call(a: PlanAction, el: Resolved | None) -> tuple[str, dict[str, Any],
     return "browser_overlay_act", {"index": el.number, "action": "press", "text": a.key, **el.act_args()}, where
 
 
+def word_call(a: PlanAction, el: Resolved, value: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """``browser_overlay_act``'s arguments for step ``a`` whose action is an acting tool's word the plan has no verb
+    of its own for (steps.action_spec), and the same masked for the log when the value is sensitive."""
+    text = {"text": value} if isinstance(value, str) else {}
+    args = {"index": el.number, "action": str(a.action), **text, **el.act_args()}
+    return args, ({**args, "text": "(sensitive)"} if a.sensitive and text else None)
+
+
 def _said(info: dict[str, object]) -> tuple[str, str]:
     kind = str(info.get("type") or "dialog")
     what = "a leave-page confirmation" if kind == "beforeunload" else f"a {kind} dialog"

@@ -41,11 +41,11 @@ from browserops.plan.resolve import (
     wanted_value,
 )
 from browserops.plan.saved_check import SaveWatch, before_close, ledger_entry
-from browserops.plan.step_acting import answer_planned_dialog, press_call
+from browserops.plan.step_acting import answer_planned_dialog, press_call, word_call
 from browserops.plan.step_checks import PageChecks
 from browserops.plan.step_facts import signs_in_here
 from browserops.plan.step_outcome import StepFailed, StepOutcome, move_export
-from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url
+from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url, word_action
 from browserops.privacy import EnteredValues, mask_pii
 
 Progress = Callable[[str], None]
@@ -257,7 +257,10 @@ class StepExecutor(PageChecks):
             return
         assert el is not None
         where = f'{el.role} "{el.name}" (#{el.number})'
-        if a.action in (Action.TYPE, Action.SELECT):
+        if word_action(a.action) is not None:  # an acting word the plan has no verb of its own for
+            args, logged = word_call(a, el, self.secrets.get(a.number) if a.sensitive else a.value)
+            await self._click(a, "browser_overlay_act", args, f"{a.action} on {where}", event, outcome, logged)
+        elif a.action in (Action.TYPE, Action.SELECT):
             value = self.secrets.get(a.number) if a.sensitive else a.value
             assert isinstance(value, str | list)
             if not a.sensitive and current_value(a, el) == wanted_value(a):
@@ -297,9 +300,9 @@ class StepExecutor(PageChecks):
                               f"clicked {where}", event, outcome)
 
     async def _click(self, a: PlanAction, name: str, args: dict[str, Any], did: str, event: StepEvent,
-                     outcome: StepOutcome) -> None:
+                     outcome: StepOutcome, logged: dict[str, Any] | None = None) -> None:
         """A click (or a press, which acts like one): the call, its dialog, then the step's expectation."""
-        await self._acting(a, name, args, event, outcome)
+        await self._acting(a, name, args, event, outcome, logged)
         outcome.note = did + (outcome.note or "")
         if a.expect is not None:
             proof = await wait_expect(self.tools, a.expect, self.seen)
@@ -320,11 +323,11 @@ class StepExecutor(PageChecks):
             await self.tools.need("browser_wait", {"timeout_ms": SETTLE_MS})
 
     async def _acting(self, a: PlanAction, name: str, args: dict[str, Any], event: StepEvent,
-                      outcome: StepOutcome) -> dict[str, Any]:
+                      outcome: StepOutcome, logged: dict[str, Any] | None = None) -> dict[str, Any]:
         """An acting call of step ``a``; a browser dialog it opens is answered as the step says
         (:mod:`.step_acting`)."""
         try:
-            return await self._call(name, args, event)
+            return await self._call(name, args, event, logged)
         except BrowserOpsError as exc:
             if exc.code is not ErrorCode.DIALOG_OPEN:
                 raise

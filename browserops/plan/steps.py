@@ -34,6 +34,7 @@ from browserops.plan.step_parts import Within as Within
 from browserops.plan.step_parts import activating, check_key
 from browserops.plan.step_parts import container_role as container_role
 from browserops.tools.definitions import all_definitions
+from browserops.tools.definitions.acting import ACTION_WORDS
 
 
 class Kind(StrEnum):
@@ -72,6 +73,7 @@ class ActionSpec:
     needs_target: bool
     value: Literal["none", "text", "choices", "bool", "files"]  # choices: one option (text) or several (a list)
     page_tool: str | None = None  # the tool that performs it when the step names no target
+    word: str | None = None  # an acting tool's word the plan has no verb of its own for (see action_spec)
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -126,6 +128,58 @@ DEFAULT_KIND: dict[Action, Kind] = {
     Action.PRESS: Kind.PRESS,
 }
 
+# An ``action`` may also be any word of the acting tools' table (tools/definitions/acting.py) that the plan has no
+# verb of its own for: a new word added there is a plan verb at once, performed by browser_overlay_act with that
+# word, judged as a click (it "activates") or as typing, and taking text when the word does.
+StepActionName = Action | str
+
+
+def word_action(action: StepActionName | None) -> str | None:
+    """The acting tool's word a step's action is, when it is not one of the plan's own verbs."""
+    return action if isinstance(action, str) and not isinstance(action, Action) else None
+
+
+def action_spec(action: StepActionName) -> ActionSpec:
+    """What an action means: the plan's own table, or a spec derived from the acting word's traits."""
+    if isinstance(action, Action):
+        return ACTIONS[action]
+    word = ACTION_WORDS[action]
+    kinds = frozenset({Kind.FILL}) if word.commits == "type" else CLICK_KINDS
+    return ActionSpec("act", SideEffect.BROWSER_ACT, kinds, True, "text" if word.text == "required" else "none",
+                      word=action)
+
+
+def default_kind(action: StepActionName) -> Kind:
+    """The kind a step gets when it names only its action (a bare click is "act", never silently "read")."""
+    if isinstance(action, Action):
+        return DEFAULT_KIND[action]
+    return Kind.FILL if ACTION_WORDS[action].commits == "type" else Kind.ACT
+
+
+def _check_action(value: Any) -> Any:
+    if value is None or isinstance(value, Action):
+        return value
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in Action._value2member_map_:
+            return Action(word)
+        if word in ACTION_WORDS:
+            return word
+    verbs = [a.value for a in Action] + [w for w in ACTION_WORDS if w not in Action._value2member_map_]
+    raise ValueError(f"{str(value)[:40]!r} is not an action (use {', '.join(verbs)})")
+
+
+def action_schema(schema: dict[str, Any]) -> None:
+    # Filled in when a schema is generated, so the words listed are the acting table's at that moment.
+    verbs = [a.value for a in Action] + [w for w in ACTION_WORDS if w not in Action._value2member_map_]
+    description = schema.get("description", "")
+    schema.clear()
+    nullable = "default" in schema  # the step file's action may be left out; a plan's is always there
+    choices: list[dict[str, Any]] = [{"enum": verbs, "type": "string"}] + ([{"type": "null"}] if nullable else [])
+    schema.update({"anyOf": choices, "description": description, "title": "Action"},
+                  **({"default": None} if nullable else {}))
+
+
 # Side-effect classes in order of consequence. Without --confirm only read-only and export steps run.
 SIDE_EFFECT_RANK: dict[SideEffect, int] = {
     SideEffect.READ_ONLY: 0,
@@ -157,7 +211,8 @@ class Step(PlanModel):
     """One step of a hand-written step file or of a domain pack's output."""
 
     kind: Kind | None = Field(None, description="Business meaning; derived from action when omitted.")
-    action: Action | None = Field(None, description="Verb; derived from kind when omitted.")
+    action: StepActionName | None = Field(None, description="Verb; derived from kind when omitted.",
+                                          json_schema_extra=action_schema)
     field: str | None = Field(
         None, pattern=FIELD_PATTERN.pattern, description="Business field name shown in the diff (fills)."
     )
@@ -204,6 +259,11 @@ class Step(PlanModel):
             raise ValueError(f"write numbers as quoted text (e.g. \"{value}\") so no digit is lost")
         return value
 
+    @field_validator("action", mode="before")
+    @classmethod
+    def _action(cls, value: Any) -> Any:
+        return _check_action(value)
+
     @field_validator("url")
     @classmethod
     def _url(cls, value: str | None) -> str | None:
@@ -229,12 +289,12 @@ class Step(PlanModel):
             assert self.kind is not None
             self.action = DEFAULT_ACTION[self.kind]
         if self.kind is None:
-            self.kind = DEFAULT_KIND[self.action]
-        spec = ACTIONS[self.action]
-        where = f"{self.kind.value} step with action {self.action.value}"
+            self.kind = default_kind(self.action)
+        spec = action_spec(self.action)
+        where = f"{self.kind.value} step with action {self.action}"
         if self.kind not in spec.kinds:
             allowed = ", ".join(sorted(k.value for k in spec.kinds))
-            raise ValueError(f"action {self.action.value!r} cannot be kind {self.kind.value!r} (allowed: {allowed})")
+            raise ValueError(f"action {str(self.action)!r} cannot be kind {self.kind.value!r} (allowed: {allowed})")
         if spec.needs_target and self.target is None:
             raise ValueError(f"{where} needs a 'target'")
         if self.action is Action.NAVIGATE and self.url is None:
@@ -253,7 +313,8 @@ class Step(PlanModel):
                              else f"'key' belongs to press steps, not to a {where}")
         if (self.sends is not None or self.save_wait_ms is not None) and self.kind not in _BROWSER_ACT_KINDS:
             raise ValueError(f"'sends' and 'saveWaitMs' belong to steps that change the page, not to a {where}")
-        if self.dialog is not None and self.action not in (Action.CLICK, Action.PRESS, Action.CHECK):
+        if self.dialog is not None and self.action not in (Action.CLICK, Action.PRESS, Action.CHECK) \
+                and self.kind not in CLICK_KINDS:
             raise ValueError(f"'dialog' belongs to steps that click or press, not to a {where}")
         self._check_value(spec, where)
         if self.display is not None and self.sensitive:
@@ -262,7 +323,7 @@ class Step(PlanModel):
         if self.tool is None:
             self.tool = tools[0]
         elif self.tool not in tools:
-            raise ValueError(f"tool {self.tool!r} cannot perform {self.action.value} (use {', '.join(tools)})")
+            raise ValueError(f"tool {self.tool!r} cannot perform {self.action} (use {', '.join(tools)})")
         least = spec.least
         if self.kind in _BROWSER_ACT_KINDS:
             least = SideEffect.BROWSER_ACT

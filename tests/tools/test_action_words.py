@@ -12,14 +12,17 @@ from mcp.client import Client
 
 from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
+from browserops.contract import SideEffect
 from browserops.demo_site import DemoSite
 from browserops.mcp_server import BrowserOpsMCP, build_server
+from browserops.plan.steps import Kind, Step, StepFile
 from browserops.policy import TargetInfo, Verdict, classify
 from browserops.tools import actions
 from browserops.tools.context import ToolContext
 from browserops.tools.definitions import get_definition
 from browserops.tools.definitions.acting import ACTION_WORDS, ActionWord
 from browserops.tools.runner import BARE, ToolRunner
+from tests.plan_e2e.helpers import cli_json, events, write_steps
 
 OVERLAY_ACT = get_definition("browser_overlay_act")
 assert OVERLAY_ACT is not None
@@ -91,3 +94,38 @@ async def test_the_runner_runs_the_new_word_through_its_call(wiggle: list[Any], 
     assert wiggle == [(2, "3px")] and tool_ctx.signals.acted
     missing = await runner.call("browser_overlay_act", {"index": 2, "action": "wiggle"})
     assert missing.code == "BROWSER_INVALID_ARGS" and "give how far" in str(missing.error)
+
+
+def test_a_step_file_takes_the_new_word(wiggle: list[Any]) -> None:
+    """The plan's step schema follows the table: the word is a step action, typed-only words are fills, the
+    step-file JSON schema lists it, and a word nobody defined is refused naming the ones that exist."""
+    step = Step.model_validate({"action": "wiggle", "field": "nudge", "value": "2px",
+                                "target": {"role": "searchbox", "names": ["Search"]}})
+    assert step.kind is Kind.FILL and step.tool == "browser_overlay_act" and step.side_effect is SideEffect.BROWSER_ACT
+    with pytest.raises(ValueError, match="needs a 'value'"):
+        Step.model_validate({"action": "wiggle", "target": {"role": "searchbox", "names": ["Search"]}})
+    action = StepFile.model_json_schema()["$defs"]["Step"]["properties"]["action"]
+    assert "wiggle" in action["anyOf"][0]["enum"] and "click" in action["anyOf"][0]["enum"]
+    with pytest.raises(ValueError, match=r"'twirl' is not an action \(use navigate, .*, press, wiggle\)"):
+        Step.model_validate({"action": "twirl", "target": {"role": "button", "names": ["Go"]}})
+    ACTION_WORDS["wiggle"] = ActionWord("wiggle", commits="activate")  # a word that activates is a click step
+    clicky = Step.model_validate({"action": "wiggle", "target": {"role": "button", "names": ["Go"]}})
+    assert clicky.kind is Kind.ACT and clicky.activates
+
+
+def test_a_plan_runs_the_new_word_through_prepare_and_run(wiggle: list[Any], demo_site: DemoSite,
+                                                          workspace: Path) -> None:
+    """prepare rehearses the step with the word (in its fenced copy) and run performs it, both through the tool."""
+    doc = {"title": "Wiggle the search box", "startUrl": "/search", "steps": [
+        {"action": "wiggle", "field": "nudge", "value": "3px", "target": {"role": "searchbox", "names": ["Search"]}}]}
+    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(write_steps(workspace, "w.yaml", doc)),
+                                   "--base-url", demo_site.base_url)
+    assert code == 2, (prepared, err)
+    assert '+ nudge' in prepared["diffText"] and len(wiggle) == 1  # rehearsed once by prepare
+    code, ran, err = cli_json(workspace, "run", str(prepared["requestId"]), "--confirm",
+                              str(prepared["confirmPhrase"]))
+    assert code == 0, (ran, err)
+    assert len(wiggle) == 2 and wiggle[0] == wiggle[1] and wiggle[1][1] == "3px"
+    acted = [e for e in events(workspace, str(prepared["requestId"])) if e.get("step") == 1
+             and e.get("tool") == "browser_overlay_act" and e.get("status") == "ok"]
+    assert acted and acted[-1]["args"]["action"] == "wiggle"
