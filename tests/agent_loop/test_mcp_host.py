@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
+import time
+import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,6 +56,24 @@ def kill_server(workspace: Path) -> None:
             os.kill(left, signal.SIGKILL)
 
 
+async def _site_json(url: str, method: str = "GET") -> dict[str, Any]:
+    def fetch() -> dict[str, Any]:
+        with urllib.request.urlopen(urllib.request.Request(url, method=method), timeout=10) as answer:
+            return dict(json.loads(answer.read()))
+    return await asyncio.to_thread(fetch)
+
+
+async def reset_requests(site: DemoSite) -> None:
+    await _site_json(site.base_url + "/__requests/reset", "POST")
+
+
+async def slow_page_requested(site: DemoSite, timeout_s: float = 30.0) -> None:
+    """Until the demo site's request log shows the request for ``/slow`` (the site answers it seconds later)."""
+    deadline = time.monotonic() + timeout_s
+    while not any(r["path"] == "/slow" for r in (await _site_json(site.base_url + "/__requests"))["requests"]):
+        assert time.monotonic() < deadline, "the browser never asked the site for /slow"
+
+
 @pytest.fixture
 async def host(workspace: Path) -> AsyncIterator[MCPToolHost]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
@@ -83,12 +105,16 @@ async def test_a_killed_server_is_restarted_and_a_read_only_call_is_retried(
     assert host.restarts == 1 and len(server_pids(workspace)) == 1 and await host.health()
     assert demo_site.state.searches[-1:] == ["restart"]
 
-    # Dying while a read-only call runs: restarted and the call retried once.
-    waiting = asyncio.create_task(host.call("browser_wait", {"ms": 2500, "timeout_ms": 100}))
-    await asyncio.sleep(0.8)
+    # Dying while a read-only call runs (a navigation to the slow page, retry-safe: the server's browser has
+    # asked the site for the page, which answers after seconds): restarted and the call retried once.
+    slow = demo_site.base_url + "/slow?ms=2500&nobanner=1"
+    await reset_requests(demo_site)
+    opening = asyncio.create_task(host.call("browser_navigate", {"url": slow}))
+    await slow_page_requested(demo_site)
     kill_server(workspace)
-    result = await asyncio.wait_for(waiting, 60)
+    result = await asyncio.wait_for(opening, 60)
     assert result["status"] == "ok" and result["data"]["retried_after_restart"] is True
+    assert result["data"]["url"] == slow
     assert host.restarts == 2
 
 
@@ -107,8 +133,9 @@ async def test_an_acting_call_is_never_retried_when_it_may_have_run(
     found = await host.call("browser_find", {"text": "Slow page", "role": "link"})
     number = listing_items(found["data"], "matches")[0]["n"]
     starts = host.starts
+    await reset_requests(demo_site)
     clicking = asyncio.create_task(host.call("browser_overlay_act", {"index": number}))
-    await asyncio.sleep(0.3)  # the slow page takes seconds to answer: the click is still running
+    await slow_page_requested(demo_site)  # the slow page takes seconds to answer: the click is still running
     kill_server(workspace)
     crashed = await asyncio.wait_for(clicking, 60)
     assert crashed["code"] == "BROWSER_CRASHED" and "may or may not have acted" in crashed["error"]
