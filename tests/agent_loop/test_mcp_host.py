@@ -5,14 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import signal
-import time
-import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -28,6 +24,7 @@ from browserops.tools.registry import all_tools
 from tests.agent_loop.helpers import act
 from tests.mcp.helpers import browser_of_server
 from tests.procs import wait_gone
+from tests.site_requests import requested, reset_requests
 
 
 def server_pids(workspace: Path) -> set[int]:
@@ -54,24 +51,6 @@ def kill_server(workspace: Path) -> None:
     for left in wait_gone(browsers, 15):
         with contextlib.suppress(ProcessLookupError):
             os.kill(left, signal.SIGKILL)
-
-
-async def _site_json(url: str, method: str = "GET") -> dict[str, Any]:
-    def fetch() -> dict[str, Any]:
-        with urllib.request.urlopen(urllib.request.Request(url, method=method), timeout=10) as answer:
-            return dict(json.loads(answer.read()))
-    return await asyncio.to_thread(fetch)
-
-
-async def reset_requests(site: DemoSite) -> None:
-    await _site_json(site.base_url + "/__requests/reset", "POST")
-
-
-async def slow_page_requested(site: DemoSite, timeout_s: float = 30.0) -> None:
-    """Until the demo site's request log shows the request for ``/slow`` (the site answers it seconds later)."""
-    deadline = time.monotonic() + timeout_s
-    while not any(r["path"] == "/slow" for r in (await _site_json(site.base_url + "/__requests"))["requests"]):
-        assert time.monotonic() < deadline, "the browser never asked the site for /slow"
 
 
 @pytest.fixture
@@ -110,7 +89,7 @@ async def test_a_killed_server_is_restarted_and_a_read_only_call_is_retried(
     slow = demo_site.base_url + "/slow?ms=2500&nobanner=1"
     await reset_requests(demo_site)
     opening = asyncio.create_task(host.call("browser_navigate", {"url": slow}))
-    await slow_page_requested(demo_site)
+    await requested(demo_site, "/slow")
     kill_server(workspace)
     result = await asyncio.wait_for(opening, 60)
     assert result["status"] == "ok" and result["data"]["retried_after_restart"] is True
@@ -135,7 +114,7 @@ async def test_an_acting_call_is_never_retried_when_it_may_have_run(
     starts = host.starts
     await reset_requests(demo_site)
     clicking = asyncio.create_task(host.call("browser_overlay_act", {"index": number}))
-    await slow_page_requested(demo_site)  # the slow page takes seconds to answer: the click is still running
+    await requested(demo_site, "/slow")  # the slow page takes seconds to answer: the click is still running
     kill_server(workspace)
     crashed = await asyncio.wait_for(clicking, 60)
     assert crashed["code"] == "BROWSER_CRASHED" and "may or may not have acted" in crashed["error"]
