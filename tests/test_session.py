@@ -116,7 +116,11 @@ async def test_cdp_attach_leaves_the_users_browser_running(
     async with BrowserSession(SessionOptions(mode="cdp", cdp_url=http_url)) as session:
         await session.page.goto(demo_site.base_url + "/?nobanner=1")
         assert session.page.url.startswith(demo_site.base_url)
-    await asyncio.sleep(0.3)
+    # The user's browser still works after the session closed: a second attachment opens a page in it (a
+    # browser told to close would be shutting down and refuse), and its process is still running.
+    async with BrowserSession(SessionOptions(mode="cdp", cdp_url=http_url)) as again:
+        await again.page.goto(demo_site.base_url + "/search?q=still-here&nobanner=1")
+        assert "still-here" in again.page.url
     assert proc.poll() is None, "closing an attached session must not kill the user's browser"
 
 
@@ -133,13 +137,13 @@ async def test_crashed_browser_is_restarted(demo_site: DemoSite) -> None:
     async with BrowserSession(SessionOptions()) as session:
         await session.page.goto(demo_site.base_url + "/?nobanner=1")
         ours = set(chromium_processes()) - before
+        assert session.browser is not None
+        gone = asyncio.Event()
+        session.browser.on("disconnected", lambda _b: gone.set())
         for pid in ours:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        for _ in range(100):
-            if not session.alive:
-                break
-            await asyncio.sleep(0.05)
+        await asyncio.wait_for(gone.wait(), 30)
         assert not session.alive
         with pytest.raises(BrowserOpsError) as info:
             _ = session.page

@@ -24,6 +24,7 @@ from browserops.tools.registry import all_tools
 from tests.agent_loop.helpers import act
 from tests.mcp.helpers import browser_of_server
 from tests.procs import wait_gone
+from tests.site_requests import requested, reset_requests
 
 
 def server_pids(workspace: Path) -> set[int]:
@@ -83,12 +84,16 @@ async def test_a_killed_server_is_restarted_and_a_read_only_call_is_retried(
     assert host.restarts == 1 and len(server_pids(workspace)) == 1 and await host.health()
     assert demo_site.state.searches[-1:] == ["restart"]
 
-    # Dying while a read-only call runs: restarted and the call retried once.
-    waiting = asyncio.create_task(host.call("browser_wait", {"ms": 2500, "timeout_ms": 100}))
-    await asyncio.sleep(0.8)
+    # Dying while a read-only call runs (a navigation to the slow page, retry-safe: the server's browser has
+    # asked the site for the page, which answers after seconds): restarted and the call retried once.
+    slow = demo_site.base_url + "/slow?ms=2500&nobanner=1"
+    await reset_requests(demo_site)
+    opening = asyncio.create_task(host.call("browser_navigate", {"url": slow}))
+    await requested(demo_site, "/slow")
     kill_server(workspace)
-    result = await asyncio.wait_for(waiting, 60)
+    result = await asyncio.wait_for(opening, 60)
     assert result["status"] == "ok" and result["data"]["retried_after_restart"] is True
+    assert result["data"]["url"] == slow
     assert host.restarts == 2
 
 
@@ -107,8 +112,9 @@ async def test_an_acting_call_is_never_retried_when_it_may_have_run(
     found = await host.call("browser_find", {"text": "Slow page", "role": "link"})
     number = listing_items(found["data"], "matches")[0]["n"]
     starts = host.starts
+    await reset_requests(demo_site)
     clicking = asyncio.create_task(host.call("browser_overlay_act", {"index": number}))
-    await asyncio.sleep(0.3)  # the slow page takes seconds to answer: the click is still running
+    await requested(demo_site, "/slow")  # the slow page takes seconds to answer: the click is still running
     kill_server(workspace)
     crashed = await asyncio.wait_for(clicking, 60)
     assert crashed["code"] == "BROWSER_CRASHED" and "may or may not have acted" in crashed["error"]

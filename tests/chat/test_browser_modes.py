@@ -3,7 +3,6 @@ dedicated persistent profile for a manual login. The scripted-plan Brain stands 
 
 from __future__ import annotations
 
-import asyncio
 import re
 import subprocess
 from collections.abc import Iterator
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from browserops.browser.launch.discovery import find_chromium, launch_args, running_as_root
+from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.chat.api import TurnOutcome
 from browserops.cli.chat_runtime import chat_runtime
 from browserops.cli.context import CliState
@@ -65,8 +65,12 @@ async def test_chat_attached_to_the_users_own_browser_over_cdp(
         await engine.submit(SID, "/chat")
         assert outcome(await engine.submit(SID, "search for chat-demo")).kind == "final"
     assert demo_site.state.searches == ["chat-demo"]
-    await asyncio.sleep(0.5)
-    assert proc.poll() is None  # leaving the chat only detaches: the user's browser keeps running
+    # Leaving the chat only detached: the user's browser keeps running and still opens a page for a second
+    # attachment (a browser told to close would be shutting down and refuse).
+    async with BrowserSession(SessionOptions(mode="cdp", cdp_url=endpoint)) as again:
+        await again.page.goto(demo_site.base_url + "/search?q=still-here&nobanner=1")
+        assert "still-here" in again.page.url
+    assert proc.poll() is None
 
 
 async def test_chat_on_a_persistent_profile_with_manual_login(workspace: Path, demo_site: DemoSite) -> None:

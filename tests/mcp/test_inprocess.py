@@ -21,6 +21,7 @@ from browserops.tools.context import ToolContext
 from browserops.tools.registry import all_tools
 from tests.calls import call_tool
 from tests.mcp.helpers import call, kill_browser_with_marker, listed_items
+from tests.site_requests import requested, reset_requests
 
 MARKER = f"--browserops-test-marker={uuid.uuid4().hex}"
 
@@ -134,8 +135,9 @@ async def test_a_killed_chromium_is_restarted_by_the_next_call(app: BrowserOpsMC
 async def test_a_crash_during_a_call_is_reported_and_recovered(app: BrowserOpsMCP, demo_site: DemoSite) -> None:
     async with connect(app) as client:
         await call(client, "browser_navigate", url=demo_site.base_url + "/search")
+        await reset_requests(demo_site)
         slow = asyncio.ensure_future(call(client, "browser_navigate", url=demo_site.base_url + "/slow?ms=4000"))
-        await asyncio.sleep(0.8)
+        await requested(demo_site, "/slow")  # the site answers 4 s later: the navigation is still running
         assert kill_browser_with_marker(MARKER) == 1
         crashed = await slow
         assert crashed["status"] == "error" and crashed["code"] == "BROWSER_CRASHED"
@@ -160,9 +162,8 @@ async def test_navigate_list_act_on_the_demo_form(app: BrowserOpsMCP, demo_site:
         submit = item_named(listed_items(listing["data"]), "Submit expense")
         clicked = await call(client, "browser_overlay_act", index=submit["n"], action="click")
         assert clicked["status"] == "ok", clicked
-        for _ in range(50):
-            if demo_site.state.snapshot()["submissions"]:
-                break
-            await asyncio.sleep(0.05)
+        # The site records the submission before it redirects to the confirmation page.
+        landed = await call(client, "browser_wait", url_contains="/expense/confirmation/", timeout_ms=15_000)
+        assert landed["status"] == "ok", landed
         submission = demo_site.state.snapshot()["submissions"][-1]
         assert (submission["merchant"], submission["amount"]) == ("Stationery World", "12.50")

@@ -25,12 +25,6 @@ def server_params(workspace: Path, *extra: str) -> StdioServerParameters:
     )
 
 
-async def _wait_dead_then_call(client: Client, url: str) -> dict[str, object]:
-    # The server notices the crash asynchronously; the next call must restart and say so.
-    await asyncio.sleep(0.5)
-    return await call(client, "browser_navigate", url=url)
-
-
 async def test_stdio_session_end_to_end(workspace: Path, demo_site: DemoSite) -> None:
     async with Client(server_params(workspace)) as client:
         names = {t.name for t in (await client.list_tools()).tools}
@@ -53,7 +47,8 @@ async def test_stdio_session_end_to_end(workspace: Path, demo_site: DemoSite) ->
         # Chromium is killed under the server: the next call restarts it and says so.
         (browser_pid,) = browser_of_server(str(workspace))
         os.kill(browser_pid, signal.SIGKILL)
-        again = await _wait_dead_then_call(client, demo_site.base_url + "/search?q=ink")
+        assert not wait_gone({browser_pid}), "the killed Chromium is still there"
+        again = await call(client, "browser_navigate", url=demo_site.base_url + "/search?q=ink")
         assert again["status"] == "ok", again
         assert "restarted" in str(again["data"]["browser_restarted"])
         assert browser_of_server(str(workspace)) not in (set(), {browser_pid})
@@ -79,8 +74,7 @@ async def _form_scenario(client: Client, demo_site: DemoSite) -> None:
     assert (await call(client, "browser_overlay_act", index=amount["n"], action="type", text="3.20"))["status"] == "ok"
     submit = item_named(listed_items((await call(client, "browser_list_interactives"))["data"]), "Submit expense")
     assert (await call(client, "browser_overlay_act", index=submit["n"], action="click"))["status"] == "ok"
-    for _ in range(50):
-        if demo_site.state.snapshot()["submissions"]:
-            break
-        await asyncio.sleep(0.05)
+    # The site records the submission before it redirects to the confirmation page.
+    landed = await call(client, "browser_wait", url_contains="/expense/confirmation/", timeout_ms=15_000)
+    assert landed["status"] == "ok", landed
     assert demo_site.state.snapshot()["submissions"][-1]["merchant"] == "Paper Co"

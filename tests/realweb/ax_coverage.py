@@ -2,11 +2,11 @@
 
 Chromium's own accessibility tree (DevTools ``Accessibility.getFullAXTree``, per frame) names every element
 a screen reader would offer as a control. Those with an actionable role that a person can see (rendered,
-not hidden, not transparent, at least 1×1 px) should each be in the listing. An AX node counts as covered
-when its DOM node carries a ``data-blind-id`` the listing numbered, or when it sits inside (or around) a
-listed element that is the same control (a link inside a listed clickable card acts with it).
+not hidden, not transparent, at least 1×1 px) should each be in the listing; invisible ones count neither way.
+An AX node counts as covered when its own DOM node carries a ``data-blind-id`` the listing numbered (0 levels
+up, by default; a ``<video controls>``'s inner buttons count as the video).
 
-Used by ``tests/realweb/test_real_pages_listing.py`` and ``bench/real_pages.py``.
+Used by ``tests/realweb/test_real_pages_listing.py``.
 """
 
 from __future__ import annotations
@@ -116,6 +116,46 @@ def _descendants(node: dict[str, Any]) -> list[int]:
     return out
 
 
+async def _shown(cdp: CDPSession) -> dict[int, bool]:
+    """backend node id → visible as ``_VISIBLE`` judges it, for every element of every same-process document,
+    from one ``DOMSnapshot.captureSnapshot`` (one call instead of three per control): rendered (a layout box),
+    computed ``visibility: visible``, no ancestor below ``<body>`` at opacity 0, a box of at least 1×1 px."""
+    snap = await cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": ["visibility", "opacity"]})
+    out: dict[int, bool] = {}
+    for doc in snap["documents"]:
+        out.update(_shown_in(doc, snap["strings"]))
+    return out
+
+
+def _shown_in(doc: dict[str, Any], strings: list[str]) -> dict[int, bool]:
+    nodes, layout = doc["nodes"], doc["layout"]
+    parents: list[int] = nodes["parentIndex"]
+    names = [strings[i] if i >= 0 else "" for i in nodes["nodeName"]]
+    box: dict[int, tuple[list[float], list[int]]] = {}
+    for at, node in enumerate(layout["nodeIndex"]):
+        box.setdefault(node, (layout["bounds"][at], layout["styles"][at]))
+
+    def style(node: int, which: int) -> str:  # 0: visibility, 1: opacity
+        found = box.get(node)
+        return strings[found[1][which]] if found and len(found[1]) > which and found[1][which] >= 0 else ""
+
+    def faded(node: int) -> bool:
+        while node >= 0 and names[node] not in ("BODY", "HTML", "#document"):
+            if style(node, 1) == "0":
+                return True
+            node = parents[node]
+        return False
+
+    out: dict[int, bool] = {}
+    for node, backend in enumerate(nodes["backendNodeId"]):
+        if nodes["nodeType"][node] != 1:
+            continue
+        found = box.get(node)
+        out[int(backend)] = bool(found and found[0][2] >= 1 and found[0][3] >= 1 and style(node, 0) == "visible"
+                                 and not faded(node))
+    return out
+
+
 async def _visible(cdp: CDPSession, backend_id: int) -> bool:
     try:
         obj = (await cdp.send("DOM.resolveNode", {"backendNodeId": backend_id}))["object"]
@@ -127,39 +167,41 @@ async def _visible(cdp: CDPSession, backend_id: int) -> bool:
     return bool((answer.get("result") or {}).get("value"))
 
 
-async def coverage(page: Page, cdp: CDPSession, listed_ids: set[str], *, near: int = 3) -> Coverage:
+async def coverage(page: Page, cdp: CDPSession, listed_ids: set[str], *, near: int = 0) -> Coverage:
     """The listing (its blind ids) against the page's visible actionable AX nodes.
 
-    ``near``: how many DOM levels apart a listed element may be from the AX node's element and still count
-    as the same control (an ``<a>`` inside a listed ``role=button`` card, or a listed wrapper's inner input).
+    Only controls a person can see count, listed or not: an invisible control the listing happened to number
+    is neither wanted nor covered. ``near``: how many DOM levels below a listed element an AX node's element
+    may sit and still count as that control. 0 (the default): the AX node's own element must be listed (a
+    ``<video controls>``'s inner buttons count as the video, the element the page wrote).
     """
     controls = await _ax_controls(cdp)
     document = (await cdp.send("DOM.getDocument", {"depth": -1, "pierce": True}))["root"]
     blind, parent, owner = _dom_index(document)
     listed_nodes = {b for b, bid in blind.items() if bid in listed_ids}
-    # Elements within `near` levels below a listed element count as covered by it.
+    shown = await _shown(cdp)
+    # One DOM snapshot answers for nearly every node; the few it does not hold are asked one by one.
+    unknown = [c.backend_id for c in controls if c.backend_id not in shown]
+    asked = dict(zip(unknown, await asyncio.gather(*(_visible(cdp, b) for b in unknown)), strict=True))
+    seen = [shown.get(c.backend_id, asked.get(c.backend_id, False)) for c in controls]
     result = Coverage()
-    unmatched: list[AXControl] = []
-    for control in controls:
-        node: int | None = owner.get(control.backend_id, control.backend_id)
-        hit = False
-        for _ in range(near + 1):
-            if node is None:
-                break
-            if node in listed_nodes:
-                hit = True
-                break
-            node = parent.get(node)
-        if hit:
-            result.wanted += 1
+    for control, visible in zip(controls, seen, strict=True):
+        if not visible:
+            continue
+        result.wanted += 1
+        result.links += control.role == "link"
+        if _listed(owner.get(control.backend_id, control.backend_id), listed_nodes, parent, near):
             result.covered += 1
-            result.links += control.role == "link"
         else:
-            unmatched.append(control)
-    seen = await asyncio.gather(*(_visible(cdp, c.backend_id) for c in unmatched))
-    for control, visible in zip(unmatched, seen, strict=True):
-        if visible:
-            result.wanted += 1
-            result.links += control.role == "link"
             result.missed.append(control)
     return result
+
+
+def _listed(node: int | None, listed_nodes: set[int], parent: dict[int, int], near: int) -> bool:
+    for _ in range(near + 1):
+        if node is None:
+            return False
+        if node in listed_nodes:
+            return True
+        node = parent.get(node)
+    return False

@@ -1,15 +1,33 @@
 """On every saved real page (``tests/realweb/pages/``, off-machine resources blanked): the listing is never
 empty where the page shows links, no frame fails, and it covers ≥ 99 % of the visible actionable elements of
-Chromium's own accessibility tree.
+Chromium's own accessibility tree (``ax_coverage``: only controls a person can see count, listed or not, and a
+control counts as listed only when its own element is, 0 levels up).
+
+The first look (the first listing after ``load``, what an agent sees first) is held to a bar of its own; a
+second look (a page still loading or animating, a child frame still busy) is held to the final bar.
+
+Measured over the 181 pages (2026-11-27, 2 cores at load 18-27, before these bars were set):
+22 013 visible controls; the first look covered 21 962 (99.77 %) and failed no frame; every first-look miss (51)
+was on one page, ``287e4d9f4af3…`` (73 of 124), whose layout keeps changing after ``load`` (the yardstick itself
+sees 73 visible controls at one moment and 124 a moment later; the listing agrees with it each time). The second
+look covered 22 013 of 22 013. Matching 3 levels up (the old yardstick) covered no more than 0 levels up.
+Bars, set at that: first look ≥ 99 % on every page but that one, ≥ 58 % there; no frame fails at first look.
+A page whose own inline script sends it elsewhere (offline: to Chromium's error page, e.g. ``686bb170effe…``,
+whose first look once met the error page's 3 controls) is counted apart, not held to the first-look bar.
+A run with these bars (8 chunks, load 37): first look 21 894 of 21 897 covered (the 3: that error page), no
+frame failed; 13 min for the 8 chunks on one worker.
 
 One browser, pages in sequence; the pages are split into chunks (one test each) so pytest-xdist can spread
-them over workers. Each chunk reports every failing page at once, not just the first.
+them over workers. Each chunk reports every failing page at once, not just the first, and prints its first-look
+figures.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
@@ -18,10 +36,14 @@ from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.listing import MAX_LIMIT, list_interactives
 from browserops.demo_site.real_pages import RealPagesSite, page_names
-from tests.realweb.ax_coverage import coverage
+from tests.realweb.ax_coverage import Coverage, coverage
 
-CHUNKS = 4
+CHUNKS = 8  # about 23 pages each: a chunk stays well inside the 180 s per-test timeout under load
 MIN_COVERAGE = 0.99
+FIRST_LOOK_MIN_COVERAGE = 0.99
+# The one page whose layout still changes after load, and its first-look bar (measured 73/124 = 0.589).
+SETTLING_PAGE = "287e4d9f4af3"
+SETTLING_FIRST_LOOK_MIN_COVERAGE = 0.58
 LOAD_WAIT_MS = 10_000  # as bench/real_pages.py
 
 
@@ -48,6 +70,8 @@ async def test_real_pages_are_listed_fully(chunk: int, session: BrowserSession, 
     names = page_names()
     assert len(names) == 181, "the saved real pages must sit at tests/realweb/pages/"
     problems: list[str] = []
+    first_look = {"pages": 0, "wanted": 0, "covered": 0, "missed": 0, "pages_missed": [], "frames_failed": 0,
+                  "moved_by_itself": []}
     page = session.page
     cdp = await page_cdp(session, page)
     assert cdp is not None
@@ -60,11 +84,14 @@ async def test_real_pages_are_listed_fully(chunk: int, session: BrowserSession, 
             await page.wait_for_load_state("load", timeout=LOAD_WAIT_MS)
         ids, total, failed = await _whole_listing(session)
         cov = await coverage(page, cdp, ids)
+        # A page whose own script took it elsewhere (offline: Chromium's error page) has left what was listed.
+        moved = page.url != real_site.url(name)
+        problems += _first_look(name, cov, failed, first_look, moved=moved)
         if cov.missed or failed:
-            # The yardstick reads the page after the listing did: a control that only appeared in between
-            # (a page still loading or animating) is listed by a listing taken now; a real miss stays missed.
-            # A child frame still busy loading gets its bounded time (reported, BROWSER_FRAME_NOT_LISTED) as
-            # an agent's next listing would give it: a frame that never answers fails both times.
+            # The second look. The yardstick reads the page after the listing did: a control that only appeared
+            # in between (a page still loading or animating) is listed by a listing taken now; a real miss stays
+            # missed. A child frame still busy loading gets its bounded time (reported, BROWSER_FRAME_NOT_LISTED)
+            # as an agent's next listing would give it: a frame that never answers fails both times.
             ids, total, failed = await _whole_listing(session)
             cov = await coverage(page, cdp, ids)
         if cov.links and total == 0:
@@ -72,6 +99,31 @@ async def test_real_pages_are_listed_fully(chunk: int, session: BrowserSession, 
         if failed:
             problems.append(f"{name}: frames not listed {failed}")
         if cov.ratio < MIN_COVERAGE:
-            missed = ", ".join(f"{m.role} {m.name[:30]!r}" for m in cov.missed[:5])
-            problems.append(f"{name}: coverage {cov.covered}/{cov.wanted}; missed {missed}")
-    assert problems == []
+            problems.append(f"{name}: coverage {cov.covered}/{cov.wanted}; missed {_names(cov)}")
+    print(json.dumps({"chunk": chunk, "first_look": first_look}))
+    assert problems == [], first_look
+
+
+def _first_look(name: str, cov: Coverage, failed: dict[str, str], tally: dict[str, Any], *,
+                moved: bool) -> list[str]:
+    """Count the first look into ``tally``; what breaks its bar. A page that moved itself elsewhere meanwhile
+    is counted apart and held to the final bar only."""
+    if moved:
+        tally["moved_by_itself"].append(name[:12])
+        return []
+    tally["pages"] += 1
+    tally["wanted"] += cov.wanted
+    tally["covered"] += cov.covered
+    tally["missed"] += len(cov.missed)
+    tally["frames_failed"] += len(failed)
+    if cov.missed:
+        tally["pages_missed"].append(f"{name[:12]} {cov.covered}/{cov.wanted}")
+    bar = SETTLING_FIRST_LOOK_MIN_COVERAGE if name.startswith(SETTLING_PAGE) else FIRST_LOOK_MIN_COVERAGE
+    problems = [f"{name}: first look: frames not listed {failed}"] if failed else []
+    if cov.ratio < bar:
+        problems.append(f"{name}: first look: coverage {cov.covered}/{cov.wanted} under {bar}; missed {_names(cov)}")
+    return problems
+
+
+def _names(cov: Coverage) -> str:
+    return ", ".join(f"{m.role} {m.name[:30]!r}" for m in cov.missed[:5])
