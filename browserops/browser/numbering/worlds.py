@@ -19,8 +19,10 @@ from typing import Any
 from playwright.async_api import CDPSession, ElementHandle, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.js.listing import list_frame, take_unseen_hosts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.scripts import keep_in_context
 
 WORLD_NAME = "browserops"
 HANDLES_KEPT = 8
@@ -140,9 +142,17 @@ async def _learn_ids(cdp: CDPSession, page: Page, worlds: PageWorlds) -> None:
         frames = match_frames(tree, page)
         worlds.main = frames.get(page.main_frame, worlds.main)
         forget_owners(worlds, frames)
-        await asyncio.gather(*(world_context(cdp, worlds, target, fresh=False) for target in frames.values()),
+        await asyncio.gather(*(_ready_world(cdp, worlds, target) for target in frames.values()),
                              *(frame_owner(cdp, worlds, target.id) for f, target in frames.items() if f.parent_frame),
                              return_exceptions=True)
+
+
+async def _ready_world(cdp: CDPSession, worlds: PageWorlds, target: CdpFrame) -> None:
+    """The frame's world context, holding the listing's scripts (see :func:`scripts.keep_in_context`): the first
+    listing sends only its arguments."""
+    context = await world_context(cdp, worlds, target, fresh=False)
+    await keep_in_context(cdp, context, [list_frame({})])
+    await keep_in_context(cdp, context, [take_unseen_hosts()], reference=True)
 
 
 def forget_owners(worlds: PageWorlds, frames: dict[Frame, CdpFrame]) -> None:
