@@ -159,11 +159,13 @@ async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Pag
     # No waiting on the page's load event: a frame that never finishes loading (an ad, a stalled embed)
     # would cost every listing its whole grace time. Frames not loaded yet are listed as they are now.
     page = session.page
-    worlds = await frame_worlds(session, page)
+    worlds = await frame_worlds(session, page, main_first=True)
     main = main_view(session, page)
 
     async def children() -> list[FrameView]:
         try:
+            if not worlds.children_matched:
+                await worlds.match_children()  # meanwhile the main frame is walked
             views = await child_views(session, page, main, worlds.frame_box)
         except PlaywrightError as exc:
             raise BrowserOpsError(
