@@ -34,7 +34,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -172,12 +172,13 @@ async def _run_kept(cdp: CDPSession, context: int, function: str, args_json: str
     return value
 
 
-async def keep_in_context(cdp: CDPSession, context: int, calls: list[PageCall[Any]], *,
-                          reference: bool = False) -> None:
-    """Send these calls' functions to ``context`` ahead of their first call (nothing runs): a document's first
-    listing then sends only its arguments. ``reference``: as :func:`reference_in_context` runs them."""
-    functions = [_reference_function(c.script, c.function) if reference else _script(c.script, c.function, "page")
-                 for c in calls]
+async def keep_in_context(cdp: CDPSession, context: int, calls: list[PageCall[Any]],
+                          references: Sequence[PageCall[Any]] = ()) -> None:
+    """Send the functions of ``calls`` (as :func:`run_in_context` runs them) and ``references`` (as
+    :func:`reference_in_context` does) to ``context`` ahead of their first call, in one evaluate (nothing runs):
+    a document's first listing then sends only its arguments."""
+    functions = [_script(c.script, c.function, "page") for c in calls]
+    functions += [_reference_function(c.script, c.function) for c in references]
     functions = [f for f in functions if not _is_kept(cdp, context, f)]
     if not functions:
         return

@@ -151,8 +151,7 @@ async def _ready_world(cdp: CDPSession, worlds: PageWorlds, target: CdpFrame) ->
     """The frame's world context, holding the listing's scripts (see :func:`scripts.keep_in_context`): the first
     listing sends only its arguments."""
     context = await world_context(cdp, worlds, target, fresh=False)
-    await keep_in_context(cdp, context, [list_frame({})])
-    await keep_in_context(cdp, context, [take_unseen_hosts()], reference=True)
+    await keep_in_context(cdp, context, [list_frame({})], [take_unseen_hosts()])
 
 
 def forget_owners(worlds: PageWorlds, frames: dict[Frame, CdpFrame]) -> None:
