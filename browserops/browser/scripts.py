@@ -23,7 +23,9 @@ listing-sized result, a string next to nothing — and every listing, hit test a
 - :func:`run_for_handle` — ``fn(args)`` in a frame, its result (an element) as a Playwright handle.
 
 The same calls run in a DevTools execution context of ours (a frame's isolated world,
-:mod:`browserops.browser.numbering.isolated`), built exactly as above: :func:`run_in_context` and
+:mod:`browserops.browser.numbering.isolated`), built exactly as above, except that the world keeps the function
+expression once sent (no page script can reach that world's globals) and later calls send only its key and the
+arguments (:func:`keep_in_context` sends them ahead): :func:`run_in_context` and
 :func:`run_on_in_context` (as :func:`call_in_frame` / :func:`run_on`), :func:`reference_in_context` (DevTools'
 object id of the result, to hand page objects around: ``js/handoff.js``) and :func:`run_on_object`
 (``fn(el, args)`` on an object DevTools holds).

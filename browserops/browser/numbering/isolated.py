@@ -43,6 +43,7 @@ from browserops.browser.numbering.worlds import (
     PageWorlds,
     forget_owners,
     frame_owner,
+    frames_key,
     match_frames,
     page_worlds,
     start_worlds,
@@ -85,6 +86,12 @@ class FrameWorlds:
         if self._cdp is None or self._page is None:
             return False
         page = self._page
+        key = frames_key(page)
+        kept = self._worlds.tree
+        if kept is not None and kept[0] == key and page.main_frame in self._frames:
+            self._frames.update({f: t for f, t in kept[1].items() if f is not page.main_frame})
+            self.children_matched = True
+            return True
         try:
             tree = (await self._cdp.send("Page.getFrameTree"))["frameTree"]
         except PlaywrightError:
@@ -93,6 +100,7 @@ class FrameWorlds:
         self._worlds.main = frames.get(page.main_frame)
         forget_owners(self._worlds, frames)
         self._frames.update(frames)
+        self._worlds.tree = (key, frames)
         self.children_matched = True
         return True
 
