@@ -28,7 +28,7 @@ measured here (the listing's browser is in another process): ``tests/realweb/tes
 checks it.
 
     uv run --frozen python bench/real_pages.py [--pages 181] [--rounds 2] [--large 1000,5000,20000]
-        [--biggest 5] [--out bench/results/real_pages.json]
+        [--biggest 5] [--only NAME,NAME...] [--out bench/results/real_pages.json]
 """
 
 from __future__ import annotations
@@ -228,7 +228,8 @@ def _log(i: int, n: int, name: str, row: dict[str, Any]) -> None:
           f"{row.get('peer_failed', '')}", file=sys.stderr, flush=True)
 
 
-async def run(corpus: Path, limit: int, rounds: int, large: list[int], biggest: int) -> dict[str, Any]:
+async def run(corpus: Path, limit: int, rounds: int, large: list[int], biggest: int,
+              only: list[str] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"bench": "real_pages", "machine": machine_start(), "rounds": rounds,
                            "transport": "both sides: an MCP server process over stdio, the same Python MCP client",
                            "timeouts": TIMEOUTS}
@@ -237,7 +238,10 @@ async def run(corpus: Path, limit: int, rounds: int, large: list[int], biggest: 
     out["corpus"] = str(corpus)
     async with BrowserOpsStdio(settings=OPS_SETTINGS) as ops, PlaywrightMCP(extra_args=PEER_ARGS) as peer:
         with RealPagesSite(corpus) as site:
-            names = site.names()[:limit]
+            names = site.names()
+            if only:  # a subset for profiling: names starting with any of these
+                names = [n for n in names if any(n.startswith(prefix) for prefix in only)]
+            names = names[:limit]
             for i, name in enumerate(names):
                 pages[name] = row = await measure(ops, peer, site.url(name), rounds, flip=bool(i % 2))
                 _log(i + 1, len(names), name, row)
@@ -264,10 +268,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--biggest", type=int, default=5, help="saved pages with the most items in the big set")
     parser.add_argument("--corpus", type=Path, default=None, help="folder of saved pages (*.html.gz)")
     parser.add_argument("--out", type=Path, default=None, help="also write the JSON to this file")
+    parser.add_argument("--only", default="", help="only the saved pages whose names start with one of these "
+                                                   "(comma-separated; e.g. the worst pages of a run)")
     args = parser.parse_args(argv)
     large = [int(s) for s in args.large.split(",") if s.strip()]
     corpus = corpus_dir(args.corpus) if args.pages else Path()
-    result = asyncio.run(run(corpus, max(0, args.pages), max(1, args.rounds), large, max(0, args.biggest)))
+    only = [s.strip() for s in args.only.split(",") if s.strip()] or None
+    result = asyncio.run(run(corpus, max(0, args.pages), max(1, args.rounds), large, max(0, args.biggest), only))
     text = orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n"
     if args.out is not None:
         args.out.write_text(text, encoding="utf-8")

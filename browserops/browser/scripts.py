@@ -23,7 +23,9 @@ listing-sized result, a string next to nothing — and every listing, hit test a
 - :func:`run_for_handle` — ``fn(args)`` in a frame, its result (an element) as a Playwright handle.
 
 The same calls run in a DevTools execution context of ours (a frame's isolated world,
-:mod:`browserops.browser.numbering.isolated`), built exactly as above: :func:`run_in_context` and
+:mod:`browserops.browser.numbering.isolated`), built exactly as above, except that the world keeps the function
+expression once sent (no page script can reach that world's globals) and later calls send only its key and the
+arguments (:func:`keep_in_context` sends them ahead): :func:`run_in_context` and
 :func:`run_on_in_context` (as :func:`call_in_frame` / :func:`run_on`), :func:`reference_in_context` (DevTools'
 object id of the result, to hand page objects around: ``js/handoff.js``) and :func:`run_on_object`
 (``fn(el, args)`` on an object DevTools holds).
@@ -31,12 +33,15 @@ object id of the result, to hand page objects around: ``js/handoff.js``) and :fu
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Mapping
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any, Generic, TypeVar, cast
+from weakref import WeakKeyDictionary
 
 import orjson
 from playwright.async_api import BrowserContext, CDPSession, ElementHandle, Frame
@@ -101,27 +106,103 @@ def expression(call: PageCall[Any]) -> str:
     return f"(() => {{\n{source(call.script)}\nreturn {call.function}({_json(call.args)});\n}})()"
 
 
-def _world_expression(call: PageCall[Any]) -> str:
-    """``call`` exactly as :func:`call_in_frame` evaluates it, as one expression whose value is the result's
-    JSON text (for ``Runtime.evaluate`` in a DevTools execution context)."""
-    return f"({_script(call.script, call.function, 'page')})({orjson.dumps(_json(call.args)).decode()})"
+# In our isolated worlds a script's function expression is sent once per world and kept there (a Map on the
+# world's own global, which no page script can reach): later calls send only its key and the arguments. A listing
+# script is ~70 KB; sending, parsing and compiling it on every call cost a few ms per call under load, several
+# calls per listing. Each call still runs the whole function body (lib.js's per-call state starts fresh), exactly
+# as the one-off expression did. A world that does not hold the function (a new document reusing a context id)
+# answers MISSING and gets it sent again.
+MISSING = "\u0000bo:not-installed"
+_KEPT_CONTEXTS = 64  # per DevTools session: contexts of documents long gone are forgotten
 
 
-def _world_found_expression(blind_id: str, call: ElementCall[Any]) -> str:
-    """``call`` on the element with ``blind_id``, exactly as :func:`run_on` evaluates it, as one expression."""
-    args = _json({**call.args, "id": blind_id})
-    return f"({_script(call.script, call.function, 'found')})({orjson.dumps(args).decode()})"
+@dataclass
+class _Kept:
+    """Which functions each execution context of one DevTools session was sent (context id -> keys)."""
+
+    by_context: OrderedDict[int, set[str]] = field(default_factory=OrderedDict)
 
 
-def _reference_body(call: PageCall[Any]) -> str:
-    """The body of ``(__boArgs) => …`` whose value is ``call``'s result itself, not JSON text (a page object)."""
-    if not _NAME.match(call.function):
-        raise ValueError(f"not a function name: {call.function!r}")
-    return f"{{\n{source('lib')}\n{source(call.script)}\nreturn {call.function}(JSON.parse(__boArgs));\n}}"
+_KEPT: WeakKeyDictionary[CDPSession, _Kept] = WeakKeyDictionary()
 
 
-def _world_reference(call: PageCall[Any]) -> str:
-    return f"((__boArgs) => {_reference_body(call)})({orjson.dumps(_json(call.args)).decode()})"
+@cache
+def _key(text: str) -> str:
+    return orjson.dumps(hashlib.sha1(text.encode()).hexdigest()[:16]).decode()
+
+
+def _kept_call(function: str, args_json: str, *, send: bool) -> str:
+    """``function`` (a function expression of ours) called with ``args_json`` in ``context``: sent along and
+    kept there (``send``), or by its key only, answering :data:`MISSING` when the world does not hold it."""
+    key, arg = _key(function), orjson.dumps(args_json).decode()
+    if send:
+        return f"((globalThis.__boFns || (globalThis.__boFns = new Map())).set({key}, {function}).get({key}))({arg})"
+    return f"((globalThis.__boFns && globalThis.__boFns.get({key})) || (() => {orjson.dumps(MISSING).decode()}))({arg})"
+
+
+def _is_kept(cdp: CDPSession, context: int, function: str) -> bool:
+    kept = _KEPT.get(cdp)
+    return kept is not None and _key(function) in kept.by_context.get(context, ())
+
+
+def _mark_kept(cdp: CDPSession, context: int, function: str, kept_now: bool) -> None:
+    kept = _KEPT.setdefault(cdp, _Kept())
+    keys = kept.by_context.setdefault(context, set())
+    kept.by_context.move_to_end(context)
+    (keys.add if kept_now else keys.discard)(_key(function))
+    while len(kept.by_context) > _KEPT_CONTEXTS:
+        kept.by_context.popitem(last=False)
+
+
+def _is_missing(value: Any, by_value: bool) -> bool:
+    if by_value:
+        return isinstance(value, str) and value == MISSING
+    return isinstance(value, dict) and value.get("type") == "string" and value.get("value") == MISSING
+
+
+async def _run_kept(cdp: CDPSession, context: int, function: str, args_json: str, *, by_value: bool = True,
+                    group: str | None = None) -> Any:
+    """``function(args_json)`` in ``context`` through :func:`_evaluate`, the function kept in the world."""
+    if _is_kept(cdp, context, function):
+        value = await _evaluate(cdp, _kept_call(function, args_json, send=False), context,
+                                by_value=by_value, group=group)
+        if not _is_missing(value, by_value):
+            return value
+    value = await _evaluate(cdp, _kept_call(function, args_json, send=True), context,
+                            by_value=by_value, group=group)
+    _mark_kept(cdp, context, function, True)
+    return value
+
+
+async def keep_in_context(cdp: CDPSession, context: int, calls: list[PageCall[Any]],
+                          references: Sequence[PageCall[Any]] = ()) -> None:
+    """Send the functions of ``calls`` (as :func:`run_in_context` runs them) and ``references`` (as
+    :func:`reference_in_context` does) to ``context`` ahead of their first call, in one evaluate (nothing runs):
+    a document's first listing then sends only its arguments."""
+    functions = [_script(c.script, c.function, "page") for c in calls]
+    functions += [_reference_function(c.script, c.function) for c in references]
+    functions = [f for f in functions if not _is_kept(cdp, context, f)]
+    if not functions:
+        return
+    table = "(globalThis.__boFns || (globalThis.__boFns = new Map()))"
+    text = ";".join(f"{table}.set({_key(f)}, {f})" for f in functions) + ";0"
+    await _evaluate(cdp, text, context)
+    for f in functions:
+        _mark_kept(cdp, context, f, True)
+
+
+@cache
+def _reference_body(script: str, function: str) -> str:
+    """The body of ``(__boArgs) => …`` whose value is the function's result itself, not JSON text (a page
+    object)."""
+    if not _NAME.match(function):
+        raise ValueError(f"not a function name: {function!r}")
+    return f"{{\n{source('lib')}\n{source(script)}\nreturn {function}(JSON.parse(__boArgs));\n}}"
+
+
+@cache
+def _reference_function(script: str, function: str) -> str:
+    return f"(__boArgs) => {_reference_body(script, function)}"
 
 
 def _decode(raw: object) -> Any:
@@ -205,19 +286,22 @@ async def _evaluate(cdp: CDPSession, text: str, context: int, *, by_value: bool 
 
 async def run_in_context(cdp: CDPSession, context: int, call: PageCall[R]) -> R:
     """``call`` in the DevTools execution context ``context`` (as :func:`call_in_frame` in a frame)."""
-    return cast(R, _decode(await _evaluate(cdp, _world_expression(call), context)))
+    raw = await _run_kept(cdp, context, _script(call.script, call.function, "page"), _json(call.args))
+    return cast(R, _decode(raw))
 
 
 async def run_on_in_context(cdp: CDPSession, context: int, blind_id: str, call: ElementCall[R]) -> R:
     """``call`` on the element with ``blind_id`` in context ``context`` (as :func:`run_on`); NotInFrame."""
-    raw = await _evaluate(cdp, _world_found_expression(blind_id, call), context)
+    raw = await _run_kept(cdp, context, _script(call.script, call.function, "found"),
+                          _json({**call.args, "id": blind_id}))
     return cast(R, _found(_decode(raw), blind_id))
 
 
 async def reference_in_context(cdp: CDPSession, context: int, call: PageCall[Any], group: str) -> str | None:
     """DevTools' object id of what ``call`` returns in context ``context`` (kept in object ``group`` until it
     is released), None when it returns null or undefined."""
-    result = await _evaluate(cdp, _world_reference(call), context, by_value=False, group=group)
+    result = await _run_kept(cdp, context, _reference_function(call.script, call.function), _json(call.args),
+                             by_value=False, group=group)
     if not isinstance(result, dict) or result.get("subtype") == "null":
         return None
     object_id = result.get("objectId")
@@ -237,7 +321,7 @@ async def run_on_object(cdp: CDPSession, object_id: str, call: ElementCall[R]) -
 
 async def run_for_handle(frame: Frame, call: PageCall[Any]) -> ElementHandle | None:
     """``call`` in ``frame`` through Playwright, its result (an element) as a handle; None when it is none."""
-    handle = await frame.evaluate_handle(f"(__boArgs) => {_reference_body(call)}", _json(call.args))
+    handle = await frame.evaluate_handle(_reference_function(call.script, call.function), _json(call.args))
     element = handle.as_element()
     if element is None:
         await handle.dispose()

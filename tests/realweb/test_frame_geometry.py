@@ -4,8 +4,11 @@ bounding box put them, nested frames, borders, padding and scrolling included.""
 from __future__ import annotations
 
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.numbering.elements import Listing
 from browserops.browser.numbering.frames import visible_frames
 from browserops.browser.numbering.isolated import frame_worlds
+from browserops.browser.numbering.listing import list_interactives
+from browserops.demo_site import DemoSite
 
 _NESTED = ("<div style='padding:13px;border:4px solid red;height:1400px'>"
            "<iframe style='border:6px solid;padding:5px;width:500px;height:300px' srcdoc=\"<p>x</p>"
@@ -27,3 +30,30 @@ async def test_devtools_frame_geometry_matches_playwright(session: BrowserSessio
     assert [(v.label, v.offset, v.clip) for v in by_devtools] == [
         (v.label, v.offset, v.clip) for v in by_playwright]
     assert by_devtools[2].offset[1] < by_devtools[1].offset[1] + 300  # the nested one sits inside its parent
+
+
+async def test_child_frames_reloaded_or_navigated_are_listed_anew(session: BrowserSession, demo_site: DemoSite) -> None:
+    """Listings remember how the page's frames match DevTools' while the frames and their URLs hold; a frame
+    reloaded at the same URL (a new document, a new world) or sent elsewhere is still listed as it is now."""
+    page = session.page
+    await page.goto(demo_site.base_url + "/large?n=3")
+    await page.set_content("<button>Top</button><iframe name='inner' style='width:600px;height:400px' "
+                           f"src='{demo_site.base_url}/large?n=2'></iframe>")
+    inner = page.frame(name="inner")
+    assert inner is not None
+    await inner.wait_for_load_state()
+
+    def names(listing: Listing) -> list[tuple[str, str]]:
+        return [(i.frame, i.name) for i in listing.items if i.role == "button"]
+
+    first = names(await list_interactives(session, limit=50))
+    assert ("main", "Top") in first and any(frame != "main" and name == "Button 2" for frame, name in first)
+    await inner.evaluate("() => { window.name = 'inner'; location.reload(); }")
+    await inner.wait_for_load_state()
+    await inner.evaluate("() => { const b = document.createElement('button'); b.textContent = 'After reload';"
+                         " document.body.prepend(b); }")
+    assert any(name == "After reload" for _, name in names(await list_interactives(session, limit=50)))
+    await inner.goto(demo_site.base_url + "/large?n=7")
+    after = names(await list_interactives(session, limit=50))
+    assert any(name == "Button 7" for frame, name in after if frame != "main"), (first, after)
+    assert not any(name == "After reload" for _, name in after)

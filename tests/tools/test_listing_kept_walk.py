@@ -4,9 +4,13 @@ again. And the walk skips what nobody can act on. Real Chromium, demo site and s
 
 from __future__ import annotations
 
+from typing import Any
+
 from browserops.browser.js import listing as listing_js
+from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.listing import find_elements, list_interactives
+from browserops.browser.numbering.worlds import page_worlds
 from browserops.browser.scripts import call_in_frame
 from browserops.demo_site import DemoSite
 from browserops.tools.context import ToolContext
@@ -91,3 +95,43 @@ async def test_the_walk_skips_what_nobody_can_act_on(session: BrowserSession) ->
     # MathJax-style markup with content of its own.
     data = await call_in_frame(page.main_frame, listing_js.list_frame({"start": 0, "end": 0, "closed": True}))
     assert data.get("closedCheck") == 2  # <late-box> (empty) and <my-widget> (registered)
+
+
+async def test_a_world_keeps_the_listing_script_and_is_sent_it_again_when_it_lost_it(
+        tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    """The listing's ~70 KB function is sent to a frame's isolated world once; later listings send only its key
+    and their arguments, each call still starting from fresh per-call state; a world that does not hold it (as
+    a new document reusing a context id would) is sent it again."""
+    await open_page(tool_ctx, demo_site.base_url + "/large?n=40")
+    session = tool_ctx.session
+    cdp = await page_cdp(session, session.page)
+    assert cdp is not None
+    sent: list[str] = []
+    real_send = cdp.send
+
+    async def watching(method: str, params: dict[str, Any] | None = None) -> Any:
+        if method == "Runtime.evaluate" and params and "contextId" in params:
+            sent.append(str(params["expression"]))
+        return await real_send(method, params)
+
+    cdp.send = watching  # type: ignore[method-assign]
+    try:
+        first = await list_interactives(session, limit=50)
+        # The walk's and the unseen hosts' functions, sent once each (ahead, or with the first call).
+        assert sum(1 for text in sent if len(text) > 50_000) <= 2 and len(sent) >= 2
+        await session.page.evaluate("() => { const b = document.createElement('button'); b.textContent = 'Late';"
+                                    " document.body.prepend(b); }")
+        sent.clear()
+        again = await list_interactives(session, limit=50)
+        assert max(len(text) for text in sent) < 2000
+        assert again.total == first.total + 1 and again.items[0].name == "Late"  # per-call state started afresh
+        # The world loses its functions: the next listing finds them missing and sends them again.
+        worlds = page_worlds(session, session.page)
+        context = next(iter(worlds.contexts.values()))
+        await cdp.send("Runtime.evaluate", {"expression": "globalThis.__boFns.clear()", "contextId": context})
+        sent.clear()
+        third = await list_interactives(session, limit=50)
+        assert max(len(text) for text in sent) > 50_000
+        assert [(i.number, i.name) for i in third.items] == [(i.number, i.name) for i in again.items]
+    finally:
+        del cdp.send

@@ -66,6 +66,22 @@ async def hand_closed_roots(cdp: CDPSession, context: int, array: str) -> int:
     except PlaywrightError:
         return 0
     finally:
+        _release_soon(cdp)
+    return sum(1 for d in done if not isinstance(d, BaseException))  # a root gone meanwhile is not handed
+
+
+_RELEASING: set[asyncio.Task[None]] = set()
+
+
+def _release_soon(cdp: CDPSession) -> None:
+    """Release :data:`CLOSED_GROUP` without waiting for the answer (a first listing's last round trip). The
+    request is written before the next group's objects can be asked for (this session's messages are handled in
+    order, and the caller's next request of that group comes after it awaited something), so it never frees
+    those."""
+    async def release() -> None:
         with contextlib.suppress(PlaywrightError):
             await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": CLOSED_GROUP})
-    return sum(1 for d in done if not isinstance(d, BaseException))  # a root gone meanwhile is not handed
+
+    task = asyncio.ensure_future(release())
+    _RELEASING.add(task)
+    task.add_done_callback(_RELEASING.discard)

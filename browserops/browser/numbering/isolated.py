@@ -43,6 +43,7 @@ from browserops.browser.numbering.worlds import (
     PageWorlds,
     forget_owners,
     frame_owner,
+    frames_key,
     match_frames,
     page_worlds,
     start_worlds,
@@ -71,10 +72,37 @@ class FrameWorlds:
     (:meth:`element_handle`), measure a frame element (:meth:`frame_box`), and the DevTools-only answers a
     listing needs (click listeners, closed shadow roots)."""
 
-    def __init__(self, cdp: CDPSession | None, worlds: PageWorlds, frames: dict[Frame, CdpFrame]) -> None:
+    def __init__(self, cdp: CDPSession | None, worlds: PageWorlds, frames: dict[Frame, CdpFrame],
+                 page: Page | None = None) -> None:
         self._cdp = cdp
         self._worlds = worlds
         self._frames = frames
+        self._page = page  # for match_children
+        self.children_matched = False  # whether every frame of the page was matched (not only the main one)
+
+    async def match_children(self) -> bool:
+        """Match every frame of the page to its DevTools frame (one ``Page.getFrameTree``); False when DevTools
+        could not say."""
+        if self._cdp is None or self._page is None:
+            return False
+        page = self._page
+        key = frames_key(page)
+        kept = self._worlds.tree
+        if kept is not None and kept[0] == key and page.main_frame in self._frames:
+            self._frames.update({f: t for f, t in kept[1].items() if f is not page.main_frame})
+            self.children_matched = True
+            return True
+        try:
+            tree = (await self._cdp.send("Page.getFrameTree"))["frameTree"]
+        except PlaywrightError:
+            return False
+        frames = match_frames(tree, page)
+        self._worlds.main = frames.get(page.main_frame)
+        forget_owners(self._worlds, frames)
+        self._frames.update(frames)
+        self._worlds.tree = (key, frames)
+        self.children_matched = True
+        return True
 
     def reaches(self, frame: Frame) -> bool:
         return self._cdp is not None and frame in self._frames
@@ -226,12 +254,14 @@ class FrameWorlds:
         return [str(v) for v in value] if isinstance(value, list) else None
 
 
-async def frame_worlds(session: BrowserSession, page: Page) -> FrameWorlds:
+async def frame_worlds(session: BrowserSession, page: Page, *, main_first: bool = False) -> FrameWorlds:
     """Our isolated worlds in ``page``'s frames now; they reach nothing when the browser offers no DevTools.
 
     A page with child frames costs one ``Page.getFrameTree`` round trip to match them. A page of one frame
     reuses its main frame's DevTools id (it outlives navigations); a world of an earlier document is then
-    found gone at the first evaluate and made anew (:meth:`FrameWorlds.run`)."""
+    found gone at the first evaluate and made anew (:meth:`FrameWorlds.run`). ``main_first`` (a listing): the
+    main frame is reached at once when its id is known, the child frames only after
+    :meth:`FrameWorlds.match_children` (the listing walks the main frame meanwhile)."""
     cdp = await page_cdp(session, page)
     if cdp is None:
         return FrameWorlds(None, PageWorlds(), {})
@@ -242,13 +272,7 @@ async def frame_worlds(session: BrowserSession, page: Page) -> FrameWorlds:
         # The round trips this listing would make anyway, already on their way (a busy page answers them late):
         # wait for those rather than race them with a remembered main frame of the document before.
         await asyncio.shield(worlds.warming)
-    if worlds.main is not None and len(page.frames) == 1:
-        return FrameWorlds(cdp, worlds, {page.main_frame: worlds.main})
-    try:
-        tree = (await cdp.send("Page.getFrameTree"))["frameTree"]
-    except PlaywrightError:
-        return FrameWorlds(None, PageWorlds(), {})
-    frames = match_frames(tree, page)
-    worlds.main = frames.get(page.main_frame)
-    forget_owners(worlds, frames)
-    return FrameWorlds(cdp, worlds, frames)
+    if worlds.main is not None and (len(page.frames) == 1 or main_first):
+        return FrameWorlds(cdp, worlds, {page.main_frame: worlds.main}, page)
+    found = FrameWorlds(cdp, worlds, {}, page)
+    return found if await found.match_children() else FrameWorlds(None, PageWorlds(), {})

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Frame, Page
 
 from browserops.browser.js import listing as listing_js
 from browserops.browser.js.listing import FrameListing
@@ -97,16 +98,29 @@ async def scan(session: BrowserSession, worlds: FrameWorlds, frames: Frames, arg
 
     async def one(view: FrameView) -> FrameResult | None:
         args = {**view.script_args(), **args_for(view)}
+        wait = CHILD_FRAME_WAIT_MS
         try:
             if view.label == MAIN:
                 data = await _run_list(worlds, view, args)
             else:
                 # A child frame busy loading or running its own scripts would hold the whole listing up: it
-                # gets a bounded time, and is reported when it does not answer in it.
-                data = await asyncio.wait_for(_run_list(worlds, view, args), CHILD_FRAME_WAIT_MS / 1000)
+                # gets a bounded time, and is reported when it does not answer in it. One that did not answer
+                # before at this URL (a navigation that never commits, an ad frame to a host that does not
+                # answer) gets a short time, else every listing of the page would wait the whole bound; every
+                # few listings it gets the whole bound again, so a frame merely slow is listed again.
+                slow = session.state(SlowFrames).frames
+                url, shorts = slow.get(view.frame, ("", SHORT_WAITS))
+                short = url == view.frame.url and shorts < SHORT_WAITS
+                wait = SLOW_FRAME_WAIT_MS if short else CHILD_FRAME_WAIT_MS
+                try:
+                    data = await asyncio.wait_for(_run_list(worlds, view, args), wait / 1000)
+                except TimeoutError:
+                    slow[view.frame] = (view.frame.url, shorts + 1 if short else 0)
+                    raise
+                slow.pop(view.frame, None)
         except TimeoutError:
-            failed[view.label] = (f"{ErrorCode.FRAME_NOT_LISTED.value}: the frame did not answer within "
-                                  f"{CHILD_FRAME_WAIT_MS} ms (still loading or busy); list again later")
+            failed[view.label] = (f"{ErrorCode.FRAME_NOT_LISTED.value}: the frame did not answer within {wait} ms "
+                                  "(still loading or busy); list again later")
             return None
         except PlaywrightError as exc:  # PageScriptError included
             if view.label != MAIN:
@@ -144,6 +158,16 @@ async def scan(session: BrowserSession, worlds: FrameWorlds, frames: Frames, arg
 
 NAVIGATION_GRACE_MS = 6000
 CHILD_FRAME_WAIT_MS = 1000  # a child frame's enumeration takes tens of ms; beyond this it is stuck
+SLOW_FRAME_WAIT_MS = 300  # for a frame that did not answer in CHILD_FRAME_WAIT_MS before, at the same URL
+SHORT_WAITS = 3  # short waits in a row before a frame that does not answer gets the whole bound again
+
+
+@dataclass
+class SlowFrames:
+    """Child frames that did not answer a listing in time: the URL they had then and how many short waits they
+    have had since the last whole one (kept per session)."""
+
+    frames: WeakKeyDictionary[Frame, tuple[str, int]] = field(default_factory=WeakKeyDictionary)
 
 
 @dataclass
@@ -159,11 +183,13 @@ async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Pag
     # No waiting on the page's load event: a frame that never finishes loading (an ad, a stalled embed)
     # would cost every listing its whole grace time. Frames not loaded yet are listed as they are now.
     page = session.page
-    worlds = await frame_worlds(session, page)
+    worlds = await frame_worlds(session, page, main_first=True)
     main = main_view(session, page)
 
     async def children() -> list[FrameView]:
         try:
+            if not worlds.children_matched:
+                await worlds.match_children()  # meanwhile the main frame is walked
             views = await child_views(session, page, main, worlds.frame_box)
         except PlaywrightError as exc:
             raise BrowserOpsError(

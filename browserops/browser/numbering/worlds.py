@@ -19,8 +19,10 @@ from typing import Any
 from playwright.async_api import CDPSession, ElementHandle, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.js.listing import list_frame, take_unseen_hosts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.scripts import keep_in_context
 
 WORLD_NAME = "browserops"
 HANDLES_KEPT = 8
@@ -44,6 +46,10 @@ class PageWorlds:
     # Frames whose current world was handed closed shadow roots: only there can an element be that the page's
     # own world does not see (so a stale number costs no extra round trip on the many pages without any).
     closed: set[str] = field(default_factory=set)
+    # The last frame-tree match and what it was of (the page's frames, their URLs and names): while those hold, a
+    # listing matches its child frames without asking again. A frame reloaded at the same URL has a new loader:
+    # its remembered world is then found gone at the first evaluate and made anew (FrameWorlds._in_world).
+    tree: tuple[tuple[Any, ...], dict[Frame, CdpFrame]] | None = None
 
 
 @dataclass(frozen=True)
@@ -138,11 +144,24 @@ async def _learn_ids(cdp: CDPSession, page: Page, worlds: PageWorlds) -> None:
         if page.is_closed():
             return
         frames = match_frames(tree, page)
+        worlds.tree = None  # a new document: match its frames afresh
         worlds.main = frames.get(page.main_frame, worlds.main)
         forget_owners(worlds, frames)
-        await asyncio.gather(*(world_context(cdp, worlds, target, fresh=False) for target in frames.values()),
+        await asyncio.gather(*(_ready_world(cdp, worlds, target) for target in frames.values()),
                              *(frame_owner(cdp, worlds, target.id) for f, target in frames.items() if f.parent_frame),
                              return_exceptions=True)
+
+
+async def _ready_world(cdp: CDPSession, worlds: PageWorlds, target: CdpFrame) -> None:
+    """The frame's world context, holding the listing's scripts (see :func:`scripts.keep_in_context`): the first
+    listing sends only its arguments."""
+    context = await world_context(cdp, worlds, target, fresh=False)
+    await keep_in_context(cdp, context, [list_frame({})], [take_unseen_hosts()])
+
+
+def frames_key(page: Page) -> tuple[Any, ...]:
+    """What a frame-tree match holds for: the page's frames, their URLs and names."""
+    return tuple((f, f.url, f.name) for f in page.frames)
 
 
 def forget_owners(worlds: PageWorlds, frames: dict[Frame, CdpFrame]) -> None:
