@@ -166,6 +166,13 @@ class Recorder:
             self._options[blind] = [str(o) for o in event["options"] if str(o).strip()]
         item = self._item(blind)
         now = event_value(event)
+        if event.get("moved") and item is not None and now is not None:
+            # Options moved into a chooser's list: its held options are the choice (they are not selected, so
+            # the listing does not show them), and the selection in the other list was only the way there.
+            self._picked.add(blind)
+            self._changed(blind, item, now)
+            await self._relist()
+            return
         if item is None or now is None:
             await self._relist()  # not listed yet, or a widget whose value only the listing tells
             if self._item(blind) is None and now is not None and isinstance(event.get("options"), list):
