@@ -130,6 +130,19 @@ class Recorder:
                 continue  # its full value came with its own event (a listing cuts long values)
             # A combobox's typed text is a search until an option is picked: what it shows now is the choice.
             self._changed(blind, item, listed_value(item))
+        self._drop_searches()
+
+    def _drop_searches(self) -> None:
+        """Text typed into a box that is gone now (a combobox popup's own search box) is the search for a choice
+        a combobox shows now when a word of that choice starts with it: the pick is the value, the typing is
+        not."""
+        picks = [label_key(c.value) for c in self._pending.values()
+                 if c.item.get("role") == "combobox" and isinstance(c.value, str) and c.value]
+        for other, change in list(self._pending.items()):
+            typed = label_key(change.value) if isinstance(change.value, str) else ""
+            if (typed and other not in self._picked and change.item.get("role") in TEXT_ROLES
+                    and self._item(other) is None and any(f" {p}".find(f" {typed}") >= 0 for p in picks)):
+                self._pending.pop(other)
 
     def _changed(self, blind: str, item: dict[str, Any], now: Any) -> None:
         before = self._baseline.get(blind, False if item.get("role") in CHECK_ROLES else "")

@@ -361,7 +361,13 @@ function stateOf(el, role) {
 function shownChoice(el) {
   if (el.localName === "input" || el.localName === "textarea" || el.localName === "select") { return ""; }
   if (el.querySelector("input, textarea, select")) { return ""; }  // a wrapper: its field tells
-  const t = norm(visibleText(el).replace(/[\u200b\ufeff]/g, ""));  // MUI's empty Select shows a zero-width space
+  // MUI's empty Select shows a zero-width space; a clear or open control inside shows a bare symbol ("×", "▾"),
+  // which is no part of the choice.
+  const words = norm(visibleText(el).replace(/[\u200b\ufeff]/g, "")).split(" ");
+  const bare = (w) => /^[\p{S}\p{P}]+$/u.test(w);
+  while (words.length > 1 && bare(words[0])) { words.shift(); }
+  while (words.length > 1 && bare(words[words.length - 1])) { words.pop(); }
+  const t = words.join(" ");
   if (!t) { return ""; }
   const ph = el.querySelector("[class*='placeholder' i]");
   if (ph && norm(ph.textContent) === t) { return ""; }

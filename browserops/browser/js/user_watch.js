@@ -75,6 +75,16 @@
             options: [...held(lists[0]), ...held(lists[1])].slice(0, 100)});
     }, 0);
   }, true);
+  // A pick in a custom list box (a combobox's popup) may be taken on mouseup, the popup removed before any click
+  // fires: the pick is reported once the page's own handler ran, so the recorder reads the widget's new value.
+  document.addEventListener("mouseup", (ev) => {
+    if (!ev.isTrusted) { return; }
+    const option = ev.composedPath().find((n) => n && n.getAttribute && n.getAttribute("role") === "option");
+    if (!option || option.localName === "option") { return; }
+    const label = (option.innerText || "").trim().slice(0, 80);
+    setTimeout(() => send({type: "click", blindId: option.getAttribute("data-blind-id"), tag: option.localName,
+                           inputType: "", submits: false, label, href: null}), 0);
+  }, true);
   const changed = (ev) => {
     const el = ev.composedPath()[0];
     if (!el || !el.getAttribute) { return; }
