@@ -32,6 +32,7 @@ from browserops.plan.record_values import (
     CHECK_ROLES,
     CLICK_ROLES,
     TEXT_ROLES,
+    drop_searches,
     event_value,
     field_key,
     is_sensitive,
@@ -130,19 +131,7 @@ class Recorder:
                 continue  # its full value came with its own event (a listing cuts long values)
             # A combobox's typed text is a search until an option is picked: what it shows now is the choice.
             self._changed(blind, item, listed_value(item))
-        self._drop_searches()
-
-    def _drop_searches(self) -> None:
-        """Text typed into a box that is gone now (a combobox popup's own search box) is the search for a choice
-        a combobox shows now when a word of that choice starts with it: the pick is the value, the typing is
-        not."""
-        picks = [label_key(c.value) for c in self._pending.values()
-                 if c.item.get("role") == "combobox" and isinstance(c.value, str) and c.value]
-        for other, change in list(self._pending.items()):
-            typed = label_key(change.value) if isinstance(change.value, str) else ""
-            if (typed and other not in self._picked and change.item.get("role") in TEXT_ROLES
-                    and self._item(other) is None and any(f" {p}".find(f" {typed}") >= 0 for p in picks)):
-                self._pending.pop(other)
+        drop_searches(self._pending, self._picked, lambda blind: self._item(blind) is not None)
 
     def _changed(self, blind: str, item: dict[str, Any], now: Any) -> None:
         before = self._baseline.get(blind, False if item.get("role") in CHECK_ROLES else "")
@@ -179,13 +168,10 @@ class Recorder:
             self._options[blind] = [str(o) for o in event["options"] if str(o).strip()]
         item = self._item(blind)
         now = event_value(event)
-        if event.get("moved") and item is not None and now is not None:
-            # Options moved into a chooser's list: its held options are the choice (they are not selected, so
-            # the listing does not show them), and the selection in the other list was only the way there.
+        if event.get("moved") and item is not None and now is not None:  # a chooser's list: what it holds
             self._picked.add(blind)
             self._changed(blind, item, now)
-            await self._relist()
-            return
+            return await self._relist()
         if item is None or now is None:
             await self._relist()  # not listed yet, or a widget whose value only the listing tells
             if self._item(blind) is None and now is not None and isinstance(event.get("options"), list):
