@@ -32,6 +32,7 @@ from browserops.plan.record_values import (
     CHECK_ROLES,
     CLICK_ROLES,
     TEXT_ROLES,
+    drop_searches,
     event_value,
     field_key,
     is_sensitive,
@@ -130,6 +131,7 @@ class Recorder:
                 continue  # its full value came with its own event (a listing cuts long values)
             # A combobox's typed text is a search until an option is picked: what it shows now is the choice.
             self._changed(blind, item, listed_value(item))
+        drop_searches(self._pending, self._picked, lambda blind: self._item(blind) is not None)
 
     def _changed(self, blind: str, item: dict[str, Any], now: Any) -> None:
         before = self._baseline.get(blind, False if item.get("role") in CHECK_ROLES else "")
@@ -166,6 +168,10 @@ class Recorder:
             self._options[blind] = [str(o) for o in event["options"] if str(o).strip()]
         item = self._item(blind)
         now = event_value(event)
+        if event.get("moved") and item is not None and now is not None:  # a chooser's list: what it holds
+            self._picked.add(blind)
+            self._changed(blind, item, now)
+            return await self._relist()
         if item is None or now is None:
             await self._relist()  # not listed yet, or a widget whose value only the listing tells
             if self._item(blind) is None and now is not None and isinstance(event.get("options"), list):

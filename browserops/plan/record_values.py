@@ -4,6 +4,7 @@ file name, and the target of a step (with the container it is in when its name r
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from browserops.plan.resolve import label_key
@@ -138,3 +139,16 @@ def step_target(item: dict[str, Any], items: list[dict[str, Any]], labels: list[
     if item.get("frame") and item.get("frame") != "main":
         target["frame"] = item["frame"]
     return target
+
+
+def drop_searches(pending: MutableMapping[str, Any], picked: set[str], listed: Callable[[str], bool]) -> None:
+    """Text typed into a box that is gone now (a combobox popup's own search box) is the search for a choice a
+    combobox shows now when a word of that choice starts with it: the pick is the value, the typing is not.
+    ``pending``: blind id -> change (``.item``, ``.value``); ``listed``: whether a blind id is on the page now."""
+    picks = [label_key(c.value) for c in pending.values()
+             if c.item.get("role") == "combobox" and isinstance(c.value, str) and c.value]
+    for other, change in list(pending.items()):
+        typed = label_key(change.value) if isinstance(change.value, str) else ""
+        if (typed and other not in picked and change.item.get("role") in TEXT_ROLES and not listed(other)
+                and any(f" {p}".find(f" {typed}") >= 0 for p in picks)):
+            pending.pop(other)

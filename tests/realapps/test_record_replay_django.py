@@ -79,7 +79,40 @@ async def _export_billable(page: Page, seen: Watched) -> None:
     await seen.saw("export:")
 
 
+async def _add_porto_flight(page: Page, seen: Watched) -> None:
+    """Select2's AJAX autocomplete as a person uses it: open the widget, type part of the name, pick the option the
+    server offers. The recording must be one ``select`` on the field a person sees, not the typing."""
+    await page.get_by_role("textbox", name="Title").fill("Flight to Porto")
+    await page.locator(".field-vendor .select2-selection").click()  # the widget has no name of its own
+    await page.locator(".select2-search__field").fill("Tailsp")  # the dropdown's search box only exists while open
+    await page.get_by_role("option", name="Tailspin Airlines", exact=True).click()
+    await seen.fields(2)
+    await page.get_by_role("spinbutton", name="Amount").fill("185.40")
+    await page.get_by_role("textbox", name="Date").fill("2026-05-11")
+    await page.get_by_role("textbox", name="Time").fill("07:45")
+    await seen.fields(5)
+    await page.get_by_role("button", name="Save", exact=True).click()
+    await seen.saw("submit:")
+
+
+async def _add_client_dinner(page: Page, seen: Watched) -> None:
+    """The two-list chooser (two options moved to "Chosen") and the Billable tick, as a person does them."""
+    await page.get_by_role("textbox", name="Title").fill("Client dinner")
+    await page.get_by_role("listbox", name="Available tags").select_option(["client-x", "q4"])
+    await page.get_by_role("button", name="Choose selected tags").click()
+    await seen.fields(2)  # the title and the chosen list (the selection in "Available tags" was the way there)
+    await page.get_by_role("spinbutton", name="Amount").fill("240.00")
+    await page.get_by_role("checkbox", name="Billable").check()
+    await page.get_by_role("textbox", name="Date").fill("2026-05-12")
+    await page.get_by_role("textbox", name="Time").fill("20:15")
+    await seen.fields(6)
+    await page.get_by_role("button", name="Save", exact=True).click()
+    await seen.saw("submit:")
+
+
 PEOPLE: dict[str, tuple[str, Person]] = {
+    "add_expense_with_vendor": ("/admin/expenses/expense/add/", _add_porto_flight),
+    "add_expense_with_tags": ("/admin/expenses/expense/add/", _add_client_dinner),
     "edit_expense": ("/admin/expenses/expense/2/change/", _edit_team_lunch),
     "delete_expense": ("/admin/expenses/expense/4/change/", _delete_taxi),
     "search_and_edit": ("/admin/expenses/expense/", _search_and_edit_hotel),
@@ -107,7 +140,27 @@ def test_a_recorded_task_replays_to_the_same_row(app: RunningApp, profile: Path,
     if name != "export_billable":  # (the person's download is theirs: the replay's export is checked)
         BY_NAME[name].check(app, [])  # the person did the task
     steps, inputs = write(recording, tmp_path, name)
+    _business_steps(name, yaml.safe_load(steps.read_text(encoding="utf-8")), inputs)
     _replay(app, name, steps, inputs, tmp_path / "ws", profile, BY_NAME[name])
+
+
+def _business_steps(name: str, doc: dict[str, object], inputs: dict[str, object]) -> None:
+    """The widget tasks are recorded as what the person did to each field: one ``select`` of the vendor (not the
+    typing in the dropdown's search box), the chosen tags as one list, the Billable tick as a ``check`` step."""
+    steps = doc["steps"]
+    assert isinstance(steps, list)
+    fills = {s.get("field"): s for s in steps if s.get("kind") == "fill"}
+    if name == "add_expense_with_vendor":
+        vendor = [s for s in fills.values() if s.get("action") == "select"]
+        assert len(vendor) == 1 and vendor[0]["target"]["role"] == "combobox", steps
+        assert "Vendor" in str(vendor[0]["target"]["names"]), vendor
+        assert inputs[vendor[0]["valueRef"]["key"]] == "Tailspin Airlines", inputs
+        assert "Tailsp" not in inputs.values() and not any(s.get("kind") == "act" for s in steps), steps
+    if name == "add_expense_with_tags":
+        tags = [s for s in fills.values() if s.get("action") == "select"]
+        assert len(tags) == 1 and sorted(inputs[tags[0]["valueRef"]["key"]]) == ["client-x", "q4"], (steps, inputs)
+        ticks = [s for s in fills.values() if s.get("action") == "check"]
+        assert len(ticks) == 1 and ticks[0]["target"]["names"] == ["Billable"], steps
 
 
 async def _sign_in(page: Page, seen: Watched) -> None:

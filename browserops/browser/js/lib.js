@@ -237,6 +237,24 @@ function replacedNative(el) {
   return null;
 }
 
+// A rich-text editor (a nameless contenteditable box) keeps its value in a hidden field beside it, which the
+// page's <label> names (the label a person reads above the editor): the nearest container holding the editor and
+// exactly one such labelled hidden field, and no other editor.
+function editorNative(el) {
+  if (!el.isContentEditable) { return null; }
+  let n = el.parentElement;
+  for (let hops = 0; hops < 8 && n && n.localName !== "form" && n !== el.ownerDocument.body; hops += 1) {
+    const editors = Array.from(n.querySelectorAll("[contenteditable]"))
+      .filter((x) => x.isContentEditable && !(x.parentElement && x.parentElement.isContentEditable));
+    if (editors.length > 1) { return null; }
+    const kept = Array.from(n.querySelectorAll("input")).filter(hiddenForWidget);
+    if (kept.length > 1) { return null; }
+    if (kept.length === 1) { return kept[0]; }
+    n = n.parentElement;
+  }
+  return null;
+}
+
 // Accessible name, close enough to the spec for labels people see: labelledby, aria-label, <label>, alt,
 // button values, content, then title and placeholder.
 function nameOf(el, role) {
@@ -247,6 +265,10 @@ function nameOf(el, role) {
     if (native) { return nativeLabel(native); }
   }
   const own = nameOwn(el, role);
+  if (!own && role === "textbox" && el.localName !== "input" && el.localName !== "textarea") {
+    const kept = editorNative(el);
+    return kept ? nativeLabel(kept) : own;
+  }
   if (own || (role !== "textbox" && role !== "searchbox") || el.localName !== "input") { return own; }
   // A tag input's nameless text box (tag-it) is named by the field it fills.
   const native = replacedNative(el);
@@ -361,7 +383,13 @@ function stateOf(el, role) {
 function shownChoice(el) {
   if (el.localName === "input" || el.localName === "textarea" || el.localName === "select") { return ""; }
   if (el.querySelector("input, textarea, select")) { return ""; }  // a wrapper: its field tells
-  const t = norm(visibleText(el).replace(/[\u200b\ufeff]/g, ""));  // MUI's empty Select shows a zero-width space
+  // MUI's empty Select shows a zero-width space; a clear or open control inside shows a bare symbol ("×", "▾"),
+  // which is no part of the choice.
+  const words = norm(visibleText(el).replace(/[\u200b\ufeff]/g, "")).split(" ");
+  const bare = (w) => /^[\p{S}\p{P}]+$/u.test(w);
+  while (words.length > 1 && bare(words[0])) { words.shift(); }
+  while (words.length > 1 && bare(words[words.length - 1])) { words.pop(); }
+  const t = words.join(" ");
   if (!t) { return ""; }
   const ph = el.querySelector("[class*='placeholder' i]");
   if (ph && norm(ph.textContent) === t) { return ""; }

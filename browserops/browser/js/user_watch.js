@@ -30,6 +30,20 @@
     }
     return null;
   };
+  const labelsOf = (el) => [...Array.from(el.labels || []).map((l) => l.textContent), el.getAttribute("placeholder"),
+    el.getAttribute("title"), el.getAttribute("aria-label")]
+    .map((t) => (t || "").replace(/\s+/g, " ").trim()).filter((t) => t && t.length <= 80).slice(0, 4);
+  const held = (list) => Array.from(list.options).map((o) => o.text.trim()).filter((t) => t);
+  // A two-list chooser (available -> chosen): the two list boxes of the nearest container holding exactly two.
+  const chooserOf = (el) => {
+    let n = el.parentElement;
+    for (let hops = 0; hops < 4 && n; hops += 1, n = n.parentElement) {
+      const lists = Array.from(n.querySelectorAll("select[multiple]")).filter((x) => x.getClientRects().length);
+      if (lists.length === 2) { return lists; }
+      if (lists.length > 2) { return null; }
+    }
+    return null;
+  };
   document.addEventListener("click", (ev) => {
     // Only the person's own clicks: a page script's el.click() (e.g. the link a button clicks to start a
     // download) is the page acting, not a step to record.
@@ -43,9 +57,33 @@
     const submits = !!form && ((tag === "button" && (type === "" || type === "submit")) ||
                                (tag === "input" && (type === "submit" || type === "image")));
     const label = (el.getAttribute("aria-label") || el.innerText || el.value || "").trim().slice(0, 80);
-    send({type: "click", blindId: el.getAttribute("data-blind-id"), tag, inputType: type, submits,
+    const click = {type: "click", blindId: el.getAttribute("data-blind-id"), tag, inputType: type, submits,
           label: ["input", "textarea"].includes(tag) && !["submit", "button", "image"].includes(type) ? "" : label,
-          href: tag === "a" ? el.href : null});
+          href: tag === "a" ? el.href : null};
+    const lists = !submits && tag !== "select" && tag !== "option" ? chooserOf(el) : null;
+    if (!lists) { send(click); return; }
+    // A button between the two lists of a chooser moves options across: once the page's own handler ran, the
+    // list that gained options holds the person's choice (its whole held list is the field's value), and the
+    // click is how, not what. A click that moved nothing is reported as a click.
+    const before = lists.map(held);
+    setTimeout(() => {
+      const grew = lists.findIndex((l, i) => held(l).some((t) => !before[i].includes(t)));
+      if (grew < 0) { send(click); return; }
+      const to = lists[grew];
+      send({type: "change", blindId: to.getAttribute("data-blind-id"), files: null, moved: true,
+            value: held(to).join(", "), values: held(to).slice(0, 100), labels: labelsOf(to),
+            options: [...held(lists[0]), ...held(lists[1])].slice(0, 100)});
+    }, 0);
+  }, true);
+  // A pick in a custom list box (a combobox's popup) may be taken on mouseup, the popup removed before any click
+  // fires: the pick is reported once the page's own handler ran, so the recorder reads the widget's new value.
+  document.addEventListener("mouseup", (ev) => {
+    if (!ev.isTrusted) { return; }
+    const option = ev.composedPath().find((n) => n && n.getAttribute && n.getAttribute("role") === "option");
+    if (!option || option.localName === "option") { return; }
+    const label = (option.innerText || "").trim().slice(0, 80);
+    setTimeout(() => send({type: "click", blindId: option.getAttribute("data-blind-id"), tag: option.localName,
+                           inputType: "", submits: false, label, href: null}), 0);
   }, true);
   const changed = (ev) => {
     const el = ev.composedPath()[0];

@@ -117,7 +117,7 @@ class UserWatch:
             return
         if isinstance(event, dict):
             keys = ("type", "blindId", "tag", "inputType", "submits", "label", "href", "files", "value", "checked",
-                    "filled", "group", "groupLabel", "options", "labels", "values", "key")
+                    "filled", "group", "groupLabel", "options", "labels", "values", "key", "moved")
             self.events.put_nowait({k: event.get(k) for k in keys})
 
     def new_downloads(self) -> list[str]:

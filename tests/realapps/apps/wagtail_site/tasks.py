@@ -223,8 +223,9 @@ REFUSED = Task("create_page_taken_slug", _steps("create_page_taken_slug"), check
 # editing-session heartbeat as soon as an edit view opens; prepare's rehearsal copy refuses it now, so no entry
 # has such a line: every task's prepare must send nothing unsafe.)
 KNOWN_GAPS: dict[str, str] = {
+    # Publish leaves the editor; the editor releases its editing session with a beacon as the page unloads, which
+    # Wagtail logs but never reaches the request events the ledger is built from. Done and in the database.
+    "edit_and_publish": "ledger misses: POST /admin/editing-sessions/release/",
     # Without "Remember me" Wagtail's session cookie has no expiry; --profile drops it when the browser closes.
     "sign_in_session_only": "next prepare step 0: BROWSER_LOGIN_REQUIRED: shows a login page",
-    # Draftail's editor (a contenteditable textbox) has no accessible name: its label is the panel heading "Body".
-    "edit_and_publish": "prepare step 2: BROWSER_TARGET_NOT_FOUND: Cannot find textbox \"Body\" on the page",
 }
