@@ -39,6 +39,7 @@ from browserops.plan.record_values import (
     listed_value,
     same_values,
     save_name,
+    shown_after,
     stable_text,
     step_target,
 )
@@ -55,6 +56,8 @@ class Watch(Protocol):
     """What the recorder needs from the browser side (``browser/page/user_watch.py``)."""
 
     def new_downloads(self) -> list[str]: ...
+
+    def new_sends(self) -> int: ...
 
 
 @dataclass
@@ -235,13 +238,16 @@ class Recorder:
         # dialog the person has not answered yet: the step is finished when the answer comes (_on_dialog).
         settled = await self._settled()
         downloads = self.watch.new_downloads()
+        # A submit after which the page sent nothing to a server (a sign-in checked in the page) is written so:
+        # replayed, the run must not wait for a save that never comes (BROWSER_NOT_SAVED).
+        quiet = {"sends": False} if settled and self.watch.new_sends() == 0 else {}
         if downloads:
             name = save_name(downloads[0])
             self.recording.steps.append({"kind": "export", "target": target, "saveAs": name})
             self.say(f"export: {item.get('role')} \"{item.get('name')}\" -> {name}")
         elif event.get("submits"):
-            self.recording.steps.append({"kind": "submit", "target": target, **(await self._expect() if settled
-                                                                                 else {})})
+            self.recording.steps.append({"kind": "submit", "target": target, **quiet,
+                                         **(await shown_after(self.tools) if settled else {})})
             self.say(f"submit: {item.get('role')} \"{item.get('name')}\"")
         else:
             self.recording.steps.append({"kind": "act", "target": target})
@@ -273,7 +279,7 @@ class Recorder:
         self.say(f"dialog: {step['dialog']['answer']}")
         if await self._settled():
             if step["kind"] == "submit" and "expect" not in step:
-                step.update(await self._expect())
+                step.update(await shown_after(self.tools))
             await self._relist(new_page=True)
 
     async def _on_key(self, event: dict[str, Any]) -> None:
@@ -286,7 +292,7 @@ class Recorder:
         if key == "Enter" and event.get("submits") and target is not None:
             await self.tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
             self.recording.steps.append({"kind": "submit", "action": "press", "key": "Enter", "target": target,
-                                         **await self._expect()})
+                                         **await shown_after(self.tools)})
             self.say(f"submit: Enter{where}")
             await self._relist(new_page=True)
             return
@@ -315,17 +321,6 @@ class Recorder:
             if item.get("role") in CLICK_ROLES and label_key(str(item.get("name", ""))) == label:
                 return item
         return None
-
-    async def _expect(self) -> dict[str, Any]:
-        """What the page showed after a submit, as text that a replay will show too (see :func:`stable_text`)."""
-        try:
-            summary = await self.tools.need("browser_extract", {"mode": "summary"})
-        except BrowserOpsError:
-            return {}
-        messages = [str(m) for m in summary.get("messages") or []]
-        headings = [str(h[1]) for h in summary.get("headings") or [] if len(h) > 1]
-        text = stable_text(messages, headings)
-        return {"expect": {"text": [text]}} if text else {}
 
     def _target(self, item: dict[str, Any]) -> dict[str, Any]:
         return step_target(item, self._items, self._labels.get(str(item["id"]), []))

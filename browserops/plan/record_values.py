@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
+from browserops.contract import BrowserOpsError
+from browserops.plan.guard import GuardedTools
 from browserops.plan.resolve import label_key
 from browserops.plan.steps import container_role
 from browserops.words import sensitive_field_hints
@@ -152,3 +154,16 @@ def drop_searches(pending: MutableMapping[str, Any], picked: set[str], listed: C
         if (typed and other not in picked and change.item.get("role") in TEXT_ROLES and not listed(other)
                 and any(f" {p}".find(f" {typed}") >= 0 for p in picks)):
             pending.pop(other)
+
+
+async def shown_after(tools: GuardedTools) -> dict[str, Any]:
+    """What the page showed after a submit, as text that a replay will show too (see :func:`stable_text`): the
+    submit step's ``expect``."""
+    try:
+        summary = await tools.need("browser_extract", {"mode": "summary"})
+    except BrowserOpsError:
+        return {}
+    messages = [str(m) for m in summary.get("messages") or []]
+    headings = [str(h[1]) for h in summary.get("headings") or [] if len(h) > 1]
+    text = stable_text(messages, headings)
+    return {"expect": {"text": [text]}} if text else {}

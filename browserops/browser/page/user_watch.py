@@ -45,6 +45,7 @@ class UserWatch:
     def __init__(self, session: BrowserSession) -> None:
         self.session = session
         self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._sends_mark = 0
         self._downloads_seen: set[Download] = set()
         # An init script cannot be removed from a context: each watch gets its own marker (a context reused for a
         # second recording keeps the first one's listener, whose messages nobody reads).
@@ -74,6 +75,7 @@ class UserWatch:
                 self._cdp = None
         await scripts.add_standalone(context, self._script)
         self._downloads_seen = set(self.session.downloads)
+        self._sends_mark = self.session.requests.mark()
         for page in context.pages:
             for frame in page.frames:
                 await self._install(frame)
@@ -126,6 +128,13 @@ class UserWatch:
         fresh = [d for d in self.session.downloads if d not in self._downloads_seen]
         self._downloads_seen.update(fresh)
         return [d.suggested_filename for d in fresh]
+
+    def new_sends(self) -> int:
+        """How many requests that could change a server (the side-effect ledger's kinds: unsafe methods, beacons,
+        WebSocket messages) the page sent since the last call."""
+        mark = self.session.requests.mark()
+        fresh, self._sends_mark = len(self.session.requests.since(self._sends_mark)), mark
+        return fresh
 
     def closed(self) -> bool:
         """The person closed the window (every page of the context is gone)."""
