@@ -22,6 +22,7 @@ from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.errors import browser_errors, crashed_error
+from browserops.browser.launch import profile_state
 from browserops.browser.launch.discovery import ChromiumLocation, find_chromium, launch_args, running_as_root
 from browserops.browser.launch.lost import until_lost
 from browserops.browser.launch.options import GUARDED_ARGS, Mode, SessionOptions
@@ -101,6 +102,9 @@ class BrowserSession:
         try:
             self._context = await self._open_context(self._pw)
             async with browser_errors(self, "starting the browser"):
+                if opts.mode == "persistent" and opts.profile_dir:  # before the first page loads anything
+                    await self.until_lost(profile_state.restore(self._context, opts.profile_dir),
+                                          "starting the browser")
                 await self.until_lost(self._first_page(self._context), "starting the browser")
         except BaseException:
             await self._pw.stop()
@@ -198,6 +202,10 @@ class BrowserSession:
             ) from exc
 
     async def close(self) -> None:
+        if self.options.mode == "persistent" and self.options.profile_dir and self.alive:
+            # Session-only cookies outlast the browser (profile_state.py); a failure costs only a sign-in.
+            with contextlib.suppress(PlaywrightError, BrowserOpsError, OSError):
+                await self.until_lost(profile_state.save(self.context, self.options.profile_dir), "closing")
         self._closing = True
         try:
             if self._context is not None and self.options.mode in ("launch", "persistent", "remote"):
