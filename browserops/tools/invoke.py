@@ -59,8 +59,8 @@ async def invoke(tool: Tool[Any], ctx: ToolContext, raw_args: Mapping[str, Any] 
                 ctx.session, tool.handler(ctx, args))
             # Bounded by the call's timeout, and ended at once when the browser dies under it (some Playwright
             # calls are never answered then).
-            data = await ctx.session.until_lost(asyncio.wait_for(work, timeout=timeout_ms / 1000),
-                                                f"running {definition.name}")
+            data = await asyncio.wait_for(ctx.session.until_lost(work, f"running {definition.name}"),
+                                          timeout=timeout_ms / 1000)
         result = ok(data)
     except BrowserOpsError as exc:
         result = error(exc.code, exc.message, exc.details or None)
