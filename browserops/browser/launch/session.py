@@ -245,7 +245,9 @@ class BrowserSession:
         """Replace the origin rules (the plan engine narrows them to what prepare saw); routing starts now if
         it was off."""
         self.origin_rules = rules
-        if self._context is not None:
+        # A lost browser routes nothing (and the run's error is its own, not this one's): whoever uses it next
+        # reports the crash. Otherwise the install is raced against the browser's loss like any call.
+        if self._context is not None and self.alive:
             await self.until_lost(self._origin_guard.install(self._context), "setting the origin rules")
 
     # -- pages -----------------------------------------------------------------------------------
