@@ -104,6 +104,7 @@ _COMMAND_MODULES = (
     "agent_cmd",
     "plan_cmd",
     "record_cmd",
+    "profile_cmd",
 )
 
 

@@ -53,12 +53,14 @@ async def invoke(tool: Tool[Any], ctx: ToolContext, raw_args: Mapping[str, Any] 
         async with browser_errors(ctx.session, f"running {definition.name}", restarts=restarts):
             if not ctx.session.alive:
                 raise BrowserOpsError(ErrorCode.CRASHED, "The browser is not running.")
-            if definition.dialog_safe:
-                data = await asyncio.wait_for(tool.handler(ctx, args), timeout=timeout_ms / 1000)
-            else:
+            if not definition.dialog_safe:
                 check_no_dialog(ctx.session)
-                data = await asyncio.wait_for(run_watching_dialogs(ctx.session, tool.handler(ctx, args)),
-                                              timeout=timeout_ms / 1000)
+            work = tool.handler(ctx, args) if definition.dialog_safe else run_watching_dialogs(
+                ctx.session, tool.handler(ctx, args))
+            # Bounded by the call's timeout, and ended at once when the browser dies under it (some Playwright
+            # calls are never answered then).
+            data = await asyncio.wait_for(ctx.session.until_lost(work, f"running {definition.name}"),
+                                          timeout=timeout_ms / 1000)
         result = ok(data)
     except BrowserOpsError as exc:
         result = error(exc.code, exc.message, exc.details or None)

@@ -192,10 +192,12 @@ class RehearsalSession(BrowserSession):
         if pw is None or not self.parent.alive:
             raise BrowserOpsError(ErrorCode.CRASHED, "The browser is not running, so prepare cannot copy it.")
         async with browser_errors(self, "copying the browser for prepare's rehearsal"):
-            state: Any = await self.parent.context.storage_state(indexed_db=True)
-            self._context = await self._new_context(pw, state)
-            self._dead = False
-            await self._first_page(self._context)
+            self._revive()
+            state: Any = await self.parent.until_lost(self.parent.context.storage_state(indexed_db=True),
+                                                      "copying the browser for prepare's rehearsal")
+            self._context = await self.until_lost(self._new_context(pw, state),
+                                                  "copying the browser for prepare's rehearsal")
+            await self.until_lost(self._first_page(self._context), "copying the browser for prepare's rehearsal")
         self._active = 0
 
     async def _new_context(self, pw: Playwright, state: Any) -> BrowserContext:

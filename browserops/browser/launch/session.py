@@ -11,85 +11,31 @@ crash so a long-lived server survives it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal, Self, TypeVar, cast
+from collections.abc import Awaitable, Callable
+from typing import Any, Self, TypeVar, cast
 
 from playwright._impl._errors import TargetClosedError
 from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.errors import browser_errors, crashed_error
+from browserops.browser.launch import profile_state
 from browserops.browser.launch.discovery import ChromiumLocation, find_chromium, launch_args, running_as_root
+from browserops.browser.launch.lost import until_lost
+from browserops.browser.launch.options import GUARDED_ARGS, Mode, SessionOptions
 from browserops.browser.launch.origin_guard import OriginGuard
 from browserops.browser.launch.requests import RequestMonitor
-from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.origins import OriginRules
 
+__all__ = ["GUARDED_ARGS", "BrowserSession", "Mode", "SessionOptions"]
+
 log = logging.getLogger(__name__)
 _State = TypeVar("_State")
-
-Mode = Literal["launch", "persistent", "cdp", "remote"]
-# With origin rules every document passes through the origin guard (fetched there, then handed to the page), so
-# Chromium can no longer tell which network a document came from, and its local-network check would refuse the
-# page's own WebSocket to a local server. The rules, checked on every request, take its place.
-GUARDED_ARGS = ["--disable-features=LocalNetworkAccessChecks"]
-
-
-@dataclass
-class SessionOptions:
-    mode: Mode = "launch"
-    headless: bool = True
-    profile_dir: Path | None = None
-    cdp_url: str | None = None
-    ws_endpoint: str | None = None
-    chromium: str | None = None
-    viewport: tuple[int, int] = (1280, 800)
-    tool_timeout_ms: int = 15_000
-    navigation_timeout_ms: int = 30_000
-    extra_args: list[str] = field(default_factory=list)
-    origin_rules: OriginRules = field(default_factory=OriginRules)
-
-    @classmethod
-    def from_settings(
-        cls,
-        settings: Settings,
-        *,
-        profile_dir: Path | None = None,
-        cdp_url: str | None = None,
-        ws_endpoint: str | None = None,
-        headed: bool | None = None,
-    ) -> SessionOptions:
-        chosen = [name for name, v in (("--profile", profile_dir), ("--cdp-url", cdp_url),
-                                       ("--ws-endpoint", ws_endpoint)) if v]
-        if len(chosen) > 1:
-            raise BrowserOpsError(
-                ErrorCode.INVALID_ARGS, f"Choose one browser mode, not {' and '.join(chosen)}."
-            )
-        mode: Mode = "launch"
-        if profile_dir:
-            mode = "persistent"
-        elif cdp_url:
-            mode = "cdp"
-        elif ws_endpoint:
-            mode = "remote"
-        return cls(
-            mode=mode,
-            headless=settings.headless if headed is None else not headed,
-            profile_dir=profile_dir,
-            cdp_url=cdp_url,
-            ws_endpoint=ws_endpoint,
-            chromium=settings.chromium,
-            viewport=(settings.viewport_width, settings.viewport_height),
-            tool_timeout_ms=settings.tool_timeout_ms,
-            navigation_timeout_ms=settings.navigation_timeout_ms,
-            origin_rules=OriginRules.of(settings.allowed_origins, settings.blocked_origins),
-        )
-
+_T = TypeVar("_T")
 
 class BrowserSession:
     """Owns one browser context. Use as ``async with BrowserSession(options) as session:``."""
@@ -103,6 +49,9 @@ class BrowserSession:
         self._pages: list[Page] = []
         self._active = 0
         self._dead = False
+        # Set when the browser is lost (disconnected, its context closed, a tab crashed): every await that may
+        # never be answered once it is gone is raced against it (:meth:`until_lost`).
+        self._lost = asyncio.Event()
         self._closing = False
         # Things that happened outside a tool call (a tab the site opened, a crash): the next
         # observation reports and clears them.
@@ -149,11 +98,14 @@ class BrowserSession:
     async def start(self) -> None:
         opts = self.options
         self._pw = await async_playwright().start()
+        self._revive()
         try:
             self._context = await self._open_context(self._pw)
-            self._dead = False
             async with browser_errors(self, "starting the browser"):
-                await self._first_page(self._context)
+                if opts.mode == "persistent" and opts.profile_dir:  # before the first page loads anything
+                    await self.until_lost(profile_state.restore(self._context, opts.profile_dir),
+                                          "starting the browser")
+                await self.until_lost(self._first_page(self._context), "starting the browser")
         except BaseException:
             await self._pw.stop()
             self._pw, self._browser, self._context, self._pages = None, None, None, []
@@ -209,15 +161,15 @@ class BrowserSession:
             if opts.mode == "cdp":
                 assert opts.cdp_url
                 self._browser = await pw.chromium.connect_over_cdp(opts.cdp_url)
-                self._browser.on("disconnected", lambda _b: self._mark_dead("browser disconnected"))
+                self._watch_browser(self._browser)
                 if self._browser.contexts:
                     return self._browser.contexts[0]
-                return await self._browser.new_context(**ctx_kwargs)
+                return await self.until_lost(self._browser.new_context(**ctx_kwargs), "starting the browser")
             if opts.mode == "remote":
                 assert opts.ws_endpoint
                 self._browser = await pw.chromium.connect(opts.ws_endpoint)
-                self._browser.on("disconnected", lambda _b: self._mark_dead("browser disconnected"))
-                return await self._browser.new_context(**ctx_kwargs)
+                self._watch_browser(self._browser)
+                return await self.until_lost(self._browser.new_context(**ctx_kwargs), "starting the browser")
             self.chromium = find_chromium(configured=opts.chromium, playwright_path=pw.chromium.executable_path)
             launch_kwargs: dict[str, Any] = {
                 "executable_path": self.chromium.path,
@@ -228,12 +180,15 @@ class BrowserSession:
             if opts.mode == "persistent":
                 assert opts.profile_dir
                 opts.profile_dir.mkdir(parents=True, exist_ok=True)
-                return await pw.chromium.launch_persistent_context(
+                context = await pw.chromium.launch_persistent_context(
                     str(opts.profile_dir), **launch_kwargs, **ctx_kwargs
                 )
+                # The context is the browser here: its close is the browser's end.
+                context.on("close", lambda _ctx: self._mark_dead("context closed"))
+                return context
             self._browser = await pw.chromium.launch(**launch_kwargs)
-            self._browser.on("disconnected", lambda _b: self._mark_dead("browser disconnected"))
-            return await self._browser.new_context(**ctx_kwargs)
+            self._watch_browser(self._browser)
+            return await self.until_lost(self._browser.new_context(**ctx_kwargs), "starting the browser")
         except TargetClosedError as exc:
             # Launched, then gone before it answered: the browser died under us (killed, out of memory).
             raise crashed_error("starting the browser") from exc
@@ -247,6 +202,10 @@ class BrowserSession:
             ) from exc
 
     async def close(self) -> None:
+        if self.options.mode == "persistent" and self.options.profile_dir and self.alive:
+            # Session-only cookies outlast the browser (profile_state.py); a failure costs only a sign-in.
+            with contextlib.suppress(PlaywrightError, BrowserOpsError, OSError):
+                await self.until_lost(profile_state.save(self.context, self.options.profile_dir), "closing")
         self._closing = True
         try:
             if self._context is not None and self.options.mode in ("launch", "persistent", "remote"):
@@ -286,14 +245,32 @@ class BrowserSession:
         """Replace the origin rules (the plan engine narrows them to what prepare saw); routing starts now if
         it was off."""
         self.origin_rules = rules
-        if self._context is not None:
-            await self._origin_guard.install(self._context)
+        # A lost browser routes nothing (and the run's error is its own, not this one's): whoever uses it next
+        # reports the crash. Otherwise the install is raced against the browser's loss like any call.
+        if self._context is not None and self.alive:
+            await self.until_lost(self._origin_guard.install(self._context), "setting the origin rules")
 
     # -- pages -----------------------------------------------------------------------------------
     def _mark_dead(self, why: str) -> None:
         if not self._closing:
             log.warning("browser session lost: %s", why)
             self._dead = True
+            self._lost.set()
+
+    def _revive(self) -> None:
+        """A (re)started browser: not lost (yet)."""
+        self._dead = False
+        self._lost = asyncio.Event()
+
+    def _watch_browser(self, browser: Browser) -> None:
+        browser.on("disconnected", lambda _b: self._mark_dead("browser disconnected"))
+        if not browser.is_connected():  # gone before the listener was there
+            self._mark_dead("browser disconnected")
+
+    async def until_lost(self, work: Awaitable[_T], doing: str) -> _T:
+        """``await work``, or ``BROWSER_CRASHED`` (``doing`` names the work) as soon as the browser is lost, with
+        ``work`` cancelled: see :mod:`~browserops.browser.launch.lost`."""
+        return await until_lost(self._lost, work, lambda: self.crashed_error(doing))
 
     @property
     def where(self) -> str:

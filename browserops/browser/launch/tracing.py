@@ -16,7 +16,8 @@ from browserops.contract import BrowserOpsError, ErrorCode
 
 async def start_tracing(session: BrowserSession, title: str) -> None:
     try:
-        await session.context.tracing.start(title=title, snapshots=True, screenshots=False, sources=False)
+        await session.until_lost(session.context.tracing.start(title=title, snapshots=True, screenshots=False,
+                                                               sources=False), "starting a trace")
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.LAUNCH_FAILED, f"Could not start a Playwright trace: "
                               f"{str(exc).splitlines()[0]}. Run without --trace.") from exc
@@ -25,7 +26,7 @@ async def start_tracing(session: BrowserSession, title: str) -> None:
 async def stop_tracing(session: BrowserSession, path: Path) -> None:
     """Write the trace to ``path`` (a zip ``playwright show-trace`` opens)."""
     try:
-        await session.context.tracing.stop(path=str(path))
+        await session.until_lost(session.context.tracing.stop(path=str(path)), "saving the trace")
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.INTERNAL, f"Could not save the Playwright trace: "
                               f"{str(exc).splitlines()[0]}.") from exc
