@@ -294,9 +294,6 @@ KNOWN_GAPS: dict[str, str] = {
                         " (only 1 match — prepare now rehearses 'Add Lines' and looks at the added row: its fields"
                         " have no accessible name (Flask-Admin clones the row's labels without their 'for'); behind"
                         " it Flask-Admin's datetime picker (daterangepicker) rewrites the typed 'Issued at'",
-    "sign_in_session_profile": "next-prepare BROWSER_LOGIN_REQUIRED: shows a login page"
-                               " — signed in without 'Remember me' (a session cookie): --profile does not keep it,"
-                               " so the next prepare is signed out (issue #24 item 3)",
 }
 
 

@@ -226,6 +226,4 @@ KNOWN_GAPS: dict[str, str] = {
     # Publish leaves the editor; the editor releases its editing session with a beacon as the page unloads, which
     # Wagtail logs but never reaches the request events the ledger is built from. Done and in the database.
     "edit_and_publish": "ledger misses: POST /admin/editing-sessions/release/",
-    # Without "Remember me" Wagtail's session cookie has no expiry; --profile drops it when the browser closes.
-    "sign_in_session_only": "next prepare step 0: BROWSER_LOGIN_REQUIRED: shows a login page",
 }
