@@ -152,18 +152,23 @@ class RequestMonitor:
         task = asyncio.get_running_loop().create_task(self._status(request))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
-    async def _status(self, request: Request) -> None:
+    async def _status(self, request: Request, failure: str | None = None) -> None:
         status: int | None = None
         try:
             response = await request.response()
             status = response.status if response is not None else None
         except PlaywrightError:
             pass
-        self._close(request, status, None)
+        self._close(request, status, failure)
 
     def _on_failed(self, request: Request) -> None:
-        failure = request.failure or "failed"
-        self._close(request, None, failure[:200])
+        if request not in self._by_request:
+            return
+        # A form post answered with a file fails as a page load (the answer became a download) although the server
+        # answered it: its status is still read, as the server gave it, beside the failure.
+        failure = (request.failure or "failed")[:200]
+        task = asyncio.get_running_loop().create_task(self._status(request, failure))
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     def _on_websocket(self, socket: WebSocket) -> None:
         url = socket.url
