@@ -73,11 +73,12 @@ async def test_a_click_by_number_reaches_playwright_within_five_functions_of_the
     assert max(len(chain) for _, chain in talking) <= 5, talking
 
 
-async def test_a_click_by_number_reaches_playwright_within_eight_functions_of_the_runner(
+async def test_a_click_by_number_reaches_playwright_within_ten_functions_of_the_runner(
     tool_ctx: ToolContext, demo_site: DemoSite
 ) -> None:
     """The stack breaks where asyncio starts a task (the runner's timeout, the dialog watch), so the path is read
-    in pieces: our chain up to each call that hands a coroutine to a new task, then the handler's own chain."""
+    in pieces: our chain up to each call that hands a coroutine to a new task, then the handler's own chain. The
+    race against a lost browser (session.until_lost -> launch/lost.until_lost, issue 20) adds two of the ten."""
     await open_page(tool_ctx, demo_site.base_url + "/shadow")
     items = await listed(tool_ctx)
     number = by_name(items, "Light DOM button")["n"]
@@ -104,4 +105,4 @@ async def test_a_click_by_number_reaches_playwright_within_eight_functions_of_th
     for piece in pieces:
         print("to a task:", " -> ".join(c.removeprefix("browserops.") for c in piece))
     assert pieces and pieces[0][0] == RUNNER, pieces
-    assert sum(len(p) for p in pieces) + max(len(chain) for _, chain in talking) <= 8, (pieces, talking)
+    assert sum(len(p) for p in pieces) + max(len(chain) for _, chain in talking) <= 10, (pieces, talking)

@@ -290,10 +290,10 @@ KNOWN_GAPS: dict[str, str] = {
                       " the planned value after typing — the Customer autocomplete (Select2 3, AJAX) is picked now"
                       " (step 3 ok); Flask-Admin's daterangepicker rewrites the typed 'Starts at' on every key-up"
                       " (as in add_invoice_line)",
-    "add_invoice_line": "prepare BROWSER_TARGET_NOT_FOUND at step 4: Cannot find textbox \"Description\" on the page"
-                        " (only 1 match — prepare now rehearses 'Add Lines' and looks at the added row: its fields"
-                        " have no accessible name (Flask-Admin clones the row's labels without their 'for'); behind"
-                        " it Flask-Admin's datetime picker (daterangepicker) rewrites the typed 'Issued at'",
+    "add_invoice_line": "run BROWSER_ACTION_FAILED at step 2: textbox \"Issued at\" (#12) holds something other"
+                        " than the planned value after typing — prepare now reads the added row's fields (named by"
+                        " the cloned labels); Flask-Admin's datetime picker (daterangepicker) rewrites the typed"
+                        " 'Issued at'",
 }
 
 
