@@ -224,7 +224,7 @@ def assert_gap_holds(app: RunningApp, task: Task, outcome: Outcome, gap: str) ->
     missed = [line.removeprefix("ledger misses: ").split(" ", 1) for line in lines
               if line.startswith("ledger misses: ")]
     if missed:
-        _ledger_gap_holds(app, task, outcome, missed)
+        ledger_gap_holds(app, task, outcome, missed)
         return
     failures = [parse_gap(line) for line in lines if not line.startswith("prepare sent: ")]
     assert len(failures) <= 1, f"{task.name}: one failure per gap entry: {failures}"
@@ -251,7 +251,7 @@ def assert_gap_holds(app: RunningApp, task: Task, outcome: Outcome, gap: str) ->
     assert part in failed[3], f"{task.name}: the message changed: {failed[3]!r} does not hold {part!r}"
 
 
-def _ledger_gap_holds(app: RunningApp, task: Task, outcome: Outcome, missed: list[list[str]]) -> None:
+def ledger_gap_holds(app: RunningApp, task: Task, outcome: Outcome, missed: list[list[str]]) -> None:
     """``ledger misses: <METHOD> <path prefix>``: the task is done and in the database, and the run's ledger is
     the app's log of unsafe requests without those the browser sends as a page unloads (which never reach the
     request events browserops watches); when such a request reaches the app only after the run ended, the two
