@@ -12,7 +12,15 @@ from browserops.tools.hooks import after_action
 from browserops.tools.runner import MCP, ToolRunner
 from tests.tools2.helpers import call, goto
 
-BUDGET_MS = Settings().banners_total_budget_ms
+# What is closed is tested here, not how fast: a roomy budget, so a loaded machine (another test worker starting
+# browsers) cannot make the closer give up before it looked. The budget's own bound is test_a_tight_budget_is_honoured.
+ROOMY = Settings(banners_total_budget_ms=20_000, banners_pass_budget_ms=10_000)
+BUDGET_MS = ROOMY.banners_total_budget_ms
+
+
+@pytest.fixture(autouse=True)
+def _roomy_budget(tool_ctx: ToolContext) -> None:
+    tool_ctx.settings = ROOMY
 
 
 async def _cookie(session: BrowserSession, name: str) -> str | None:
@@ -111,7 +119,7 @@ async def test_a_tight_budget_is_honoured(tool_ctx: ToolContext, demo_site: Demo
     tool_ctx.settings = Settings(banners_total_budget_ms=300, banners_pass_budget_ms=200, banners_max_passes=2)
     await goto(tool_ctx, demo_site.base_url + "/")
     data = (await call(tool_ctx, "browser_close_banners"))["data"]
-    assert data["closed"] == 1 and data["passes"] <= 2
+    assert data["passes"] <= 2
     assert data["spent_ms"] <= 300 + 50  # scheduling slack around the last await
 
 
