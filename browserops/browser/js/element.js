@@ -340,7 +340,11 @@ function popupOption(el, args) {
     // Not the text itself: only a part of several options' names. Picking one of them would be a guess.
     const alike = exact ? [] : usable.filter((o) => fold(labelOf(o)).includes(q));
     if (alike.length > 1) { return { open: true, ambiguous: alike.slice(0, 10).map((o) => cut(labelOf(o), 60)), options }; }
-    const on = best.getAttribute("aria-selected") === "true" || best.getAttribute("aria-checked") === "true";
+    // Chosen already (a click would take it away): aria-selected means chosen only in a list that takes several;
+    // in a single-choice list it is the highlight that follows typing (Tom Select marks the first match so).
+    const list = best.closest('[role="listbox"]');
+    const multi = !!list && list.getAttribute("aria-multiselectable") === "true";
+    const on = (multi && best.getAttribute("aria-selected") === "true") || best.getAttribute("aria-checked") === "true";
     return { open: true, id: stamp(best), label: cut(labelOf(best), 80), seq: st.seq, ...(on ? { selected: true } : {}) };
   }
   return { open: true, options };
