@@ -73,7 +73,6 @@ class ActionSpec:
     needs_target: bool
     value: Literal["none", "text", "choices", "bool", "files"]  # choices: one option (text) or several (a list)
     page_tool: str | None = None  # the tool that performs it when the step names no target
-    word: str | None = None  # an acting tool's word the plan has no verb of its own for (see action_spec)
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -145,8 +144,7 @@ def action_spec(action: StepActionName) -> ActionSpec:
         return ACTIONS[action]
     word = ACTION_WORDS[action]
     kinds = frozenset({Kind.FILL}) if word.commits == "type" else CLICK_KINDS
-    return ActionSpec("act", SideEffect.BROWSER_ACT, kinds, True, "text" if word.text == "required" else "none",
-                      word=action)
+    return ActionSpec("act", SideEffect.BROWSER_ACT, kinds, True, "text" if word.text == "required" else "none")
 
 
 def default_kind(action: StepActionName) -> Kind:
@@ -154,6 +152,11 @@ def default_kind(action: StepActionName) -> Kind:
     if isinstance(action, Action):
         return DEFAULT_KIND[action]
     return Kind.FILL if ACTION_WORDS[action].commits == "type" else Kind.ACT
+
+
+def _verbs() -> list[str]:
+    """Every action a step may name: the plan's own verbs, then the acting table's other words, as it is now."""
+    return [a.value for a in Action] + [w for w in ACTION_WORDS if w not in Action._value2member_map_]
 
 
 def _check_action(value: Any) -> Any:
@@ -165,17 +168,15 @@ def _check_action(value: Any) -> Any:
             return Action(word)
         if word in ACTION_WORDS:
             return word
-    verbs = [a.value for a in Action] + [w for w in ACTION_WORDS if w not in Action._value2member_map_]
-    raise ValueError(f"{str(value)[:40]!r} is not an action (use {', '.join(verbs)})")
+    raise ValueError(f"{str(value)[:40]!r} is not an action (use {', '.join(_verbs())})")
 
 
 def action_schema(schema: dict[str, Any]) -> None:
     # Filled in when a schema is generated, so the words listed are the acting table's at that moment.
-    verbs = [a.value for a in Action] + [w for w in ACTION_WORDS if w not in Action._value2member_map_]
     description = schema.get("description", "")
-    schema.clear()
     nullable = "default" in schema  # the step file's action may be left out; a plan's is always there
-    choices: list[dict[str, Any]] = [{"enum": verbs, "type": "string"}] + ([{"type": "null"}] if nullable else [])
+    schema.clear()
+    choices: list[dict[str, Any]] = [{"enum": _verbs(), "type": "string"}] + ([{"type": "null"}] if nullable else [])
     schema.update({"anyOf": choices, "description": description, "title": "Action"},
                   **({"default": None} if nullable else {}))
 
