@@ -145,14 +145,22 @@ class RequestMonitor:
         self._changed.set()
 
     def _on_finished(self, request: Request) -> None:
-        entry = self._by_request.get(request)
-        if entry is None:
-            return
-        # The answer is already there when "requestfinished" fires; reading its status is a driver round trip.
-        task = asyncio.get_running_loop().create_task(self._status(request))
+        if request in self._by_request:
+            self._read_status(request, None)
+
+    def _on_failed(self, request: Request) -> None:
+        # A form post answered with a file fails as a page load (the answer became a download) although the server
+        # answered it: its status is still read, as the server gave it, beside the failure.
+        if request in self._by_request:
+            self._read_status(request, (request.failure or "failed")[:200])
+
+    def _read_status(self, request: Request, failure: str | None) -> None:
+        # The answer is already there when "requestfinished"/"requestfailed" fires; reading its status is a driver
+        # round trip, so it is read in a task of its own.
+        task = asyncio.get_running_loop().create_task(self._status(request, failure))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
-    async def _status(self, request: Request, failure: str | None = None) -> None:
+    async def _status(self, request: Request, failure: str | None) -> None:
         status: int | None = None
         try:
             response = await request.response()
@@ -160,15 +168,6 @@ class RequestMonitor:
         except PlaywrightError:
             pass
         self._close(request, status, failure)
-
-    def _on_failed(self, request: Request) -> None:
-        if request not in self._by_request:
-            return
-        # A form post answered with a file fails as a page load (the answer became a download) although the server
-        # answered it: its status is still read, as the server gave it, beside the failure.
-        failure = (request.failure or "failed")[:200]
-        task = asyncio.get_running_loop().create_task(self._status(request, failure))
-        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     def _on_websocket(self, socket: WebSocket) -> None:
         url = socket.url
