@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 from browserops.browser.act.datetimes import DATE_TYPES, input_value
 from browserops.browser.act.effects import KEY_GRACE_S, NavWatch, action_error
@@ -174,6 +175,23 @@ async def focused_element(session: BrowserSession) -> dict[str, Any] | None:
     return None
 
 
+# The element that has the keyboard focus in the top document. A frame holding the focus is left out: pressing "on"
+# it would focus the frame itself and take the focus from the element inside it.
+_FOCUSED = ":focus:not(iframe):not(frame)"
+
+
+async def _press_on_focus(page: Page, key: str, timeout_ms: int) -> None:
+    """Press where the focus is. Through the focused element's locator when there is one, because Playwright then
+    waits for a navigation the key started (Enter submitting a form) to begin; a bare keyboard press returns at
+    once and, on a busy machine, before the navigation's request is seen. Otherwise (nothing focused, or the
+    focus inside a frame) the keyboard itself."""
+    focused = page.locator(_FOCUSED)
+    if await focused.count() == 1:
+        await focused.press(key, timeout=timeout_ms)
+    else:
+        await page.keyboard.press(key)
+
+
 async def press(session: BrowserSession, key: str, target: int | str | None = None, *,
                 timeout_ms: int) -> dict[str, Any]:
     """Press a key or chord (already normalised, see :mod:`browserops.browser.act.keys`) on the given element
@@ -190,7 +208,7 @@ async def press(session: BrowserSession, key: str, target: int | str | None = No
                 raise action_error(f"Pressing {key} on {label_of(target, desc)}", exc) from exc
         else:
             try:
-                await page.keyboard.press(key)
+                await _press_on_focus(page, key, timeout_ms)
             except PlaywrightError as exc:
                 raise action_error(f"Pressing {key}", exc) from exc
     result.update(await nav.report(timeout_ms, grace_s=KEY_GRACE_S))
