@@ -48,8 +48,9 @@ async def test_child_frames_reloaded_or_navigated_are_listed_anew(session: Brows
 
     first = names(await list_interactives(session, limit=50))
     assert ("main", "Top") in first and any(frame != "main" and name == "Button 2" for frame, name in first)
-    await inner.evaluate("() => { window.name = 'inner'; location.reload(); }")
-    await inner.wait_for_load_state()
+    # Wait for the reload itself: wait_for_load_state alone may answer for the old document before it goes.
+    async with inner.expect_navigation(wait_until="load"):
+        await inner.evaluate("() => { window.name = 'inner'; location.reload(); }")
     await inner.evaluate("() => { const b = document.createElement('button'); b.textContent = 'After reload';"
                          " document.body.prepend(b); }")
     assert any(name == "After reload" for _, name in names(await list_interactives(session, limit=50)))
