@@ -6,6 +6,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from tests.realapps.corpus import shoot
+
 
 class Shots:
     """Numbered before/after screenshots of each acting step, as a run's evidence bundle has them."""
@@ -18,7 +20,7 @@ class Shots:
 
     async def act(self, label: str, action: Callable[[], Awaitable[Any]]) -> Any:
         self.number += 1
-        await self.page.screenshot(path=str(self.folder / f"{self.number:03d}_before_{label}.png"))
+        await shoot(self.page, self.folder / f"{self.number:03d}_before_{label}.png")
         result = await action()
-        await self.page.screenshot(path=str(self.folder / f"{self.number:03d}_after_{label}.png"))
+        await shoot(self.page, self.folder / f"{self.number:03d}_after_{label}.png")
         return result

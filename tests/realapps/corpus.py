@@ -27,6 +27,7 @@ import orjson
 import yaml
 from click.testing import CliRunner
 from filelock import FileLock
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from browserops.cli import cli
@@ -281,10 +282,22 @@ class Shots:
 
     async def around(self, page: Page, label: str, act: Awaitable[Any]) -> Any:
         self.count += 1
-        await page.screenshot(path=self.folder / f"{self.count:03d}_before_{label}.png")
+        await shoot(page, self.folder / f"{self.count:03d}_before_{label}.png")
         result = await act
-        await page.screenshot(path=self.folder / f"{self.count:03d}_after_{label}.png")
+        await shoot(page, self.folder / f"{self.count:03d}_after_{label}.png")
         return result
+
+
+async def shoot(page: Page, path: Path) -> None:
+    """A screenshot as a careful Playwright script takes one: a page caught between two documents (the step just
+    submitted a form) answers "Unable to capture screenshot", so wait for the new one to load and take it again."""
+    try:
+        await page.screenshot(path=path)
+    except PlaywrightError as exc:
+        if "Unable to capture screenshot" not in str(exc):
+            raise
+        await page.wait_for_load_state()
+        await page.screenshot(path=path)
 
 
 def seeded_database(app_dir: Path, build: Callable[[Path], None]) -> Path:
