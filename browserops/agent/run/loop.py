@@ -34,7 +34,6 @@ from browserops import policy
 from browserops.agent.calls import CallError, ParsedCall, parse_turn
 from browserops.agent.gate import judge
 from browserops.agent.model_api import ModelTurn
-from browserops.agent.observe import chat_observation
 from browserops.agent.prompt import PromptContext, build_system_prompt
 from browserops.agent.run.outcomes import Pause, StepSummary
 from browserops.agent.run.rules import stricter
@@ -45,7 +44,6 @@ from browserops.agent.transcript import Transcript
 from browserops.agent.validate import observe_reason, settle
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error
 from browserops.evidence.agent_events import AskInfo, LlmInfo, PolicyInfo, TextRef, WaitInfo
-from browserops.origins import origin_of
 from browserops.privacy import describe_text, mask_args
 
 log = logging.getLogger(__name__)
@@ -176,20 +174,6 @@ class AgentRun(RunTurns):
         self.transcript.add_user(f"Task: {self.goal}")
         if view.observation is not None:
             self.transcript.add_observation(view.observation)
-
-    async def _observe(self, *, force: bool, why: str, step: int) -> Any:
-        outcome = await self.observer.observe(force=force, why=why)
-        if outcome.refreshed:
-            self.note_page(outcome.view.haystack())
-            self.start_origin = self.start_origin or origin_of(outcome.view.url)
-        if outcome.refreshed and outcome.view.observation is not None:
-            self.transcript.add_observation(outcome.view.observation)
-            await self._emit("observation", chat_observation(outcome.view, self.workspace, self.scrub))
-        elif outcome.error:
-            self.note_page(outcome.error)
-            await self._emit("error", {"code": outcome.code, "error": self.scrub(outcome.error), "fatal": False})
-        self.steps.observed(step, outcome)
-        return outcome
 
     async def _iteration(self) -> tuple[Pause | None, int]:
         started = time.monotonic()

@@ -19,7 +19,7 @@ from browserops.agent.fence import Fence
 from browserops.agent.gate import Judgement
 from browserops.agent.model_api import Model
 from browserops.agent.model_summaries import llm_summary
-from browserops.agent.observe import Observer
+from browserops.agent.observe import Observer, chat_observation
 from browserops.agent.records import RunRecorder, Scrubber
 from browserops.agent.run.config import RunConfig
 from browserops.agent.run.outcomes import Budget, Emit, HeldAction, Pause, PauseKind, StepSummary
@@ -29,6 +29,7 @@ from browserops.agent.toolspec import anthropic_tools, model_tools, traits_in
 from browserops.agent.transcript import Transcript
 from browserops.contract import ToolResult
 from browserops.evidence.agent_events import PolicyInfo
+from browserops.origins import origin_of
 from browserops.privacy import mask_pii
 
 # Read-only exploration: turns an acting call into a plan step, returns the result the model sees
@@ -154,3 +155,17 @@ class RunState:
     async def _emit(self, kind: str, data: dict[str, Any]) -> None:
         if self.emit is not None:
             await self.emit(kind, data)
+
+    async def _observe(self, *, force: bool, why: str, step: int) -> Any:
+        outcome = await self.observer.observe(force=force, why=why)
+        if outcome.refreshed:
+            self.note_page(outcome.view.haystack())
+            self.start_origin = self.start_origin or origin_of(outcome.view.url)
+        if outcome.refreshed and outcome.view.observation is not None:
+            self.transcript.add_observation(outcome.view.observation)
+            await self._emit("observation", chat_observation(outcome.view, self.workspace, self.scrub))
+        elif outcome.error:
+            self.note_page(outcome.error)
+            await self._emit("error", {"code": outcome.code, "error": self.scrub(outcome.error), "fatal": False})
+        self.steps.observed(step, outcome)
+        return outcome

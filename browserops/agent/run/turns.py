@@ -6,6 +6,9 @@ checked against the page, a hand-off, a destructive call held or confirmed, and 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from browserops import policy
 from browserops.agent.calls import ParsedCall
 from browserops.agent.gate import Judgement
@@ -22,6 +25,14 @@ from browserops.words import SECRET, fold_for_words
 MAX_DONE_REJECTIONS = 2  # done calls the page does not confirm before one is accepted as unverified
 # Side-effect classes a read-only exploration records as plan steps instead of running.
 PLANNED_CLASSES = frozenset({SideEffect.BROWSER_ACT, SideEffect.EXPORT})
+
+
+def _browser_came_back(result: Mapping[str, Any]) -> bool:
+    """Whether a call's answer says the browser died under it (and was, or will be, restarted)."""
+    data = result.get("data") if isinstance(result.get("data"), Mapping) else {}
+    assert isinstance(data, Mapping)
+    return result.get("code") == ErrorCode.CRASHED.value or any(
+        data.get(k) for k in ("browser_restarted", "retried_after_crash", "mcp_server_restarted"))
 
 
 class RunTurns(RunState):
@@ -52,6 +63,16 @@ class RunTurns(RunState):
         reason = str(call.args.get("reason", ""))
         view = self.observer.view
         extract = await self.host.call("browser_extract", {"mode": "text", "max_chars": 8000})
+        if _browser_came_back(extract):
+            # The browser died under the check and came back on a blank page: the last observation shows a page
+            # that is gone, so nothing can be checked against it. The model is told, and sees the page anew.
+            self.transcript.add_result(call.call_id, DONE, {
+                "tool": DONE, "last_action": "error", "error_class": ErrorCode.CRASHED.value,
+                "error": "Not finished: the browser crashed while running browser_extract to check the result and "
+                         "was restarted; previous pages and numbers are gone. Open the page again and finish once "
+                         "it shows the result."}, is_error=True)
+            await self._observe(force=True, why="the browser was restarted", step=self.steps.count)
+            return None
         text = str((extract.get("data") or {}).get("text") or "") if extract.get("status") == "ok" else ""
         # What the page says to the assistant is no evidence of anything (agent/run/rules.py).
         check = check_done(reason, without_instructions(view.haystack() + "\n" + text.casefold()), goal=self.goal,
