@@ -212,9 +212,10 @@ async def test_stop_ends_open_streams(engine: ChatEngine) -> None:
     srv = ChatServer(engine, port=0)
     await srv.start()
     async with httpx.AsyncClient(base_url=srv.url, trust_env=False, timeout=20) as client:
-        reader = asyncio.create_task(sse_events(client, srv.tokens.owner, until=lambda e: False))
+        ready = asyncio.Event()
+        reader = asyncio.create_task(sse_events(client, srv.tokens.owner, until=lambda e: False, ready=ready))
         async with connect(ws_url(srv, srv.tokens.owner), proxy=None) as ws:
             await next_json(ws, "hello")
-            await asyncio.sleep(0.2)
+            await asyncio.wait_for(ready.wait(), 10)  # the stream is open (its response has started)
             await asyncio.wait_for(srv.stop(), 10)
             assert await asyncio.wait_for(reader, 10) == []
