@@ -94,6 +94,10 @@ def listed_value(item: dict[str, Any]) -> Any:
         return int(state.get("files") or 0)
     if item.get("type") == "password":
         return bool(state.get("filled"))
+    if isinstance(state.get("values"), list):
+        # A field that takes several (a multiple select, a chooser's list, tag input): its picks as a list, as its
+        # change event gives them — the joined value text would turn a recorded list back into one string.
+        return [str(v) for v in state["values"]]
     return str(state.get("value") or "")
 
 
@@ -114,9 +118,11 @@ def event_value(event: dict[str, Any]) -> Any:
 
 
 def same_values(now: Any, before: Any) -> bool:
-    """Whether a field's state equals its starting one (a list of choices against the listing's joined text)."""
-    if isinstance(now, list) and isinstance(before, str):
-        return ", ".join(now) == before
+    """Whether a field's state equals its starting one (a list of choices against a listing's joined text, either
+    way round: a field listed with no picks has no ``values`` yet)."""
+    if isinstance(now, list) != isinstance(before, list):
+        joined = [", ".join(v) if isinstance(v, list) else v for v in (now, before)]
+        return bool(joined[0] == joined[1])
     return bool(now == before)
 
 
