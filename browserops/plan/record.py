@@ -22,7 +22,6 @@ with no submit button a ``submit`` by ``press``. No CSS, no scripts.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -32,6 +31,8 @@ from browserops.plan.record_values import (
     CHECK_ROLES,
     CLICK_ROLES,
     TEXT_ROLES,
+    Change,
+    Recording,
     drop_searches,
     event_value,
     field_key,
@@ -59,26 +60,7 @@ class Watch(Protocol):
 
     def new_sends(self) -> int: ...
 
-
-@dataclass
-class Change:
-    """A field the person changed on the current page."""
-
-    item: dict[str, Any]
-    value: Any
-    files: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Recording:
-    title: str
-    start_url: str
-    steps: list[dict[str, Any]] = field(default_factory=list)
-    inputs: dict[str, Any] = field(default_factory=dict)
-    sensitive: list[str] = field(default_factory=list)
-
-    def step_file(self) -> dict[str, Any]:
-        return {"title": self.title, "startUrl": self.start_url, "steps": self.steps}
+    def document(self) -> object: ...
 
 
 class Recorder:
@@ -94,6 +76,8 @@ class Recorder:
         self.progress = progress
         self._baseline: dict[str, Any] = {}
         self._items: list[dict[str, Any]] = []
+        self._earlier: list[dict[str, Any]] = []  # the last listing of the document before this one
+        self._doc: object = None  # the document the baseline was taken on (the watch says which)
         self._pending: dict[str, Change] = {}  # blind id -> change, in the order first changed
         self._files: dict[str, list[str]] = {}
         self._options: dict[str, list[str]] = {}  # blind id -> the choices a select offered
@@ -118,13 +102,22 @@ class Recorder:
         await self._relist(new_page=True)
 
     async def _relist(self, *, new_page: bool = False) -> None:
+        doc = self.watch.document()
         items, _, _ = await list_all(self.tools)
-        self._items = items
         if new_page:
+            self._items, self._earlier, self._doc = items, [], doc
             self._baseline = {str(i["id"]): listed_value(i) for i in items}
             self._pending = {}
             self._picked = set()
             return
+        if doc != self._doc or self.watch.document() != doc:
+            # The page went on to another document while the recorder was still taking in what the person did
+            # (a tick, then Save at once): the events still queued from the old page resolve in its last listing,
+            # and the new page's fields start from what they hold — they are no changes of the old page.
+            self._earlier, self._doc = self._items, self.watch.document()
+            for item in items:
+                self._baseline.setdefault(str(item["id"]), listed_value(item))
+        self._items = items
         for item in items:
             blind = str(item["id"])
             if blind in self._secret or blind in self._picked:
@@ -169,7 +162,7 @@ class Recorder:
             self._secret.add(blind)
         if isinstance(event.get("options"), list) and blind:
             self._options[blind] = [str(o) for o in event["options"] if str(o).strip()]
-        item = self._item(blind)
+        item = self._known(blind)
         now = event_value(event)
         if event.get("moved") and item is not None and now is not None:  # a chooser's list: what it holds
             self._picked.add(blind)
@@ -184,7 +177,7 @@ class Recorder:
         self._changed(blind, item, now)
         if event.get("checked") is True:
             for other in event.get("group") or []:
-                sibling = self._item(str(other))
+                sibling = self._known(str(other))
                 if sibling is not None and str(other) != blind:
                     self._changed(str(other), sibling, False)
 
@@ -222,6 +215,8 @@ class Recorder:
             await self._relist()  # an option of a custom list, or an element not listed yet
             item = item or self._clicked(event)
         if item is not None and item.get("role") in CHECK_ROLES:
+            if event.get("tag") == "input" and event.get("inputType") in ("checkbox", "radio"):
+                return  # a native one: its change event says its state (no wait, the person may submit at once)
             # A custom checkbox or switch sends no change event: its state is read once the page reacted.
             await self.tools.need("browser_wait", {"state": "dom_quiet", "timeout_ms": QUIET_MS})
             await self._relist()
@@ -285,7 +280,7 @@ class Recorder:
     async def _on_key(self, event: dict[str, Any]) -> None:
         """Escape that closed something open, or Enter that sent a form with no submit button: a press step."""
         key = str(event.get("key") or "")
-        item = self._item(str(event.get("blindId") or ""))
+        item = self._known(str(event.get("blindId") or ""))
         target = self._target(item) if item is not None and (item.get("name") or "").strip() else None
         self._flush()
         where = f" on {target['role']} \"{target['names'][0]}\"" if target is not None else ""
@@ -308,12 +303,17 @@ class Recorder:
     def _item(self, blind: str) -> dict[str, Any] | None:
         return next((i for i in self._items if str(i["id"]) == blind), None) if blind else None
 
+    def _known(self, blind: str) -> dict[str, Any] | None:
+        """The element in the current listing, else in the last one of the document before (an event the person
+        caused there, taken in after the recorder already saw the next page)."""
+        if not blind:
+            return None
+        return self._item(blind) or next((i for i in self._earlier if str(i["id"]) == blind), None)
+
     def _clicked(self, event: dict[str, Any]) -> dict[str, Any] | None:
         blind = event.get("blindId")
-        if blind:
-            for item in self._items:
-                if str(item["id"]) == blind:
-                    return item
+        if blind and (item := self._known(str(blind))) is not None:
+            return item
         label = label_key(str(event.get("label") or ""))
         if not label:
             return None
@@ -323,7 +323,9 @@ class Recorder:
         return None
 
     def _target(self, item: dict[str, Any]) -> dict[str, Any]:
-        return step_target(item, self._items, self._labels.get(str(item["id"]), []))
+        listing = next((listed for listed in (self._items, self._earlier)
+                        if any(i["id"] == item["id"] for i in listed)), [item])
+        return step_target(item, listing, self._labels.get(str(item["id"]), []))
 
     def _flush(self) -> None:
         """The current page's changed fields become fill steps, in the order they were first changed."""
@@ -372,7 +374,7 @@ class Recorder:
     def _choices(self, blind: str) -> list[str]:
         """The names of the radios in a chosen radio's named group (empty: no name, or fewer than two)."""
         _, members = self._groups.get(blind, ("", []))
-        names = [str(i.get("name") or "") for m in members if (i := self._item(m)) is not None]
+        names = [str(i.get("name") or "") for m in members if (i := self._known(m)) is not None]
         return names if len(names) > 1 and all(names) else []
 
     def finish(self) -> Recording:

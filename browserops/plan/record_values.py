@@ -1,10 +1,12 @@
-"""What ``browserops record`` makes of what it saw: input keys, values, the expectation after a submit, a download's
-file name, and the target of a step (with the container it is in when its name repeats on the page)."""
+"""What ``browserops record`` makes of what it saw: the recording, input keys, values, the expectation after a
+submit, a download's file name, and the target of a step (with the container it is in when its name repeats on the
+page)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from browserops.contract import BrowserOpsError
@@ -20,6 +22,27 @@ KEY_WORDS = 4
 KEY_CHARS = 24
 _KEY_DROP = re.compile(r"[^a-z0-9]+")
 _FILE_DROP = re.compile(r"[^A-Za-z0-9._ -]+")
+
+
+@dataclass
+class Change:
+    """A field the person changed on the current page."""
+
+    item: dict[str, Any]
+    value: Any
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Recording:
+    title: str
+    start_url: str
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    inputs: dict[str, Any] = field(default_factory=dict)
+    sensitive: list[str] = field(default_factory=list)
+
+    def step_file(self) -> dict[str, Any]:
+        return {"title": self.title, "startUrl": self.start_url, "steps": self.steps}
 
 
 def save_name(suggested: str) -> str:

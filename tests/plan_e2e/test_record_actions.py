@@ -11,14 +11,61 @@ from pathlib import Path
 from playwright.async_api import Page, expect
 
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.page.user_watch import UserWatch
 from browserops.cli.record_cmd import write_recording
 from browserops.demo_site import DemoSite
 from browserops.demo_site.zoo_site import ZooSite
+from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
 from browserops.plan.record import Recorder
 from browserops.plan.record_values import field_key, listed_value, same_values
 from browserops.tools.context import ToolContext
 from tests.plan_e2e.helpers import post, server_state
 from tests.plan_e2e.test_record import cli, record_while, until
+
+
+async def test_what_the_person_did_before_the_next_page_loaded_is_still_a_step_of_the_form(
+        session: BrowserSession, tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    """A person ticks and submits faster than the recorder takes their clicks in (Django's change form: the tick,
+    then Save at once). Here the recorder takes in every event only once the next page shows, the worst case: the
+    clicks still resolve in the form's listing, the submit is a step, and the next page's fields are no changes."""
+    demo_site.reset()
+    watch = UserWatch(session)
+    await watch.start()
+    tools = GuardedTools(tool_ctx, PREPARE_CLASSES, who="record")
+    url = demo_site.base_url + "/expense"
+    await tools.need("browser_navigate", {"url": url})
+    recorder = Recorder(tools, watch, url)
+    events: list[dict[str, object]] = []
+
+    def took_the_submit() -> bool:
+        while not watch.events.empty():
+            events.append(watch.events.get_nowait())
+        return any(e.get("type") == "click" and e.get("submits") for e in events)
+
+    try:
+        await recorder.begin()
+        page = session.page
+        await page.get_by_label("Merchant").fill("Acme Cabs")
+        await page.get_by_label("Amount").fill("12.50")
+        await page.get_by_label("Date").fill("2026-01-05")
+        await page.get_by_label("Category").select_option("Meals")
+        await page.get_by_role("heading", name="New expense").click()  # on no control: the recorder lists again
+        await page.get_by_label("Billable to client").check()
+        await page.get_by_role("button", name="Submit expense").click()
+        await expect(page.get_by_text("Expense submitted")).to_be_visible()
+        await until(took_the_submit, "the submit's click")
+        for event in events:
+            await recorder.handle(event)
+        recording = recorder.finish()
+    finally:
+        watch.stop()
+    assert [s.get("field") for s in recording.steps] == ["merchant", "amount", "date", "category",
+                                                         "billable_to_client", None], recording.steps
+    assert recording.inputs == {"merchant": "Acme Cabs", "amount": "12.50", "date": "2026-01-05",
+                                "category": "Meals", "billable_to_client": True}
+    submit = recording.steps[-1]
+    assert submit["kind"] == "submit" and submit["target"] == {"role": "button", "names": ["Submit expense"]}
+    assert submit["expect"] == {"text": ["Expense submitted"]}
 
 
 async def test_record_writes_within_for_a_repeated_control_and_escape_as_a_press(
