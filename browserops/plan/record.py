@@ -21,7 +21,7 @@ with no submit button a ``submit`` by ``press``. No CSS, no scripts.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -43,10 +43,11 @@ from browserops.plan.record_values import (
     shown_after,
     stable_text,
     step_target,
+    unlisted_control,
 )
 from browserops.plan.resolve import label_key, list_all
 
-__all__ = ["Recorder", "Recording", "record_events", "save_name", "stable_text"]
+__all__ = ["Recorder", "Recording", "save_name", "stable_text"]
 
 SETTLE_MS = 3000
 QUIET_MS = 1500
@@ -213,7 +214,7 @@ class Recorder:
         item = self._clicked(event)
         if item is None or item.get("role") not in CLICK_ROLES | CHECK_ROLES | TEXT_ROLES:
             await self._relist()  # an option of a custom list, or an element not listed yet
-            item = item or self._clicked(event)
+            item = item or self._clicked(event) or unlisted_control(event)
         if item is not None and item.get("role") in CHECK_ROLES:
             if event.get("tag") == "input" and event.get("inputType") in ("checkbox", "radio"):
                 return  # a native one: its change event says its state (no wait, the person may submit at once)
@@ -236,20 +237,19 @@ class Recorder:
         # A submit after which the page sent nothing to a server (a sign-in checked in the page) is written so:
         # replayed, the run must not wait for a save that never comes (BROWSER_NOT_SAVED).
         quiet = {"sends": False} if settled and self.watch.new_sends() == 0 else {}
+        what = f"{item.get('role')} \"{item.get('name')}\""
+        step: dict[str, Any] = {"kind": "act", "target": target}
         if downloads:
-            name = save_name(downloads[0])
-            self.recording.steps.append({"kind": "export", "target": target, "saveAs": name})
-            self.say(f"export: {item.get('role')} \"{item.get('name')}\" -> {name}")
+            step = {"kind": "export", "target": target, "saveAs": save_name(downloads[0])}
+            what += f" -> {step['saveAs']}"
         elif event.get("submits"):
-            self.recording.steps.append({"kind": "submit", "target": target, **quiet,
-                                         **(await shown_after(self.tools) if settled else {})})
-            self.say(f"submit: {item.get('role')} \"{item.get('name')}\"")
-        else:
-            self.recording.steps.append({"kind": "act", "target": target})
-            self.say(f"click: {item.get('role')} \"{item.get('name')}\"")
+            step = {"kind": "submit", "target": target, **quiet, **(await shown_after(self.tools) if settled else {})}
+        self.recording.steps.append(step)
         self._answer_due = len(self.recording.steps) - 1
         if settled:
             await self._relist(new_page=True)  # what the page holds now is the new starting point
+        # Said once the page after it is taken in: what the person does next is compared with that page.
+        self.say(f"{'click' if step['kind'] == 'act' else step['kind']}: {what}")
 
     async def _settled(self) -> bool:
         """Wait until the page settled; False when a dialog blocks it (the person has not answered it yet)."""
@@ -288,17 +288,17 @@ class Recorder:
             await self.tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
             self.recording.steps.append({"kind": "submit", "action": "press", "key": "Enter", "target": target,
                                          **await shown_after(self.tools)})
-            self.say(f"submit: Enter{where}")
             await self._relist(new_page=True)
+            self.say(f"submit: Enter{where}")
             return
         step: dict[str, Any] = {"kind": "press", "key": key}
         if target is not None:
             step["target"] = target
         self.recording.steps.append(step)
         self._answer_due = len(self.recording.steps) - 1
-        self.say(f"press: {key}{where}")
         await self.tools.need("browser_wait", {"state": "dom_quiet", "timeout_ms": QUIET_MS})
         await self._relist(new_page=True)
+        self.say(f"press: {key}{where}")
 
     def _item(self, blind: str) -> dict[str, Any] | None:
         return next((i for i in self._items if str(i["id"]) == blind), None) if blind else None
@@ -382,16 +382,3 @@ class Recorder:
         self._flush()
         return self.recording
 
-
-async def record_events(recorder: Recorder, next_event: Callable[[], Awaitable[dict[str, Any] | None]],
-                        on_ready: Callable[[], None] | None = None) -> Recording:
-    """Feed events until ``next_event`` returns None (the window closed, or the recording was stopped).
-    ``on_ready``: called once the page's first listing is taken (the person may start then)."""
-    await recorder.begin()
-    if on_ready is not None:
-        on_ready()
-    while True:
-        event = await next_event()
-        if event is None:
-            return recorder.finish()
-        await recorder.handle(event)

@@ -172,6 +172,15 @@ def step_target(item: dict[str, Any], items: list[dict[str, Any]], labels: list[
     return target
 
 
+def unlisted_control(event: dict[str, Any]) -> dict[str, Any] | None:
+    """A link or button the person clicked on a page the recorder never listed (they went on before its listing
+    was taken): the step's target from the click itself, its role from the element's tag, its name its text."""
+    tag, name = str(event.get("tag") or ""), " ".join(str(event.get("label") or "").split())
+    pressable = tag == "button" or (tag == "input" and event.get("inputType") in ("submit", "button", "image"))
+    role = "link" if tag == "a" and event.get("href") else "button" if pressable else None
+    return {"id": str(event.get("blindId") or ""), "role": role, "name": name} if role and name else None
+
+
 def drop_searches(pending: MutableMapping[str, Any], picked: set[str], listed: Callable[[str], bool]) -> None:
     """Text typed into a box that is gone now (a combobox popup's own search box) is the search for a choice a
     combobox shows now when a word of that choice starts with it: the pick is the value, the typing is not.

@@ -17,7 +17,7 @@ from browserops.demo_site import DemoSite
 from browserops.demo_site.zoo_site import ZooSite
 from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
 from browserops.plan.record import Recorder
-from browserops.plan.record_values import field_key, listed_value, same_values
+from browserops.plan.record_values import field_key, listed_value, same_values, unlisted_control
 from browserops.tools.context import ToolContext
 from tests.plan_e2e.helpers import post, server_state
 from tests.plan_e2e.test_record import cli, record_while, until
@@ -204,3 +204,12 @@ def test_a_listed_field_that_takes_several_keeps_its_picks_as_a_list() -> None:
     assert listed_value({"role": "listbox", "state": {"value": ""}}) == ""
     assert same_values([], "") and same_values("", []) and same_values(["Cheese"], ["Cheese"])
     assert not same_values(["Cheese", "Olives"], "Cheese") and not same_values("", ["Cheese"])
+
+
+def test_a_click_on_a_page_never_listed_is_a_step_by_the_clicked_control_itself() -> None:
+    # The person went on before the recorder listed the page: a link or button is still a step by its text.
+    link = {"type": "click", "blindId": "b80", "tag": "a", "href": "http://x.test/export/", "label": " Export\n"}
+    assert unlisted_control(link) == {"id": "b80", "role": "link", "name": "Export"}
+    assert unlisted_control({"tag": "input", "inputType": "submit", "label": "Save"})["role"] == "button"
+    assert unlisted_control({"tag": "div", "label": "France"}) is None  # an option of a widget: not a step
+    assert unlisted_control({"tag": "button", "label": ""}) is None  # nothing to find it by
