@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence.layout import atomic_write
 from browserops.packs.scaffold import values_file
 from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
-from browserops.plan.record import Recorder, Recording, record_events
+from browserops.plan.record import Recorder, Recording
 from browserops.tools.context import ToolContext
 
 POLL_S = 0.5  # how often a quiet recording checks whether the window was closed
@@ -39,6 +40,20 @@ def write_recording(recording: Recording, out: Path, input_out: Path) -> None:
     body = yaml.safe_dump(recording.inputs, allow_unicode=True, sort_keys=False) if recording.inputs else "{}\n"
     atomic_write(input_out, ("\n".join(lines) + "\n" + body).encode("utf-8"))
 
+
+
+async def record_events(recorder: Recorder, next_event: Callable[[], Awaitable[dict[str, Any] | None]],
+                        on_ready: Callable[[], None] | None = None) -> Recording:
+    """Feed events until ``next_event`` returns None (the window closed, or the recording was stopped).
+    ``on_ready``: called once the page's first listing is taken (the person may start then)."""
+    await recorder.begin()
+    if on_ready is not None:
+        on_ready()
+    while True:
+        event = await next_event()
+        if event is None:
+            return recorder.finish()
+        await recorder.handle(event)
 
 async def record_session(session: BrowserSession, ctx: ToolContext, url: str, progress: Any,
                          stop: asyncio.Event | None = None, recorders: list[Recorder] | None = None) -> Recording:

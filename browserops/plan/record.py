@@ -21,8 +21,7 @@ with no submit button a ``submit`` by ``press``. No CSS, no scripts.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -32,6 +31,8 @@ from browserops.plan.record_values import (
     CHECK_ROLES,
     CLICK_ROLES,
     TEXT_ROLES,
+    Change,
+    Recording,
     drop_searches,
     event_value,
     field_key,
@@ -42,10 +43,11 @@ from browserops.plan.record_values import (
     shown_after,
     stable_text,
     step_target,
+    unlisted_control,
 )
 from browserops.plan.resolve import label_key, list_all
 
-__all__ = ["Recorder", "Recording", "record_events", "save_name", "stable_text"]
+__all__ = ["Recorder", "Recording", "save_name", "stable_text"]
 
 SETTLE_MS = 3000
 QUIET_MS = 1500
@@ -59,26 +61,7 @@ class Watch(Protocol):
 
     def new_sends(self) -> int: ...
 
-
-@dataclass
-class Change:
-    """A field the person changed on the current page."""
-
-    item: dict[str, Any]
-    value: Any
-    files: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Recording:
-    title: str
-    start_url: str
-    steps: list[dict[str, Any]] = field(default_factory=list)
-    inputs: dict[str, Any] = field(default_factory=dict)
-    sensitive: list[str] = field(default_factory=list)
-
-    def step_file(self) -> dict[str, Any]:
-        return {"title": self.title, "startUrl": self.start_url, "steps": self.steps}
+    def document(self) -> object: ...
 
 
 class Recorder:
@@ -94,6 +77,8 @@ class Recorder:
         self.progress = progress
         self._baseline: dict[str, Any] = {}
         self._items: list[dict[str, Any]] = []
+        self._earlier: list[dict[str, Any]] = []  # the last listing of the document before this one
+        self._doc: object = None  # the document the baseline was taken on (the watch says which)
         self._pending: dict[str, Change] = {}  # blind id -> change, in the order first changed
         self._files: dict[str, list[str]] = {}
         self._options: dict[str, list[str]] = {}  # blind id -> the choices a select offered
@@ -118,13 +103,22 @@ class Recorder:
         await self._relist(new_page=True)
 
     async def _relist(self, *, new_page: bool = False) -> None:
+        doc = self.watch.document()
         items, _, _ = await list_all(self.tools)
-        self._items = items
         if new_page:
+            self._items, self._earlier, self._doc = items, [], doc
             self._baseline = {str(i["id"]): listed_value(i) for i in items}
             self._pending = {}
             self._picked = set()
             return
+        if doc != self._doc or self.watch.document() != doc:
+            # The page went on to another document while the recorder was still taking in what the person did
+            # (a tick, then Save at once): the events still queued from the old page resolve in its last listing,
+            # and the new page's fields start from what they hold — they are no changes of the old page.
+            self._earlier, self._doc = self._items, self.watch.document()
+            for item in items:
+                self._baseline.setdefault(str(item["id"]), listed_value(item))
+        self._items = items
         for item in items:
             blind = str(item["id"])
             if blind in self._secret or blind in self._picked:
@@ -169,7 +163,7 @@ class Recorder:
             self._secret.add(blind)
         if isinstance(event.get("options"), list) and blind:
             self._options[blind] = [str(o) for o in event["options"] if str(o).strip()]
-        item = self._item(blind)
+        item = self._known(blind)
         now = event_value(event)
         if event.get("moved") and item is not None and now is not None:  # a chooser's list: what it holds
             self._picked.add(blind)
@@ -184,7 +178,7 @@ class Recorder:
         self._changed(blind, item, now)
         if event.get("checked") is True:
             for other in event.get("group") or []:
-                sibling = self._item(str(other))
+                sibling = self._known(str(other))
                 if sibling is not None and str(other) != blind:
                     self._changed(str(other), sibling, False)
 
@@ -220,8 +214,10 @@ class Recorder:
         item = self._clicked(event)
         if item is None or item.get("role") not in CLICK_ROLES | CHECK_ROLES | TEXT_ROLES:
             await self._relist()  # an option of a custom list, or an element not listed yet
-            item = item or self._clicked(event)
+            item = item or self._clicked(event) or unlisted_control(event)
         if item is not None and item.get("role") in CHECK_ROLES:
+            if event.get("tag") == "input" and event.get("inputType") in ("checkbox", "radio"):
+                return  # a native one: its change event says its state (no wait, the person may submit at once)
             # A custom checkbox or switch sends no change event: its state is read once the page reacted.
             await self.tools.need("browser_wait", {"state": "dom_quiet", "timeout_ms": QUIET_MS})
             await self._relist()
@@ -241,20 +237,19 @@ class Recorder:
         # A submit after which the page sent nothing to a server (a sign-in checked in the page) is written so:
         # replayed, the run must not wait for a save that never comes (BROWSER_NOT_SAVED).
         quiet = {"sends": False} if settled and self.watch.new_sends() == 0 else {}
+        what = f"{item.get('role')} \"{item.get('name')}\""
+        step: dict[str, Any] = {"kind": "act", "target": target}
         if downloads:
-            name = save_name(downloads[0])
-            self.recording.steps.append({"kind": "export", "target": target, "saveAs": name})
-            self.say(f"export: {item.get('role')} \"{item.get('name')}\" -> {name}")
+            step = {"kind": "export", "target": target, "saveAs": save_name(downloads[0])}
+            what += f" -> {step['saveAs']}"
         elif event.get("submits"):
-            self.recording.steps.append({"kind": "submit", "target": target, **quiet,
-                                         **(await shown_after(self.tools) if settled else {})})
-            self.say(f"submit: {item.get('role')} \"{item.get('name')}\"")
-        else:
-            self.recording.steps.append({"kind": "act", "target": target})
-            self.say(f"click: {item.get('role')} \"{item.get('name')}\"")
+            step = {"kind": "submit", "target": target, **quiet, **(await shown_after(self.tools) if settled else {})}
+        self.recording.steps.append(step)
         self._answer_due = len(self.recording.steps) - 1
         if settled:
             await self._relist(new_page=True)  # what the page holds now is the new starting point
+        # Said once the page after it is taken in: what the person does next is compared with that page.
+        self.say(f"{'click' if step['kind'] == 'act' else step['kind']}: {what}")
 
     async def _settled(self) -> bool:
         """Wait until the page settled; False when a dialog blocks it (the person has not answered it yet)."""
@@ -285,7 +280,7 @@ class Recorder:
     async def _on_key(self, event: dict[str, Any]) -> None:
         """Escape that closed something open, or Enter that sent a form with no submit button: a press step."""
         key = str(event.get("key") or "")
-        item = self._item(str(event.get("blindId") or ""))
+        item = self._known(str(event.get("blindId") or ""))
         target = self._target(item) if item is not None and (item.get("name") or "").strip() else None
         self._flush()
         where = f" on {target['role']} \"{target['names'][0]}\"" if target is not None else ""
@@ -293,27 +288,32 @@ class Recorder:
             await self.tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
             self.recording.steps.append({"kind": "submit", "action": "press", "key": "Enter", "target": target,
                                          **await shown_after(self.tools)})
-            self.say(f"submit: Enter{where}")
             await self._relist(new_page=True)
+            self.say(f"submit: Enter{where}")
             return
         step: dict[str, Any] = {"kind": "press", "key": key}
         if target is not None:
             step["target"] = target
         self.recording.steps.append(step)
         self._answer_due = len(self.recording.steps) - 1
-        self.say(f"press: {key}{where}")
         await self.tools.need("browser_wait", {"state": "dom_quiet", "timeout_ms": QUIET_MS})
         await self._relist(new_page=True)
+        self.say(f"press: {key}{where}")
 
     def _item(self, blind: str) -> dict[str, Any] | None:
         return next((i for i in self._items if str(i["id"]) == blind), None) if blind else None
 
+    def _known(self, blind: str) -> dict[str, Any] | None:
+        """The element in the current listing, else in the last one of the document before (an event the person
+        caused there, taken in after the recorder already saw the next page)."""
+        if not blind:
+            return None
+        return self._item(blind) or next((i for i in self._earlier if str(i["id"]) == blind), None)
+
     def _clicked(self, event: dict[str, Any]) -> dict[str, Any] | None:
         blind = event.get("blindId")
-        if blind:
-            for item in self._items:
-                if str(item["id"]) == blind:
-                    return item
+        if blind and (item := self._known(str(blind))) is not None:
+            return item
         label = label_key(str(event.get("label") or ""))
         if not label:
             return None
@@ -323,7 +323,9 @@ class Recorder:
         return None
 
     def _target(self, item: dict[str, Any]) -> dict[str, Any]:
-        return step_target(item, self._items, self._labels.get(str(item["id"]), []))
+        listing = next((listed for listed in (self._items, self._earlier)
+                        if any(i["id"] == item["id"] for i in listed)), [item])
+        return step_target(item, listing, self._labels.get(str(item["id"]), []))
 
     def _flush(self) -> None:
         """The current page's changed fields become fill steps, in the order they were first changed."""
@@ -372,7 +374,7 @@ class Recorder:
     def _choices(self, blind: str) -> list[str]:
         """The names of the radios in a chosen radio's named group (empty: no name, or fewer than two)."""
         _, members = self._groups.get(blind, ("", []))
-        names = [str(i.get("name") or "") for m in members if (i := self._item(m)) is not None]
+        names = [str(i.get("name") or "") for m in members if (i := self._known(m)) is not None]
         return names if len(names) > 1 and all(names) else []
 
     def finish(self) -> Recording:
@@ -380,16 +382,3 @@ class Recorder:
         self._flush()
         return self.recording
 
-
-async def record_events(recorder: Recorder, next_event: Callable[[], Awaitable[dict[str, Any] | None]],
-                        on_ready: Callable[[], None] | None = None) -> Recording:
-    """Feed events until ``next_event`` returns None (the window closed, or the recording was stopped).
-    ``on_ready``: called once the page's first listing is taken (the person may start then)."""
-    await recorder.begin()
-    if on_ready is not None:
-        on_ready()
-    while True:
-        event = await next_event()
-        if event is None:
-            return recorder.finish()
-        await recorder.handle(event)

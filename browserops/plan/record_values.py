@@ -1,10 +1,12 @@
-"""What ``browserops record`` makes of what it saw: input keys, values, the expectation after a submit, a download's
-file name, and the target of a step (with the container it is in when its name repeats on the page)."""
+"""What ``browserops record`` makes of what it saw: the recording, input keys, values, the expectation after a
+submit, a download's file name, and the target of a step (with the container it is in when its name repeats on the
+page)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from browserops.contract import BrowserOpsError
@@ -20,6 +22,27 @@ KEY_WORDS = 4
 KEY_CHARS = 24
 _KEY_DROP = re.compile(r"[^a-z0-9]+")
 _FILE_DROP = re.compile(r"[^A-Za-z0-9._ -]+")
+
+
+@dataclass
+class Change:
+    """A field the person changed on the current page."""
+
+    item: dict[str, Any]
+    value: Any
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Recording:
+    title: str
+    start_url: str
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    inputs: dict[str, Any] = field(default_factory=dict)
+    sensitive: list[str] = field(default_factory=list)
+
+    def step_file(self) -> dict[str, Any]:
+        return {"title": self.title, "startUrl": self.start_url, "steps": self.steps}
 
 
 def save_name(suggested: str) -> str:
@@ -94,6 +117,10 @@ def listed_value(item: dict[str, Any]) -> Any:
         return int(state.get("files") or 0)
     if item.get("type") == "password":
         return bool(state.get("filled"))
+    if isinstance(state.get("values"), list):
+        # A field that takes several (a multiple select, a chooser's list, tag input): its picks as a list, as its
+        # change event gives them — the joined value text would turn a recorded list back into one string.
+        return [str(v) for v in state["values"]]
     return str(state.get("value") or "")
 
 
@@ -114,9 +141,11 @@ def event_value(event: dict[str, Any]) -> Any:
 
 
 def same_values(now: Any, before: Any) -> bool:
-    """Whether a field's state equals its starting one (a list of choices against the listing's joined text)."""
-    if isinstance(now, list) and isinstance(before, str):
-        return ", ".join(now) == before
+    """Whether a field's state equals its starting one (a list of choices against a listing's joined text, either
+    way round: a field listed with no picks has no ``values`` yet)."""
+    if isinstance(now, list) != isinstance(before, list):
+        joined = [", ".join(v) if isinstance(v, list) else v for v in (now, before)]
+        return bool(joined[0] == joined[1])
     return bool(now == before)
 
 
@@ -141,6 +170,15 @@ def step_target(item: dict[str, Any], items: list[dict[str, Any]], labels: list[
     if item.get("frame") and item.get("frame") != "main":
         target["frame"] = item["frame"]
     return target
+
+
+def unlisted_control(event: dict[str, Any]) -> dict[str, Any] | None:
+    """A link or button the person clicked on a page the recorder never listed (they went on before its listing
+    was taken): the step's target from the click itself, its role from the element's tag, its name its text."""
+    tag, name = str(event.get("tag") or ""), " ".join(str(event.get("label") or "").split())
+    pressable = tag == "button" or (tag == "input" and event.get("inputType") in ("submit", "button", "image"))
+    role = "link" if tag == "a" and event.get("href") else "button" if pressable else None
+    return {"id": str(event.get("blindId") or ""), "role": role, "name": name} if role and name else None
 
 
 def drop_searches(pending: MutableMapping[str, Any], picked: set[str], listed: Callable[[str], bool]) -> None:

@@ -11,14 +11,61 @@ from pathlib import Path
 from playwright.async_api import Page, expect
 
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.page.user_watch import UserWatch
 from browserops.cli.record_cmd import write_recording
 from browserops.demo_site import DemoSite
 from browserops.demo_site.zoo_site import ZooSite
+from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
 from browserops.plan.record import Recorder
-from browserops.plan.record_values import field_key
+from browserops.plan.record_values import field_key, listed_value, same_values, unlisted_control
 from browserops.tools.context import ToolContext
 from tests.plan_e2e.helpers import post, server_state
 from tests.plan_e2e.test_record import cli, record_while, until
+
+
+async def test_what_the_person_did_before_the_next_page_loaded_is_still_a_step_of_the_form(
+        session: BrowserSession, tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    """A person ticks and submits faster than the recorder takes their clicks in (Django's change form: the tick,
+    then Save at once). Here the recorder takes in every event only once the next page shows, the worst case: the
+    clicks still resolve in the form's listing, the submit is a step, and the next page's fields are no changes."""
+    demo_site.reset()
+    watch = UserWatch(session)
+    await watch.start()
+    tools = GuardedTools(tool_ctx, PREPARE_CLASSES, who="record")
+    url = demo_site.base_url + "/expense"
+    await tools.need("browser_navigate", {"url": url})
+    recorder = Recorder(tools, watch, url)
+    events: list[dict[str, object]] = []
+
+    def took_the_submit() -> bool:
+        while not watch.events.empty():
+            events.append(watch.events.get_nowait())
+        return any(e.get("type") == "click" and e.get("submits") for e in events)
+
+    try:
+        await recorder.begin()
+        page = session.page
+        await page.get_by_label("Merchant").fill("Acme Cabs")
+        await page.get_by_label("Amount").fill("12.50")
+        await page.get_by_label("Date").fill("2026-01-05")
+        await page.get_by_label("Category").select_option("Meals")
+        await page.get_by_role("heading", name="New expense").click()  # on no control: the recorder lists again
+        await page.get_by_label("Billable to client").check()
+        await page.get_by_role("button", name="Submit expense").click()
+        await expect(page.get_by_text("Expense submitted")).to_be_visible()
+        await until(took_the_submit, "the submit's click")
+        for event in events:
+            await recorder.handle(event)
+        recording = recorder.finish()
+    finally:
+        watch.stop()
+    assert [s.get("field") for s in recording.steps] == ["merchant", "amount", "date", "category",
+                                                         "billable_to_client", None], recording.steps
+    assert recording.inputs == {"merchant": "Acme Cabs", "amount": "12.50", "date": "2026-01-05",
+                                "category": "Meals", "billable_to_client": True}
+    submit = recording.steps[-1]
+    assert submit["kind"] == "submit" and submit["target"] == {"role": "button", "names": ["Submit expense"]}
+    assert submit["expect"] == {"text": ["Expense submitted"]}
 
 
 async def test_record_writes_within_for_a_repeated_control_and_escape_as_a_press(
@@ -85,10 +132,12 @@ async def test_record_a_widget_pick_not_the_search_typed_for_it(
     async def user(page: Page, recorder: Recorder, lines: list[str]) -> None:
         await page.locator("#country").locator("..").locator(".ts-control").click()
         await page.keyboard.type("Fra")
+        # A person picks from the list the search gives. Tom Select 2.6 filters 300 ms after the last key
+        # (refreshThrottle): a pick from the unfiltered list left that timer pending, and when it fired it reopened
+        # the country's list and took the focus back (TomSelect.open calls focus) — over the toppings, mid-pick.
+        await expect(page.locator("#country-ts-dropdown .option")).to_have_text(["France"])
         await page.locator(".ts-dropdown .option", has_text="France").click()
-        # A person moves on once the pick shows. Tom Select refocuses its input (and may reopen its list) on a
-        # timer after a pick: a Tab sent in the same instant lost the race on a loaded CI machine, the country's
-        # list came back over the toppings and took their click.
+        # A person moves on once the pick shows (and the focus is back in the country's input).
         await expect(page.locator("#country").locator("..").locator(".ts-control .item")).to_have_text("France")
         await expect(page.locator("#country-ts-control")).to_be_focused()
         await page.keyboard.press("Tab")  # on to the next field: the list closes (a Tab is not a step)
@@ -145,3 +194,22 @@ def test_field_keys_are_short_and_come_from_the_label() -> None:
     assert field_key("Name on card", taken, ["As printed"]) == "name_on_card"
     assert field_key("Billable to client", taken) == "billable_to_client"
     assert field_key("Имя", taken) == "field_5"
+
+
+def test_a_listed_field_that_takes_several_keeps_its_picks_as_a_list() -> None:
+    # The listing gives a multiple select's picks as ``values`` beside their joined text: the recorder keeps the
+    # list (a relisting after the change event must not turn ['Cheese', 'Olives'] into 'Cheese, Olives').
+    listed = {"role": "listbox", "state": {"value": "Cheese, Olives", "values": ["Cheese", "Olives"]}}
+    assert listed_value(listed) == ["Cheese", "Olives"]
+    assert listed_value({"role": "listbox", "state": {"value": ""}}) == ""
+    assert same_values([], "") and same_values("", []) and same_values(["Cheese"], ["Cheese"])
+    assert not same_values(["Cheese", "Olives"], "Cheese") and not same_values("", ["Cheese"])
+
+
+def test_a_click_on_a_page_never_listed_is_a_step_by_the_clicked_control_itself() -> None:
+    # The person went on before the recorder listed the page: a link or button is still a step by its text.
+    link = {"type": "click", "blindId": "b80", "tag": "a", "href": "http://x.test/export/", "label": " Export\n"}
+    assert unlisted_control(link) == {"id": "b80", "role": "link", "name": "Export"}
+    assert unlisted_control({"tag": "input", "inputType": "submit", "label": "Save"})["role"] == "button"
+    assert unlisted_control({"tag": "div", "label": "France"}) is None  # an option of a widget: not a step
+    assert unlisted_control({"tag": "button", "label": ""}) is None  # nothing to find it by

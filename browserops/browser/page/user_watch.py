@@ -24,7 +24,7 @@ import json
 import secrets
 from typing import Any
 
-from playwright.async_api import CDPSession, ConsoleMessage, Download, Frame
+from playwright.async_api import CDPSession, ConsoleMessage, Download, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser import scripts
@@ -56,6 +56,7 @@ class UserWatch:
                         .replace("__VOCABULARY__", json.dumps(js_vocabulary())))
         self._cdp: CDPSession | None = None
         self._dialog: dict[str, str] = {}  # the dialog open now: its type and message
+        self._documents: dict[Page, int] = {}  # page -> how many times its main frame navigated
 
     async def start(self) -> None:
         context = self.session.context
@@ -74,6 +75,9 @@ class UserWatch:
             except PlaywrightError:
                 self._cdp = None
         await scripts.add_standalone(context, self._script)
+        context.on("page", self._on_page)
+        for page in context.pages:
+            self._on_page(page)
         self._downloads_seen = set(self.session.downloads)
         self._sends_mark = self.session.requests.mark()
         for page in context.pages:
@@ -84,9 +88,28 @@ class UserWatch:
         with contextlib.suppress(PlaywrightError):
             await scripts.run_standalone(frame, self._script)
 
+    def _on_page(self, page: Page) -> None:
+        self._documents.setdefault(page, 0)
+        page.on("framenavigated", self._on_navigated)
+
+    def _on_navigated(self, frame: Frame) -> None:
+        if frame.parent_frame is None:
+            self._documents[frame.page] = self._documents.get(frame.page, 0) + 1
+
+    def document(self) -> tuple[int, int]:
+        """Which document the active tab shows: (the tab, how many times its main frame navigated). The recorder
+        compares it before and after a listing: a person may submit while the recorder is still reading the page,
+        and a listing of the next page must not be read as changes on this one."""
+        page = self.session.page
+        return id(page), self._documents.get(page, 0)
+
     def stop(self) -> None:
         with contextlib.suppress(Exception):
             self.session.context.remove_listener("console", self._on_console)
+            self.session.context.remove_listener("page", self._on_page)
+        for page in list(self._documents):
+            with contextlib.suppress(Exception):
+                page.remove_listener("framenavigated", self._on_navigated)
         if self._cdp is not None:
             with contextlib.suppress(Exception):
                 self._cdp.remove_listener("Runtime.bindingCalled", self._on_binding)
