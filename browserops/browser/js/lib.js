@@ -222,19 +222,30 @@ function hiddenForWidget(el) {
 
 // The hidden native control a combobox/listbox/textbox widget stands for: right before or after the widget's
 // box, up to three levels out from the widget (Select2: select + span.select2 > span.selection > combobox).
+// A native <select> replaces nothing. The wrapper test (several shown widgets) queries a whole box, so it runs
+// only for the boxes below a hidden sibling actually found: on most elements none is, and a climb to <main>
+// per <select> made naming a form-heavy page quadratic (1.8 s of a 5,000-item listing).
 function replacedNative(el) {
+  if (el.localName === "select") { return null; }
+  const boxes = [];
   let n = el;
   for (let hops = 0; hops < 4 && n && n.parentElement; hops += 1) {
     for (const sib of [n.previousElementSibling, n.nextElementSibling]) {
-      if (sib && hiddenForWidget(sib)) { return sib; }
+      if (sib && hiddenForWidget(sib)) { return boxes.some(severalWidgets) ? null : sib; }
     }
-    // A box holding several shown widgets is a form part, not one widget's wrapper (its hidden list is its own).
-    const shown = Array.from(n.parentElement.querySelectorAll("[role='combobox'], [role='listbox']"))
-      .filter((x) => x.checkVisibility());
-    if (shown.length > 1) { break; }
+    boxes.push(n.parentElement);
     n = n.parentElement;
   }
   return null;
+}
+
+// A box holding several shown widgets is a form part, not one widget's wrapper (its hidden list is its own).
+function severalWidgets(box) {
+  let shown = 0;
+  for (const x of box.querySelectorAll("[role='combobox'], [role='listbox']")) {
+    if (x.checkVisibility() && ++shown > 1) { return true; }
+  }
+  return false;
 }
 
 // A rich-text editor (a nameless contenteditable box) keeps its value in a hidden field beside it, which the
