@@ -3,6 +3,9 @@
 // calls except the per-document state object below and the data-blind-id attributes.
 const ID_ATTR = "data-blind-id";
 const OVERLAY_TAG = "browserops-overlay";
+// On <html> for an instant: the icon candidates a listing's walk hands to the page world's listener check
+// (list.js args.iconMark; keylisteners.js markedClickListeners takes it off, and spells the name out itself).
+const ICONS_ATTR = "data-blind-icons";
 const STATE_KEY = Symbol.for("browserops.state");
 
 function boState() {
@@ -955,7 +958,7 @@ function contextName(a, role, el) {
   if (name) { return cut(name, CONTAINER_CHARS); }
   if (role === "listitem" || role === "article" || role === "dialog" || role === "alertdialog" ||
       role === "tabpanel" || role === "treeitem") {
-    const h = a.querySelector(HEADINGS);
+    const h = boxHeadings(a)[0];
     if (h && !composedContains(h, el)) { name = leadText(h, el, CONTAINER_CHARS); }
     if (!name && (role === "listitem" || role === "article" || role === "treeitem")) {
       name = leadText(a, el, CONTAINER_CHARS);
@@ -966,10 +969,22 @@ function contextName(a, role, el) {
 
 // The text of a box's one heading (a product card, a post), or "" when it has none or several.
 function soleHeading(a, el) {
-  if (!a.querySelector(HEADINGS)) { return ""; }
-  const hs = a.querySelectorAll(HEADINGS);
+  const hs = boxHeadings(a);
   if (hs.length !== 1 || composedContains(hs[0], el)) { return ""; }
   return leadText(hs[0], el, CONTAINER_CHARS);
+}
+
+// A box's first two headings, looked up once per call: every described item asks its nearest ancestors, which
+// the items of one section share (a whole listing queried a page section per item and hop).
+let headingsByBox = null;  // per evaluate, as labelMap
+function boxHeadings(a) {
+  if (!headingsByBox) { headingsByBox = new Map(); }
+  let hs = headingsByBox.get(a);
+  if (!hs) {
+    hs = a.querySelector(HEADINGS) ? Array.from(a.querySelectorAll(HEADINGS)).slice(0, 2) : [];
+    headingsByBox.set(a, hs);
+  }
+  return hs;
 }
 
 // The first line of text a person sees in `box` (up to `max` characters, and no further than the first block
@@ -1017,7 +1032,7 @@ const OBSERVED = { subtree: true, childList: true, attributes: true, characterDa
 
 // A mutation of the page's own; our id stamps and badges never count.
 function relevantMutation(m) {
-  if (m.type === "attributes" && m.attributeName === ID_ATTR) { return false; }
+  if (m.type === "attributes" && (m.attributeName === ID_ATTR || m.attributeName === ICONS_ATTR)) { return false; }
   for (let n = m.target; n; n = n.parentNode || n.host) {
     if (n.localName === OVERLAY_TAG) { return false; }
   }

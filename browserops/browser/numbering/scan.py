@@ -46,20 +46,23 @@ def _first_line(exc: BaseException) -> str:
 
 async def _list_isolated(worlds: FrameWorlds, view: FrameView, args: dict[str, Any]) -> FrameListing:
     """The isolated-world enumeration, with what only DevTools can add: click listeners of icon-like
-    elements, and closed shadow roots (both asked at once). Both are remembered by the world for its
+    elements (in the main frame asked right behind the walk, in the same round trip), and closed shadow roots
+    (their hosts taken right behind the walk, then described). Both are remembered by the world for its
     document, so only the first listing of a page (or one meeting new candidates) pays a second walk, and
     only when DevTools found something."""
-    first: dict[str, Any] = {**args, "icons": True, "closed": True}
+    main = view.frame.parent_frame is None  # DevTools asks for listeners in the main frame only
+    first: dict[str, Any] = {**args, "icons": True, "closed": True, "iconMark": main}
     if worlds.take_no_listeners(view.frame):
         first["iconVerdicts"] = []  # the last listing's candidates: none has a listener
     started = time.perf_counter()
-    data, hosts = await worlds.run_then_hosts(view.frame, listing_js.list_frame(first))
+    data, hosts, marked = await worlds.run_then_hosts(view.frame, listing_js.list_frame(first), listeners=main)
     walked = time.perf_counter()
     checks = [str(c) for c in data.get("iconCheck") or []]
-
     took = [0.0, 0.0]  # the two checks' times (DEBUG log)
 
     async def listeners() -> list[str] | None:
+        if marked is not None and [str(i) for i in marked["ids"]] == checks:
+            return [str(i) for i in marked["yes"]] if checks else None  # asked right behind the walk
         began = time.perf_counter()
         try:
             return await worlds.click_listeners(view.frame, checks) if checks else None
