@@ -164,6 +164,20 @@ class StdioMCP:
     async def navigate(self, url: str) -> PeerResult:
         return await self.call("browser_navigate", {"url": url})
 
+    def log_size(self) -> int:
+        """How many bytes the server has written to its stderr so far (a mark for :meth:`log_since`)."""
+        path = self._dir / "stderr.log"
+        return path.stat().st_size if path.exists() else 0
+
+    def log_since(self, mark: int) -> str:
+        """What the server wrote to its stderr after ``mark`` (its log, when it logs there)."""
+        path = self._dir / "stderr.log"
+        if not path.exists():
+            return ""
+        with path.open("rb") as f:
+            f.seek(mark)
+            return f.read().decode("utf-8", "replace")
+
 
 class BrowserOpsStdio(StdioMCP):
     """``browserops mcp`` over stdio, its workspace a temporary folder of its own."""

@@ -28,7 +28,7 @@ measured here (the listing's browser is in another process): ``tests/realweb/tes
 checks it.
 
     uv run --frozen python bench/real_pages.py [--pages 181] [--rounds 2] [--large 1000,5000,20000]
-        [--biggest 5] [--only NAME,NAME...] [--out bench/results/real_pages.json]
+        [--biggest 5] [--only NAME,NAME...] [--phases] [--out bench/results/real_pages.json]
 """
 
 from __future__ import annotations
@@ -61,6 +61,9 @@ TIMEOUTS = {"navigation_ms": NAVIGATION_TIMEOUT_MS, "read_call_ms": READ_CAP_MS,
 OPS_SETTINGS = {"BROWSEROPS_NAVIGATION_TIMEOUT_MS": str(NAVIGATION_TIMEOUT_MS),
                 "BROWSEROPS_TOOL_TIMEOUT_MS": str(NAVIGATION_TIMEOUT_MS)}
 PEER_ARGS = (f"--timeout-navigation={NAVIGATION_TIMEOUT_MS}",)
+# --phases: browserops logs at DEBUG (to the server's stderr, which the bench reads), and each page's row says
+# where its default listing's time went (default_phases).
+PHASES_SETTINGS = {"BROWSEROPS_LOG_LEVEL": "DEBUG"}
 # Issue #21 (done when) and #19 (item 4), judged on this run's figures.
 TARGETS = {
     "whole_vs_peer_time_median": 0.3,
@@ -110,10 +113,22 @@ async def _whole(ops: BrowserOpsStdio) -> tuple[float, int, int]:
             return whole_ms, whole_chars, offset
 
 
-async def browserops_page(ops: BrowserOpsStdio, url: str, rounds: int) -> dict[str, Any]:
+_PHASE_LINE = re.compile(r"DEBUG browserops\.browser\.numbering\.\w+: (.*)$")
+
+
+def phases(log: str) -> list[str]:
+    """The numbering engine's DEBUG lines (per frame: walk, DevTools checks, second walk, when it started and
+    ended in the scan; per listing: total, prepare, frames) of the first listing call in ``log``."""
+    call = log.split("tool browser_list_interactives starts", 1)[-1].split("tool browser_list_interactives ->", 1)[0]
+    return [m.group(1) for m in map(_PHASE_LINE.search, call.splitlines()) if m]
+
+
+async def browserops_page(ops: BrowserOpsStdio, url: str, rounds: int, explain: bool) -> dict[str, Any]:
     await _timed(ops, "browser_navigate", {"url": url})
     waited = await ops.call("browser_wait", {"state": "load", "timeout_ms": LOAD_WAIT_MS})
+    mark = ops.log_size()
     default_ms, default_text, default = await _timed(ops, "browser_list_interactives", {})
+    explained = phases(ops.log_since(mark)) if explain else []
     runs = [await _whole(ops) for _ in range(rounds)]
     info = await ops.call("browser_extract", {"mode": "summary"})
     where = str(((info.structured or {}).get("data") or {}).get("url") or "")
@@ -121,7 +136,7 @@ async def browserops_page(ops: BrowserOpsStdio, url: str, rounds: int) -> dict[s
         "items": int(default.get("total", 0)),
         "default_ms": round(default_ms, 1), "default_chars": len(default_text),
         "whole_ms": round(min(r[0] for r in runs), 1), "whole_chars": runs[-1][1], "whole_items": runs[-1][2],
-        "ops_url": where, "load_waited": not waited.is_error,
+        "ops_url": where, "load_waited": not waited.is_error, **({"default_phases": explained} if explained else {}),
     }
 
 
@@ -149,13 +164,14 @@ async def _side(measuring: Awaitable[dict[str, Any]], who: str) -> dict[str, Any
         return {f"{who}_failed": str(exc)[:300]}
 
 
-async def measure(ops: BrowserOpsStdio, peer: PlaywrightMCP, url: str, rounds: int, flip: bool) -> dict[str, Any]:
+async def measure(ops: BrowserOpsStdio, peer: PlaywrightMCP, url: str, rounds: int, flip: bool,
+                  explain: bool = False) -> dict[str, Any]:
     """Both sides on one page; which goes first alternates from page to page (``flip``)."""
     if flip:
         theirs = await _side(peer_page(peer, url, rounds), "peer")
-        row = await _side(browserops_page(ops, url, rounds), "browserops")
+        row = await _side(browserops_page(ops, url, rounds, explain), "browserops")
     else:
-        row = await _side(browserops_page(ops, url, rounds), "browserops")
+        row = await _side(browserops_page(ops, url, rounds, explain), "browserops")
         theirs = await _side(peer_page(peer, url, rounds), "peer")
     row.update(theirs)
     if "browserops_failed" in row or "peer_failed" in row:
@@ -229,26 +245,28 @@ def _log(i: int, n: int, name: str, row: dict[str, Any]) -> None:
 
 
 async def run(corpus: Path, limit: int, rounds: int, large: list[int], biggest: int,
-              only: list[str] | None = None) -> dict[str, Any]:
+              only: list[str] | None = None, explain: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"bench": "real_pages", "machine": machine_start(), "rounds": rounds,
                            "transport": "both sides: an MCP server process over stdio, the same Python MCP client",
-                           "timeouts": TIMEOUTS}
+                           "timeouts": TIMEOUTS, "phases_logged": explain}
     pages: dict[str, dict[str, Any]] = {}
     big: dict[str, dict[str, Any]] = {}
     out["corpus"] = str(corpus)
-    async with BrowserOpsStdio(settings=OPS_SETTINGS) as ops, PlaywrightMCP(extra_args=PEER_ARGS) as peer:
+    settings = {**OPS_SETTINGS, **(PHASES_SETTINGS if explain else {})}
+    async with BrowserOpsStdio(settings=settings) as ops, PlaywrightMCP(extra_args=PEER_ARGS) as peer:
         with RealPagesSite(corpus) as site:
             names = site.names()
             if only:  # a subset for profiling: names starting with any of these
                 names = [n for n in names if any(n.startswith(prefix) for prefix in only)]
             names = names[:limit]
             for i, name in enumerate(names):
-                pages[name] = row = await measure(ops, peer, site.url(name), rounds, flip=bool(i % 2))
+                pages[name] = row = await measure(ops, peer, site.url(name), rounds, flip=bool(i % 2),
+                                                  explain=explain)
                 _log(i + 1, len(names), name, row)
         with DemoSite() as demo:
             for j, n in enumerate(large):
                 big[f"large?n={n}"] = row = await measure(ops, peer, f"{demo.base_url}/large?n={n}", rounds,
-                                                          flip=bool(j % 2))
+                                                          flip=bool(j % 2), explain=explain)
                 _log(j + 1, len(large), f"large?n={n}", row)
     for name, row in sorted(pages.items(), key=lambda kv: -int(kv[1].get("items", 0)))[:biggest]:
         big[name] = row
@@ -270,11 +288,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="also write the JSON to this file")
     parser.add_argument("--only", default="", help="only the saved pages whose names start with one of these "
                                                    "(comma-separated; e.g. the worst pages of a run)")
+    parser.add_argument("--phases", action="store_true", help="browserops logs at DEBUG; each page's row gets "
+                        "default_phases: where its default listing's time went (per frame and per listing)")
     args = parser.parse_args(argv)
     large = [int(s) for s in args.large.split(",") if s.strip()]
     corpus = corpus_dir(args.corpus) if args.pages else Path()
     only = [s.strip() for s in args.only.split(",") if s.strip()] or None
-    result = asyncio.run(run(corpus, max(0, args.pages), max(1, args.rounds), large, max(0, args.biggest), only))
+    result = asyncio.run(run(corpus, max(0, args.pages), max(1, args.rounds), large, max(0, args.biggest), only,
+                             args.phases))
     text = orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n"
     if args.out is not None:
         args.out.write_text(text, encoding="utf-8")

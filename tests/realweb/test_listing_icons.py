@@ -53,6 +53,8 @@ async def test_icon_only_controls_with_click_listeners_are_listed_with_guessed_n
     listing = await list_interactives(session, limit=40)
     got = {(i.role, i.name, i.name_guessed) for i in listing.items}
     assert got == {("clickable", "reply arrow", True), ("clickable", "heart", True), ("clickable", "More", False)}
+    # The candidates handed to the page world's listener check, right behind the walk, are taken off <html> again.
+    assert await session.page.evaluate("document.documentElement.hasAttribute('data-blind-icons')") is False
     # Listed means operable: the number leads to the element whose listener runs.
     heart = next(i for i in listing.items if i.name == "heart")
     await session.page.locator(f'[data-blind-id="{heart.blind_id}"]').click()

@@ -30,3 +30,15 @@ function clickListeners(args) {
   }
   return out;
 }
+
+// args: {} -> the verdicts on the icon candidates a listing's walk just put on <html> (list.js args.iconMark;
+// lib.js ICONS_ATTR, spelt out here: this runs without lib.js), taken off again: {ids, yes} with yes the ids that
+// have a click-like listener; null when the walk put none there (it found none, or reused a walk).
+function markedClickListeners(args) {
+  const root = document.documentElement;
+  const marked = root ? root.getAttribute("data-blind-icons") : null;
+  if (marked === null) { return null; }
+  root.removeAttribute("data-blind-icons");
+  const ids = marked.split(" ").filter((id) => id);
+  return { ids, yes: clickListeners({ ids }) };
+}

@@ -3,6 +3,9 @@
 // calls except the per-document state object below and the data-blind-id attributes.
 const ID_ATTR = "data-blind-id";
 const OVERLAY_TAG = "browserops-overlay";
+// On <html> for an instant: the icon candidates a listing's walk hands to the page world's listener check
+// (list.js args.iconMark; keylisteners.js markedClickListeners takes it off, and spells the name out itself).
+const ICONS_ATTR = "data-blind-icons";
 const STATE_KEY = Symbol.for("browserops.state");
 
 function boState() {
@@ -222,19 +225,30 @@ function hiddenForWidget(el) {
 
 // The hidden native control a combobox/listbox/textbox widget stands for: right before or after the widget's
 // box, up to three levels out from the widget (Select2: select + span.select2 > span.selection > combobox).
+// A native <select> replaces nothing. The wrapper test (several shown widgets) queries a whole box, so it runs
+// only for the boxes below a hidden sibling actually found: on most elements none is, and a climb to <main>
+// per <select> made naming a form-heavy page quadratic (1.8 s of a 5,000-item listing).
 function replacedNative(el) {
+  if (el.localName === "select") { return null; }
+  const boxes = [];
   let n = el;
   for (let hops = 0; hops < 4 && n && n.parentElement; hops += 1) {
     for (const sib of [n.previousElementSibling, n.nextElementSibling]) {
-      if (sib && hiddenForWidget(sib)) { return sib; }
+      if (sib && hiddenForWidget(sib)) { return boxes.some(severalWidgets) ? null : sib; }
     }
-    // A box holding several shown widgets is a form part, not one widget's wrapper (its hidden list is its own).
-    const shown = Array.from(n.parentElement.querySelectorAll("[role='combobox'], [role='listbox']"))
-      .filter((x) => x.checkVisibility());
-    if (shown.length > 1) { break; }
+    boxes.push(n.parentElement);
     n = n.parentElement;
   }
   return null;
+}
+
+// A box holding several shown widgets is a form part, not one widget's wrapper (its hidden list is its own).
+function severalWidgets(box) {
+  let shown = 0;
+  for (const x of box.querySelectorAll("[role='combobox'], [role='listbox']")) {
+    if (x.checkVisibility() && ++shown > 1) { return true; }
+  }
+  return false;
 }
 
 // A rich-text editor (a nameless contenteditable box) keeps its value in a hidden field beside it, which the
@@ -944,7 +958,7 @@ function contextName(a, role, el) {
   if (name) { return cut(name, CONTAINER_CHARS); }
   if (role === "listitem" || role === "article" || role === "dialog" || role === "alertdialog" ||
       role === "tabpanel" || role === "treeitem") {
-    const h = a.querySelector(HEADINGS);
+    const h = boxHeadings(a)[0];
     if (h && !composedContains(h, el)) { name = leadText(h, el, CONTAINER_CHARS); }
     if (!name && (role === "listitem" || role === "article" || role === "treeitem")) {
       name = leadText(a, el, CONTAINER_CHARS);
@@ -955,10 +969,22 @@ function contextName(a, role, el) {
 
 // The text of a box's one heading (a product card, a post), or "" when it has none or several.
 function soleHeading(a, el) {
-  if (!a.querySelector(HEADINGS)) { return ""; }
-  const hs = a.querySelectorAll(HEADINGS);
+  const hs = boxHeadings(a);
   if (hs.length !== 1 || composedContains(hs[0], el)) { return ""; }
   return leadText(hs[0], el, CONTAINER_CHARS);
+}
+
+// A box's first two headings, looked up once per call: every described item asks its nearest ancestors, which
+// the items of one section share (a whole listing queried a page section per item and hop).
+let headingsByBox = null;  // per evaluate, as labelMap
+function boxHeadings(a) {
+  if (!headingsByBox) { headingsByBox = new Map(); }
+  let hs = headingsByBox.get(a);
+  if (!hs) {
+    hs = a.querySelector(HEADINGS) ? Array.from(a.querySelectorAll(HEADINGS)).slice(0, 2) : [];
+    headingsByBox.set(a, hs);
+  }
+  return hs;
 }
 
 // The first line of text a person sees in `box` (up to `max` characters, and no further than the first block
@@ -1006,7 +1032,7 @@ const OBSERVED = { subtree: true, childList: true, attributes: true, characterDa
 
 // A mutation of the page's own; our id stamps and badges never count.
 function relevantMutation(m) {
-  if (m.type === "attributes" && m.attributeName === ID_ATTR) { return false; }
+  if (m.type === "attributes" && (m.attributeName === ID_ATTR || m.attributeName === ICONS_ATTR)) { return false; }
   for (let n = m.target; n; n = n.parentNode || n.host) {
     if (n.localName === OVERLAY_TAG) { return false; }
   }

@@ -1,7 +1,7 @@
 // Enumerate what a person could act on in this frame: one walk per document state, visible only, sorted
 // viewport first, kept (st.walk) so that further pages and finds are described from it while nothing changed.
 // args: {prefix, seq, off: [x, y], fclip: [x0, y0, x1, y1] | null, start, end, reuse, keys, known, scope,
-//        match, containers, track, icons, iconVerdicts, closed, again}
+//        match, containers, track, icons, iconVerdicts, iconMark, closed, again}
 //  - off/fclip place this frame's viewport inside the top-level viewport (null for the main frame);
 //  - start/end: the window of this frame's order to describe (the rest is only counted);
 //  - reuse: answer from the kept walk when the document has not changed since it (changeCount, geometry);
@@ -13,6 +13,9 @@
 //  - track: remember this listing's elements so the next one can flag new ones;
 //  - icons: collect undecided icon-like candidates (out.iconCheck: their blind ids) for a listener check;
 //  - iconVerdicts: the ids of the last iconCheck that have click listeners (the others have none);
+//  - iconMark: also put the iconCheck ids on <html> (ICONS_ATTR), where the listener check Python sends right
+//    behind this walk, in the page's own world, takes them (keylisteners.js markedClickListeners): no round trip
+//    in between;
 //  - closed: report custom elements whose shadow root is unknown (out.closedCheck: how many);
 //  - again: this is a second walk for the same listing (new items are new relative to the listing before).
 const MAX_ICON_CHECKS = 150;
@@ -50,6 +53,7 @@ function main(args) {
     if (w.pendingIcons.length) {
       st.pendingIcons = w.pendingIcons.map((el) => [stamp(el), el]);
       out.iconCheck = st.pendingIcons.map((p) => p[0]);
+      if (args.iconMark) { document.documentElement.setAttribute(ICONS_ATTR, out.iconCheck.join(" ")); }
     }
     // Custom elements that may hide a closed shadow root: with args.closed, Python asks DevTools (which
     // pierces closed roots) about each (takeUnseenHosts), hands the roots it finds to this world and lists

@@ -38,6 +38,20 @@ def click_listeners(ids: list[str]) -> PageCall[list[str]]:
     return PageCall("keylisteners", "clickListeners", {"ids": ids})
 
 
+class MarkedVerdicts(TypedDict):
+    """The listener check of the icon candidates a walk marked (``iconMark``): which it checked, which listen."""
+
+    ids: list[str]
+    yes: list[str]
+
+
+def marked_click_listeners() -> PageCall[MarkedVerdicts | None]:
+    """:func:`click_listeners` of the candidates the walk just before it marked (``list_frame`` with
+    ``iconMark``), so it can be sent right behind that walk; None when the walk marked none. Run as
+    :func:`click_listeners` is."""
+    return PageCall("keylisteners", "markedClickListeners", {})
+
+
 def register_closed_root() -> ElementCall[bool]:
     """On a closed shadow root DevTools resolved into the isolated world: walk it from now on."""
     return ElementCall("list", "registerClosedRoot")

@@ -33,7 +33,7 @@ from playwright.async_api import CDPSession, ElementHandle, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.js import handoff
-from browserops.browser.js.listing import click_listeners, take_unseen_hosts
+from browserops.browser.js.listing import MarkedVerdicts, click_listeners, marked_click_listeners, take_unseen_hosts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.closed_roots import CLOSED_GROUP, hand_closed_roots
@@ -207,10 +207,13 @@ class FrameWorlds:
         self._worlds.no_listeners.discard(self._frames[frame].id)
         return True
 
-    async def run_then_hosts(self, frame: Frame, call: PageCall[R]) -> tuple[R, str | None]:
+    async def run_then_hosts(self, frame: Frame, call: PageCall[R], *,
+                             listeners: bool = False) -> tuple[R, str | None, MarkedVerdicts | None]:
         """:meth:`run` ``call`` (a walk) and, right behind it, take the custom elements that walk could not
-        see into (a page object for :meth:`closed_roots`; ``None`` when it could not be had), in one round trip:
-        both requests are sent before either answer is awaited, and the renderer runs them in that order."""
+        see into (a page object for :meth:`closed_roots`; ``None`` when it could not be had) and, with
+        ``listeners`` (the main frame, a walk with ``iconMark``), check the icon candidates it marked for click
+        listeners (``None`` when it marked none or that could not be asked): all in one round trip, the requests
+        sent before any answer is awaited, and the renderer runs them in that order."""
         assert self._cdp is not None
         cdp = self._cdp
         context = await world_context(cdp, self._worlds, self._frames[frame], fresh=False)
@@ -221,10 +224,18 @@ class FrameWorlds:
             except PlaywrightError:
                 return None
 
-        # With the context known, neither coroutine suspends before its request is written: gather starts them
-        # in this order.
-        data, array = await asyncio.gather(self.run(frame, call), hosts())
-        return data, array
+        async def marked() -> MarkedVerdicts | None:
+            if not listeners or frame.parent_frame is not None:
+                return None
+            try:
+                return await run_devtools(cdp, marked_click_listeners(), command_line_api=True)
+            except PlaywrightError:
+                return None
+
+        # With the context known, no coroutine suspends before its request is written: gather starts them in
+        # this order.
+        data, array, verdicts = await asyncio.gather(self.run(frame, call), hosts(), marked())
+        return data, array, verdicts
 
     async def closed_roots(self, frame: Frame, array: str | None) -> int:
         """Hand the closed shadow roots of ``array`` (from :meth:`run_then_hosts`) to the frame's isolated

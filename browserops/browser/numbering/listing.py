@@ -12,6 +12,8 @@ numbering rule and :mod:`.containers` for ``in``.
 
 from __future__ import annotations
 
+import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +28,7 @@ from browserops.browser.numbering.scope import Scope, expand_role, parse_scope, 
 from browserops.contract import LISTING_MAX_LIMIT, BrowserOpsError, ErrorCode
 from browserops.listing_rows import format_row
 
+log = logging.getLogger(__name__)
 MAX_LIMIT = LISTING_MAX_LIMIT  # the tool definitions check it too (contract.py)
 Described = list[tuple[FrameView, dict[str, Any]]]  # the window's items as their frames described them
 __all__ = ["MAX_LIMIT", "FindResult", "expand_role", "find_elements", "list_interactives", "listing_data"]
@@ -128,7 +131,9 @@ async def list_interactives(
     if offset < 0:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"offset must be 0 or more, got {offset}.")
     parsed = parse_scope(session, scope)
+    started = time.perf_counter()
     page, worlds, frames = await prepare(session, parsed.frame)
+    prepared = time.perf_counter()
     single = frames.children is None and len(frames.first) == 1
     if parsed.js() is not None or parsed.frame is not None or single:
         scanned, window = await _list_simple(session, worlds, frames, parsed, offset, limit, containers, single)
@@ -148,6 +153,10 @@ async def list_interactives(
                       walked=sum(1 for r in results if not r.data.get("reused")))
     if store:
         store_listing(session, listing)
+    if log.isEnabledFor(logging.DEBUG):  # where a slow listing's time went (bench/real_pages.py --phases)
+        log.debug("listing offset %d: %.0f ms (prepare %.0f ms), %d frames, %d walked, %d items, %d failed", offset,
+                  (time.perf_counter() - started) * 1000, (prepared - started) * 1000, len(results),
+                  listing.walked, listing.total, len(listing.failed))
     return listing
 
 

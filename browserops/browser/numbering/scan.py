@@ -7,6 +7,8 @@ soon as their place in the viewport is known. :mod:`browserops.browser.numbering
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +24,8 @@ from browserops.browser.numbering.frames import MAIN, FrameView, child_views, ma
 from browserops.browser.numbering.isolated import FrameWorlds, frame_worlds
 from browserops.browser.scripts import PageScriptError, call_in_frame
 from browserops.contract import BrowserOpsError, ErrorCode
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -42,20 +46,35 @@ def _first_line(exc: BaseException) -> str:
 
 async def _list_isolated(worlds: FrameWorlds, view: FrameView, args: dict[str, Any]) -> FrameListing:
     """The isolated-world enumeration, with what only DevTools can add: click listeners of icon-like
-    elements, and closed shadow roots (both asked at once). Both are remembered by the world for its
+    elements (in the main frame asked right behind the walk, in the same round trip), and closed shadow roots
+    (their hosts taken right behind the walk, then described). Both are remembered by the world for its
     document, so only the first listing of a page (or one meeting new candidates) pays a second walk, and
     only when DevTools found something."""
-    first: dict[str, Any] = {**args, "icons": True, "closed": True}
+    main = view.frame.parent_frame is None  # DevTools asks for listeners in the main frame only
+    first: dict[str, Any] = {**args, "icons": True, "closed": True, "iconMark": main}
     if worlds.take_no_listeners(view.frame):
         first["iconVerdicts"] = []  # the last listing's candidates: none has a listener
-    data, hosts = await worlds.run_then_hosts(view.frame, listing_js.list_frame(first))
+    started = time.perf_counter()
+    data, hosts, marked = await worlds.run_then_hosts(view.frame, listing_js.list_frame(first), listeners=main)
+    walked = time.perf_counter()
     checks = [str(c) for c in data.get("iconCheck") or []]
+    took = [0.0, 0.0]  # the two checks' times (DEBUG log)
 
     async def listeners() -> list[str] | None:
-        return await worlds.click_listeners(view.frame, checks) if checks else None
+        if marked is not None and [str(i) for i in marked["ids"]] == checks:
+            return [str(i) for i in marked["yes"]] if checks else None  # asked right behind the walk
+        began = time.perf_counter()
+        try:
+            return await worlds.click_listeners(view.frame, checks) if checks else None
+        finally:
+            took[0] = time.perf_counter() - began
 
     async def closed() -> int:
-        return await worlds.closed_roots(view.frame, hosts)  # None unless the walk met such elements
+        began = time.perf_counter()
+        try:
+            return await worlds.closed_roots(view.frame, hosts)  # None unless the walk met such elements
+        finally:
+            took[1] = time.perf_counter() - began
 
     verdicts, roots = await asyncio.gather(listeners(), closed())
     again: dict[str, Any] = {}
@@ -65,8 +84,15 @@ async def _list_isolated(worlds: FrameWorlds, view: FrameView, args: dict[str, A
         worlds.defer_no_listeners(view.frame)
     if roots:
         again["closed"] = False  # roots handed over: walk again, into them
+    checked = time.perf_counter()
     if again:
         data = await worlds.run(view.frame, listing_js.list_frame({**args, **again, "again": True, "reuse": False}))
+    if log.isEnabledFor(logging.DEBUG):  # where a slow listing's time went (bench/real_pages.py --phases)
+        log.debug("frame %s: walk %.0f ms (reused %s), DevTools checks %.0f ms (listeners of %d icons %.0f ms, "
+                  "%d hosts %s: %d closed roots in %.0f ms), again %.0f ms", view.label, (walked - started) * 1000,
+                  bool(data.get("reused")), (checked - walked) * 1000, len(checks), took[0] * 1000,
+                  int(data.get("closedCheck") or 0), "taken" if hosts else "none", roots, took[1] * 1000,
+                  (time.perf_counter() - checked) * 1000)
     return data
 
 
@@ -143,7 +169,18 @@ async def scan(session: BrowserSession, worlds: FrameWorlds, frames: Frames, arg
         view.ids.seq = max(view.ids.seq, int(data.get("seq", 0)))
         return FrameResult(view, data)
 
-    tasks = [asyncio.ensure_future(one(v)) for v in frames.first]
+    began = time.perf_counter()
+
+    async def timed(view: FrameView) -> FrameResult | None:
+        started = time.perf_counter()
+        result = await one(view)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("frame %s: %s from %.0f to %.0f ms of the scan", view.label,
+                      "listed" if result else failed.get(view.label, "gone")[:40], (started - began) * 1000,
+                      (time.perf_counter() - began) * 1000)
+        return result
+
+    tasks = [asyncio.ensure_future(timed(v)) for v in frames.first]
     try:
         more = await frames.children() if frames.children is not None else []
     except BaseException:
@@ -151,7 +188,7 @@ async def scan(session: BrowserSession, worlds: FrameWorlds, frames: Frames, arg
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         raise
-    tasks += [asyncio.ensure_future(one(v)) for v in more]
+    tasks += [asyncio.ensure_future(timed(v)) for v in more]
     results = await asyncio.gather(*tasks)
     return Scan([r for r in results if r is not None], failed)
 
