@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,8 @@ from tests.agent_loop.helpers import act
 from tests.mcp.helpers import kill_browser_with_marker
 
 MARKER = f"--browserops-test-marker={uuid.uuid4().hex}"
-EXIT_WITHIN_S = 10.0
+# The call the browser died under answers within this, the browser's restart and the call's retry included.
+ANSWER_WITHIN_S = 20.0
 
 
 @pytest.fixture
@@ -60,11 +61,21 @@ async def test_a_killed_browser_ends_in_a_pause_and_is_restarted(own_ctx: ToolCo
             killed_at.append(time.monotonic())
 
     host.runner.guards.append(killer)
+    answered_at: list[float] = []
+    call = host.call
+
+    async def timed_call(name: str, args: Mapping[str, Any]) -> Any:
+        result = await call(name, args)
+        if killed_at and not answered_at:
+            answered_at.append(time.monotonic())  # the call the kill hit has answered
+        return result
+
+    host.call = timed_call  # type: ignore[method-assign]
     typing = act("searchbox", "Search", "type", text="stapler", submit=True, progress="Typing the query.")
     reopen = tool_turn("browser_navigate", {"url": demo_site.base_url + "/search"}, "Opening the page again.")
     done = tool_turn("assistant_done", {"reason": "The results page lists the Red stapler."}, "Finishing.")
 
-    def as_a_model_would(request: ModelRequest) -> ModelTurn:
+    def as_a_model_would(request: ModelRequest) -> ModelTurn | Awaitable[ModelTurn]:
         # Finish on the results page; type the query on the search page; anywhere else (the browser came back
         # empty after the crash) open the search page again.
         latest = orjson.dumps(request.messages[-1]).decode()
@@ -79,7 +90,7 @@ async def test_a_killed_browser_ends_in_a_pause_and_is_restarted(own_ctx: ToolCo
     run = AgentRun(host, model, RunConfig(goal="find a stapler", workspace=workspace, settings=own_ctx.settings))
     pause = await asyncio.wait_for(run.advance(), 60)
     assert killed_at, f"the run made only {len(seen)} calls: {seen}"
-    assert time.monotonic() - killed_at[0] < EXIT_WITHIN_S
+    assert answered_at[0] - killed_at[0] < ANSWER_WITHIN_S  # the call the browser died under did not hang
     # The run got over the crash: the browser came back once, and the task was finished and checked on the page.
     assert host.restarts == 1 and own_ctx.session.alive
     assert pause.kind == "done" and pause.verified, pause
