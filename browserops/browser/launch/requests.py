@@ -138,7 +138,13 @@ class RequestMonitor:
             log.warning("side-effect ledger: %s", self.blind)
 
     def _untap(self, page: Page) -> None:
-        self._taps.pop(page, None)
+        tap = self._taps.pop(page, None)
+        # What its documents sent as they unloaded can no longer be watched: still on its way, its answer unseen.
+        for key in tap.orphans if tap is not None else ():
+            entry = self._by_key.pop(key, None)
+            if entry is not None and entry.in_flight:
+                entry.ended, entry.failure, entry._done = _now(), "answer not seen: its tab closed first", True
+                self._changed.set()
 
     async def tapped(self) -> None:
         """Wait until every page's DevTools tap is in place (or known not to be)."""

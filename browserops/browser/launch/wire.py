@@ -66,7 +66,7 @@ class WireTap:
         self.listener = listener
         self.cdp: CDPSession | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._orphans: set[str] = set()  # Fetch request ids of requests no page event reported
+        self.orphans: set[str] = set()  # Fetch request ids of unanswered requests no page event reported
 
     async def attach(self, context: BrowserContext, page: Page) -> bool:
         """Open the page's DevTools session and start the tap; False where the browser offers none."""
@@ -98,8 +98,8 @@ class WireTap:
         try:
             if status is not None:  # the answer of an unsafe request (only those ask for it)
                 command = "Fetch.continueResponse"
-                key = fetch_id if fetch_id in self._orphans else None
-                self._orphans.discard(fetch_id)
+                key = fetch_id if fetch_id in self.orphans else None
+                self.orphans.discard(fetch_id)
                 self.listener.answered(key, method, url, int(status))
             elif method not in SAFE_METHODS:
                 if not event.get("networkId"):
@@ -107,7 +107,7 @@ class WireTap:
                     if not self.listener.unload_sent(fetch_id, method, url, kind, _body(request)):
                         command, params = "Fetch.failRequest", {"requestId": fetch_id, "errorReason": "BlockedByClient"}
                     else:
-                        self._orphans.add(fetch_id)
+                        self.orphans.add(fetch_id)
                 if command == "Fetch.continueRequest":
                     params["interceptResponse"] = True
         finally:
