@@ -161,6 +161,9 @@ def test_a_beacon_sent_as_the_page_unloads_is_in_the_ledger_with_its_status(site
     assert ledger == [(2, "POST", "/save/form", 303, False), (2, "POST", "/save/release", 202, True)], ledger
     beacon = _ledger(workspace, request_id)[1]
     assert beacon["kind"] == "ping" and beacon["bodyBytes"] == len(b"lock=1") and not beacon.get("inFlight")
+    summary = (bundle_of(workspace, request_id) / "summary.md").read_text(encoding="utf-8")
+    row = r"\| 2 \| POST \| http://[^|]+/save/release \| 202 \| ping \(as its page unloaded\)"
+    assert re.search(row, summary), summary
 
 
 def test_prepare_refuses_a_beacon_a_page_sends_as_a_step_leaves_it(site: DemoSite, workspace: Path) -> None:
