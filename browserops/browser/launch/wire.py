@@ -71,13 +71,13 @@ class WireTap:
     async def attach(self, context: BrowserContext, page: Page) -> bool:
         """Open the page's DevTools session and start the tap; False where the browser offers none."""
         try:
-            cdp = await context.new_cdp_session(page)
+            # Set before interception starts: a request paused before Fetch.enable answers must be continued too.
+            self.cdp = cdp = await context.new_cdp_session(page)
             cdp.on("Fetch.requestPaused", self._on_paused)
             await cdp.send("Fetch.enable", {"patterns": PATTERNS})
         except PlaywrightError as exc:
             log.info("no DevTools tap for %s: %s", page.url, str(exc).splitlines()[0] if str(exc) else exc)
             return False
-        self.cdp = cdp
         return True
 
     def _on_paused(self, event: dict[str, Any]) -> None:
