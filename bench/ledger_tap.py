@@ -42,6 +42,7 @@ async def main(requests: int, rounds: int) -> dict[str, Any]:
         async with BrowserSession(SessionOptions()) as session:
             tapped = session.page
             await tapped.goto(site.base_url + "/save/plain")
+            session.requests.start_tapping()  # as a run does
             await session.requests.tapped()
             assert session.requests.blind is None, session.requests.blind
             assert session.browser is not None

@@ -92,6 +92,9 @@ class StepExecutor(PageChecks):
         self.say(f"Opening {self.plan.start_url}")
         self.session.requests.set_step(0)
         try:
+            # What pages send as they unload reaches the ledger only through their DevTools tap (launch/wire.py).
+            self.session.requests.start_tapping()
+            await self.session.until_lost(self.session.requests.tapped(), "starting the run")
             await open_url(self.tools, self.plan.start_url, self.seen, login_wait_s=self.login_wait_s,
                            on_wait=self.progress, signs_in=signs_in_here(self.plan.actions, 0))
         except BrowserOpsError as exc:

@@ -193,6 +193,7 @@ class RehearsalSession(BrowserSession):
         # What a document sends as it unloads (a beacon on pagehide when a step navigates) never reaches a route:
         # the session's DevTools tap refuses it in the browser instead (see launch/wire.py).
         self.requests.refuse_unload = self.fence.refuse_unload
+        self.requests.tapping = True
         self._own_browser: Browser | None = None
         self._shared_browser: Browser | None = None
 

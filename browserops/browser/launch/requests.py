@@ -3,10 +3,11 @@
 "Unsafe" is RFC 9110's complement of the safe methods: anything but GET, HEAD and OPTIONS (so form posts, fetch/XHR
 writes, ``sendBeacon`` — a POST of type ``ping`` — and a form post that navigates), plus every WebSocket message a
 page sends. The monitor listens to the context's ``request`` / ``requestfinished`` / ``requestfailed`` events (every
-page, frame and popup of the context, whoever started the request) and to each page's WebSockets, and taps each
-page's DevTools ``Fetch`` interception (:mod:`~browserops.browser.launch.wire`) for what those events never report:
-what a document sends as it unloads (``sendBeacon``, keepalive fetches) and the answer of a request whose document
-went before it came. It never changes a request.
+page, frame and popup of the context, whoever started the request) and to each page's WebSockets, and (once a run
+or rehearsal asks, :meth:`RequestMonitor.start_tapping`) taps each page's DevTools ``Fetch`` interception
+(:mod:`~browserops.browser.launch.wire`) for what those events never report: what a document sends as it unloads
+(``sendBeacon``, keepalive fetches) and the answer of a request whose document went before it came. It never
+changes a request.
 
 Each entry keeps method, origin + path (query values replaced by ``…``: they can hold what a person typed), the
 answer's status, start and end time, and the body's size and SHA-256 — never the body. ``step`` says which plan step
@@ -105,6 +106,8 @@ class RequestMonitor:
         self._next_id = 1
         self._by_key: dict[str, SentRequest] = {}  # what the DevTools tap reported, by its Fetch request id
         self._taps: dict[Page, WireTap] = {}
+        self._tapping: set[Page] = set()  # pages whose tap is being set up
+        self.tapping = False  # whether pages get a DevTools tap (start_tapping)
         self._starting: set[asyncio.Task[None]] = set()
         # Why some page has no DevTools tap (a browser that offers no DevTools session): the ledger may then miss
         # what a page sends as it unloads, and says so. None while every page is tapped.
@@ -123,13 +126,27 @@ class RequestMonitor:
 
     def watch_page(self, page: Page) -> None:
         page.on("websocket", self._on_websocket)
-        if self._context is None or page in self._taps:
+        if self.tapping:
+            self._tap(page)
+
+    def start_tapping(self) -> None:
+        """Tap every page of the context from now on (a run, whose ledger it completes; a rehearsal, whose fence it
+        completes). The tap costs each paused request a round trip through this process, so a session that only
+        serves tools (an agent, an MCP client) goes without it until it runs a plan."""
+        self.tapping = True
+        for page in self._context.pages if self._context is not None else []:
+            self._tap(page)
+
+    def _tap(self, page: Page) -> None:
+        if self._context is None or page in self._taps or page in self._tapping or page.is_closed():
             return
+        self._tapping.add(page)
         task = tap_page(self._context, page, self, self._tapped)
         self._starting.add(task)
         task.add_done_callback(self._starting.discard)
 
     def _tapped(self, page: Page, tap: WireTap | None) -> None:
+        self._tapping.discard(page)
         if tap is not None:
             self._taps[page] = tap
             page.once("close", self._untap)

@@ -14,8 +14,9 @@ answer's status is read as it arrives. A request with no ``networkId`` (no page-
 it) is reported to :class:`~browserops.browser.launch.requests.RequestMonitor` as sent by an unloading document;
 the answer of any unsafe request is reported too, so an entry whose document went is closed with its status.
 
-The tap changes nothing on the wire but a round trip per paused request. Where the browser offers no DevTools
-session (not Chromium), :meth:`RequestMonitor.blind` says so, and the ledger says it may miss unload-time sends.
+The tap changes nothing on the wire but a round trip through this process per paused request, so a session taps
+its pages only once it runs or rehearses a plan (``RequestMonitor.start_tapping``). Where the browser offers no
+DevTools session (not Chromium), ``RequestMonitor.blind`` says so, and the ledger says it may miss unload-time sends.
 """
 
 from __future__ import annotations
