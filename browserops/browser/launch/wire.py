@@ -8,8 +8,8 @@ unseen, crNetworkManager ``_onRequestPaused``) never hear of it, although the se
 in flight when its document went gets no ``loadingFinished``, so its answer never reaches Playwright.
 
 The browser's own interception does see both: a ``Fetch`` session on the page's target pauses every request of the
-kinds that can carry a change (documents, fetch/XHR, beacons, "other") in the browser process, whichever document
-sent it. The tap continues every safe one at once; an unsafe one is continued with ``interceptResponse`` so its
+kinds a going document can send a change with (fetch/XHR, beacons, "other") in the browser process, whichever
+document sent it. The tap continues every safe one at once; an unsafe one is continued with ``interceptResponse`` so its
 answer's status is read as it arrives. A request with no ``networkId`` (no page-side record: Playwright never sees
 it) is reported to :class:`~browserops.browser.launch.requests.RequestMonitor` as sent by an unloading document;
 the answer of any unsafe request is reported too, so an entry whose document went is closed with its status.
@@ -34,9 +34,11 @@ from playwright.async_api import Error as PlaywrightError
 log = logging.getLogger(__name__)
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-# The request kinds that can carry an unsafe method. Images, scripts, styles, fonts, media, prefetches, event
-# streams and WebSocket handshakes are always GETs, so they are never paused.
-TAPPED_KINDS = ("Document", "XHR", "Fetch", "Ping", "Other", "CSPViolationReport")
+# The request kinds a page can send with an unsafe method while or after its document goes. Images, scripts,
+# styles, fonts, media, prefetches, event streams and WebSocket handshakes are always GETs; a document request (a
+# form post) always has its page-side record and its answer goes to the new document, which Playwright reports: so
+# none of those is paused, and a page load costs no extra round trip.
+TAPPED_KINDS = ("XHR", "Fetch", "Ping", "Other", "CSPViolationReport")
 PATTERNS = [{"urlPattern": "*", "requestStage": "Request", "resourceType": kind} for kind in TAPPED_KINDS]
 
 
