@@ -116,6 +116,10 @@ async def test_cdp_attach_leaves_the_users_browser_running(
     async with BrowserSession(SessionOptions(mode="cdp", cdp_url=http_url)) as session:
         await session.page.goto(demo_site.base_url + "/?nobanner=1")
         assert session.page.url.startswith(demo_site.base_url)
+        # The side-effect ledger's DevTools tap works over an attachment too (else the ledger says it is blind).
+        session.requests.start_tapping()  # as a run does
+        await session.requests.tapped()
+        assert session.requests.blind is None
     # The user's browser still works after the session closed: a second attachment opens a page in it (a
     # browser told to close would be shutting down and refuse), and its process is still running.
     async with BrowserSession(SessionOptions(mode="cdp", cdp_url=http_url)) as again:

@@ -8,13 +8,17 @@
 - ``undoable``: says "Element updated" with an Undo button in an alert and holds a leave-page guard; the PUT leaves
   only when the notice closes (``delay`` ms, 2000 by default), as an undoable save of an admin framework does.
 
+``/save/leave``: a form whose Save posts and navigates away (``POST /save/form``, answered 303 to a page saying
+"Saved"); as the page goes, its pagehide listener releases its lock with ``sendBeacon`` (``POST /save/release``,
+answered 202), which the browser sends after the document is gone, as a CMS editor does.
+
 Every request reaches the site's request log (``GET /__requests``), so a test compares the run's ledger with it.
 """
 
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from browserops.demo_site.web import render
@@ -38,7 +42,25 @@ async def save_api(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
+async def leave_page(request: Request) -> Response:
+    return render(request, "save_leave.html", "Edit the title", {"saved": request.query_params.get("saved", "")})
+
+
+async def leave_form(request: Request) -> Response:
+    form = await request.form()
+    title = str(form.get("title", ""))
+    return RedirectResponse(f"/save/leave?saved={len(title)}+characters", status_code=303)
+
+
+async def release(request: Request) -> Response:
+    await request.body()
+    return Response(status_code=202)
+
+
 ROUTES: list[BaseRoute] = [
+    Route("/save/leave", leave_page, methods=["GET"]),
+    Route("/save/form", leave_form, methods=["POST"]),
+    Route("/save/release", release, methods=["POST"]),
     Route("/save/api", save_api, methods=["POST", "PUT"]),
     Route("/save/{case}", save_page, methods=["GET"]),
 ]

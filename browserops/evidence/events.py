@@ -71,6 +71,8 @@ class SentRequest(EventModel):
     status: int | None = Field(None, description="The HTTP status of the answer; null: none (failed, in flight, WS).")
     failure: str | None = Field(None, max_length=200, description="Why no answer came (blocked, network error).")
     in_flight: bool = Field(False, description="Still unanswered when the step was recorded.")
+    unloading: bool = Field(False, description="Sent by a document as it went away (a pagehide/unload listener's "
+                            "sendBeacon or keepalive fetch), which only the browser's DevTools interception sees.")
     body_bytes: int = Field(0, ge=0)
     body_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$", description="Never the body itself.")
 

@@ -92,6 +92,9 @@ class StepExecutor(PageChecks):
         self.say(f"Opening {self.plan.start_url}")
         self.session.requests.set_step(0)
         try:
+            # What pages send as they unload reaches the ledger only through their DevTools tap (launch/wire.py).
+            self.session.requests.start_tapping()
+            await self.session.until_lost(self.session.requests.tapped(), "starting the run")
             await open_url(self.tools, self.plan.start_url, self.seen, login_wait_s=self.login_wait_s,
                            on_wait=self.progress, signs_in=signs_in_here(self.plan.actions, 0))
         except BrowserOpsError as exc:
@@ -141,15 +144,19 @@ class StepExecutor(PageChecks):
         detail = f" ({outcome.note})" if outcome.note else ""
         self.say(f"{head}: {outcome.status}{detail} {outcome.ms:.0f} ms")
 
-    def _take_ledger(self) -> list[SentRequest]:
+    def _take_ledger(self, *, unanswered: bool = False) -> list[SentRequest]:
         """What the pages sent since the last step recorded its ledger (a request that leaves between two steps
-        goes with the next one)."""
+        goes with the next one). A request still unanswered (a heartbeat in flight as a step navigated) waits, with
+        every one after it, for a later event, so it is written with its answer: only the run's last event (and a
+        failed step's) takes it ``unanswered``. Each entry keeps the step it left during."""
         sent = self.session.requests.since(self.ledger_mark)
+        if not unanswered:
+            sent = sent[:next((i for i, e in enumerate(sent) if e.in_flight), len(sent))]
         self.ledger_mark = max([self.ledger_mark, *(e.id for e in sent)])
         return [ledger_entry(e) for e in sent]
 
-    def _record_sent(self, event: StepEvent, outcome: StepOutcome | None) -> None:
-        event.sent = self._take_ledger()
+    def _record_sent(self, event: StepEvent, outcome: StepOutcome | None, *, unanswered: bool = False) -> None:
+        event.sent = self._take_ledger(unanswered=unanswered)
         if outcome is not None:
             outcome.sent = [e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in event.sent]
 
@@ -157,11 +164,13 @@ class StepExecutor(PageChecks):
         """Before the browser closes: wait (bounded) for what is still on its way to the server, and record
         whatever was sent after the last step."""
         pending = await before_close(self.session) if self.session.alive else None
-        sent = self._take_ledger()
-        if sent or pending:
+        sent = self._take_ledger(unanswered=True)
+        blind = self.session.requests.blind
+        if sent or pending or blind:
             event = StepEvent.begin(step=0, kind="close", sent=sent)
             self.writer.log_event(event.end(status="ok", note="sent after the last step" + (
-                f"; still pending when the browser closed: {pending}" if pending else "")))
+                f"; still pending when the browser closed: {pending}" if pending else "") + (
+                f"; the ledger may lack what pages sent as they unloaded: {blind}" if blind else "")))
 
     def _skip(self, a: PlanAction, head: str, why: str) -> None:
         self.writer.log_event(StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect,
@@ -377,7 +386,7 @@ class StepExecutor(PageChecks):
                 shots.append(await screenshot_into(self.tools, self.writer, step, phase, label))
             rel, _ = await snapshot_into(self.tools, self.writer, step, f"{phase}-{label}")
             event.note = f"page snapshot {rel}"
-        self._record_sent(event, outcome)
+        self._record_sent(event, outcome, unanswered=True)
         event.end(status="error", page_url=self.seen.url, page_title=self.seen.title, screenshots=shots,
                   code=exc.code.value, error=exc.message)
         self.writer.log_event(event)

@@ -140,3 +140,38 @@ def test_beacons_websocket_messages_and_fetches_are_all_in_the_ledger(site: Demo
                       (3, "WS", "/rehearse/chat", "websocket")], ledger
     assert _unsafe_log(site, start) == [("POST", "/rehearse/draft"), ("POST", "/rehearse/beacon"),
                                         ("WSMSG", "/rehearse/chat")]
+
+
+def _leave_steps(*then: dict[str, Any]) -> dict[str, Any]:
+    return {"title": "Save the title and leave", "startUrl": "/save/leave", "steps": [
+        {"kind": "fill", "field": "title", "target": {"role": "textbox", "names": ["Title"]}, "value": "Q4 plan"},
+        *then]}
+
+
+def test_a_beacon_sent_as_the_page_unloads_is_in_the_ledger_with_its_status(site: DemoSite, workspace: Path) -> None:
+    """Save posts the form and navigates away; the page's pagehide listener sends a beacon, which the browser sends
+    after the document is gone (no page request event reports it): the ledger has it, answered 202."""
+    start = len(request_log(site.base_url))
+    code, run, err, request_id = _two_phase(site, workspace, _leave_steps(
+        {"kind": "submit", "target": {"role": "button", "names": ["Save"]}, "expect": {"text": ["Saved"]}}))
+    assert code == 0 and run["runStatus"] == "complete", (run, err)
+    assert _unsafe_log(site, start) == [("POST", "/save/form"), ("POST", "/save/release")]
+    ledger = [(r["step"], r["method"], _path(r["url"]), r["status"], r.get("unloading", False))
+              for r in _ledger(workspace, request_id)]
+    assert ledger == [(2, "POST", "/save/form", 303, False), (2, "POST", "/save/release", 202, True)], ledger
+    beacon = _ledger(workspace, request_id)[1]
+    assert beacon["kind"] == "ping" and beacon["bodyBytes"] == len(b"lock=1") and not beacon.get("inFlight")
+    summary = (bundle_of(workspace, request_id) / "summary.md").read_text(encoding="utf-8")
+    row = r"\| 2 \| POST \| http://[^|]+/save/release \| 202 \| ping \(as its page unloaded\)"
+    assert re.search(row, summary), summary
+
+
+def test_prepare_refuses_a_beacon_a_page_sends_as_a_step_leaves_it(site: DemoSite, workspace: Path) -> None:
+    """The rehearsal follows a navigate step away from the form: the beacon its pagehide listener sends never
+    reaches a route, and must still not leave the fenced copy."""
+    start = len(request_log(site.base_url))
+    steps = write_steps(workspace, "steps.yaml", _leave_steps({"kind": "navigate", "url": "/save/leave?saved=no"}))
+    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--base-url", site.base_url)
+    assert code == 2, (prepared, err)
+    assert _unsafe_log(site, start) == []
+    assert any("/save/release" in line for line in orjson.dumps(prepared).decode().split('"')), prepared

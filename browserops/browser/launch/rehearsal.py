@@ -10,7 +10,9 @@ Its :class:`RequestFence` refuses, before it leaves the browser, every request t
 but the safe ones (GET, HEAD, and the OPTIONS of a CORS preflight: RFC 9110 §9.2.1), so also ``sendBeacon`` and form
 posts; every WebSocket message the page sends (the server's messages still reach the page); a new top-level document
 the plan does not name (a link or a GET form leading to another address; the page's own address with another query,
-as its search or filter form asks for, is the same page); popups and new tabs; downloads
+as its search or filter form asks for, is the same page); what a page sends as it unloads (a beacon or keepalive
+fetch from a pagehide listener when a step navigates), which no route sees, is refused by the session's DevTools tap
+(:mod:`~browserops.browser.launch.wire`); popups and new tabs; downloads
 (``accept_downloads=False``) and service workers (``service_workers="block"``). Each refusal is kept, so prepare can
 say which step's rehearsal the page may have needed it for.
 """
@@ -94,6 +96,10 @@ class RequestFence:
     def _refuse(self, what: str, url: str, *, needed: bool) -> None:
         self.refusals.append(Refusal(what, _without_query(url), needed))
         log.info("rehearsal refused %s to %s", what, _without_query(url))
+
+    def refuse_unload(self, method: str, url: str, kind: str) -> None:
+        """A request a document sent as it went away (``kind`` ``ping``: a beacon), refused by the DevTools tap."""
+        self._refuse("beacon" if kind == "ping" else f"{method} request", url, needed=False)
 
     def _named(self, url: str) -> bool:
         """A document the plan names (a navigate step's URL, the rehearsed click's expected URL), or the page
@@ -184,6 +190,10 @@ class RehearsalSession(BrowserSession):
         super().__init__(replace(parent.options))
         self.parent = parent
         self.fence = RequestFence()
+        # What a document sends as it unloads (a beacon on pagehide when a step navigates) never reaches a route:
+        # the session's DevTools tap refuses it in the browser instead (see launch/wire.py).
+        self.requests.refuse_unload = self.fence.refuse_unload
+        self.requests.tapping = True
         self._own_browser: Browser | None = None
         self._shared_browser: Browser | None = None
 

@@ -3,8 +3,11 @@
 "Unsafe" is RFC 9110's complement of the safe methods: anything but GET, HEAD and OPTIONS (so form posts, fetch/XHR
 writes, ``sendBeacon`` — a POST of type ``ping`` — and a form post that navigates), plus every WebSocket message a
 page sends. The monitor listens to the context's ``request`` / ``requestfinished`` / ``requestfailed`` events (every
-page, frame and popup of the context, whoever started the request) and to each page's WebSockets; it never routes,
-so it costs nothing on the wire and changes nothing the page does.
+page, frame and popup of the context, whoever started the request) and to each page's WebSockets, and (once a run
+or rehearsal asks, :meth:`RequestMonitor.start_tapping`) taps each page's DevTools ``Fetch`` interception
+(:mod:`~browserops.browser.launch.wire`) for what those events never report: what a document sends as it unloads
+(``sendBeacon``, keepalive fetches) and the answer of a request whose document went before it came. It never
+changes a request.
 
 Each entry keeps method, origin + path (query values replaced by ``…``: they can hold what a person typed), the
 answer's status, start and end time, and the body's size and SHA-256 — never the body. ``step`` says which plan step
@@ -20,11 +23,14 @@ import hashlib
 import logging
 import time
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from playwright.async_api import BrowserContext, Page, Request, WebSocket
 from playwright.async_api import Error as PlaywrightError
+
+from browserops.browser.launch.wire import WireTap, tap_page
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +66,10 @@ class SentRequest:
     ended: str | None = None
     status: int | None = None
     failure: str | None = None
+    unloading: bool = False  # sent by a document as it went away, seen only by the DevTools tap
     _t0: float = 0.0
     _done: bool = False
+    _raw_url: str = ""  # to find the entry again when the tap reads its answer; never written out
 
     @property
     def in_flight(self) -> bool:
@@ -73,6 +81,8 @@ class SentRequest:
                                "status": self.status, "bodyBytes": self.body_bytes, "bodySha256": self.body_sha256}
         if self.failure:
             out["failure"] = self.failure
+        if self.unloading:
+            out["unloading"] = True
         if not self._done:
             out["inFlight"] = True
         return out
@@ -94,6 +104,17 @@ class RequestMonitor:
         self._context: BrowserContext | None = None
         self._changed = asyncio.Event()
         self._next_id = 1
+        self._by_key: dict[str, SentRequest] = {}  # what the DevTools tap reported, by its Fetch request id
+        self._taps: dict[Page, WireTap] = {}
+        self._tapping: set[Page] = set()  # pages whose tap is being set up
+        self.tapping = False  # whether pages get a DevTools tap (start_tapping)
+        self._starting: set[asyncio.Task[None]] = set()
+        # Why some page has no DevTools tap (a browser that offers no DevTools session): the ledger may then miss
+        # what a page sends as it unloads, and says so. None while every page is tapped.
+        self.blind: str | None = None
+        # A fenced session (prepare's rehearsal) refuses what a document sends as it unloads: called with
+        # (method, url, kind) for each refusal.
+        self.refuse_unload: Callable[[str, str, str], None] | None = None
 
     def install(self, context: BrowserContext) -> None:
         if self._context is context:
@@ -105,6 +126,47 @@ class RequestMonitor:
 
     def watch_page(self, page: Page) -> None:
         page.on("websocket", self._on_websocket)
+        if self.tapping:
+            self._tap(page)
+
+    def start_tapping(self) -> None:
+        """Tap every page of the context from now on (a run, whose ledger it completes; a rehearsal, whose fence it
+        completes). The tap costs each paused request a round trip through this process, so a session that only
+        serves tools (an agent, an MCP client) goes without it until it runs a plan."""
+        self.tapping = True
+        for page in self._context.pages if self._context is not None else []:
+            self._tap(page)
+
+    def _tap(self, page: Page) -> None:
+        if self._context is None or page in self._taps or page in self._tapping or page.is_closed():
+            return
+        self._tapping.add(page)
+        task = tap_page(self._context, page, self, self._tapped)
+        self._starting.add(task)
+        task.add_done_callback(self._starting.discard)
+
+    def _tapped(self, page: Page, tap: WireTap | None) -> None:
+        self._tapping.discard(page)
+        if tap is not None:
+            self._taps[page] = tap
+            page.once("close", self._untap)
+        elif not page.is_closed():
+            self.blind = "the browser offers no DevTools session to watch what a page sends as it unloads"
+            log.warning("side-effect ledger: %s", self.blind)
+
+    def _untap(self, page: Page) -> None:
+        tap = self._taps.pop(page, None)
+        # What its documents sent as they unloaded can no longer be watched: still on its way, its answer unseen.
+        for key in tap.orphans if tap is not None else ():
+            entry = self._by_key.pop(key, None)
+            if entry is not None and entry.in_flight:
+                entry.ended, entry.failure, entry._done = _now(), "answer not seen: its tab closed first", True
+                self._changed.set()
+
+    async def tapped(self) -> None:
+        """Wait until every page's DevTools tap is in place (or known not to be)."""
+        if self._starting:
+            await asyncio.gather(*list(self._starting), return_exceptions=True)
 
     def set_step(self, step: int | None) -> None:
         """The plan step now running: what leaves from here on is that step's."""
@@ -121,7 +183,7 @@ class RequestMonitor:
     def _entry(self, method: str, url: str, kind: str, body: bytes | None) -> SentRequest:
         size, digest = _body(body)
         entry = SentRequest(self._next_id, method, redacted_url(url), kind, self.step, _now(), size, digest,
-                            _t0=time.monotonic())
+                            _t0=time.monotonic(), _raw_url=url)
         self._next_id += 1
         return entry
 
@@ -141,7 +203,10 @@ class RequestMonitor:
         entry = self._by_request.pop(request, None)
         if entry is None:
             return
-        entry.ended, entry.status, entry.failure, entry._done = _now(), status, failure, True
+        if entry.in_flight:
+            entry.ended = _now()
+        # The DevTools tap may have read the answer already (its document went, so Playwright has none to read).
+        entry.status, entry.failure, entry._done = status if status is not None else entry.status, failure, True
         self._changed.set()
 
     def _on_finished(self, request: Request) -> None:
@@ -168,6 +233,29 @@ class RequestMonitor:
         except PlaywrightError:
             pass
         self._close(request, status, failure)
+
+    # -- what the DevTools tap reports (wire.TapListener) ---------------------------------------------------
+
+    def unload_sent(self, key: str, method: str, url: str, kind: str, body: bytes | None) -> bool:
+        if self.refuse_unload is not None:
+            self.refuse_unload(method, url, kind)
+            return False
+        entry = self._entry(method, url, kind, body)
+        entry.unloading = True
+        self._by_key[key] = entry
+        self._add(entry)
+        log.info("unsafe request %s %s sent as a page unloaded (step %s)", entry.method, entry.url, entry.step)
+        return True
+
+    def answered(self, key: str | None, method: str, url: str, status: int) -> None:
+        entry = self._by_key.pop(key, None) if key is not None else next(
+            (e for e in self.entries if e.in_flight and not e.unloading and e.method == method and e._raw_url == url),
+            None)
+        if entry is None or not entry.in_flight:
+            return
+        # A request Playwright reported stays in its map: its own "requestfinished", if it ever comes, says the same.
+        entry.ended, entry.status, entry._done = _now(), status, True
+        self._changed.set()
 
     def _on_websocket(self, socket: WebSocket) -> None:
         url = socket.url
