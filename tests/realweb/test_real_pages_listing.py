@@ -16,8 +16,8 @@ A page whose own inline script sends it elsewhere (offline: to Chromium's error 
 whose first look once met the error page's 3 controls) is counted apart, not held to the first-look bar.
 A run with these bars (8 chunks, load 37): first look 21 894 of 21 897 covered (the 3: that error page), no
 frame failed; 13 min for the 8 chunks on one worker.
-Since off-machine host names fail at once (``OFFLINE_ARGS``, 2026-11-27, load 10): first look 22 038 of 22 038
-covered on the 178 pages that stayed put (the settling page included), no frame failed; 136 s for the 8 chunks.
+Since off-machine host names fail at once (``tests/realweb/offline.py``; 2026-11-27, load 10): first look 22 038 of
+22 038 covered on the 178 pages that stayed put (the settling page included), no frame failed; 136 s, 8 chunks.
 
 One browser, pages in sequence; the pages are split into chunks (one test each) so pytest-xdist can spread
 them over workers. Each chunk reports every failing page at once, not just the first, and prints its first-look
@@ -35,10 +35,11 @@ import pytest
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browserops.browser.launch.cdp import page_cdp
-from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.listing import MAX_LIMIT, list_interactives
 from browserops.demo_site.real_pages import RealPagesSite, page_names
 from tests.realweb.ax_coverage import Coverage, coverage
+from tests.realweb.offline import offline_session
 
 CHUNKS = 8  # about 23 pages each: a chunk stays well inside the 180 s per-test timeout under load
 MIN_COVERAGE = 0.99
@@ -47,10 +48,6 @@ FIRST_LOOK_MIN_COVERAGE = 0.99
 SETTLING_PAGE = "287e4d9f4af3"
 SETTLING_FIRST_LOOK_MIN_COVERAGE = 0.58
 LOAD_WAIT_MS = 10_000  # as bench/real_pages.py
-# Every host but this machine fails to resolve at once, as on a machine without a network. Without it, each
-# off-machine request a page's own scripts make (ads, analytics, fonts: not blanked, they are built at run time)
-# waited on the resolver, up to 5 s each on CI, so most of this test's time was pages waiting for ``load``.
-OFFLINE_ARGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +57,8 @@ def real_site() -> Iterator[RealPagesSite]:
 
 
 @pytest.fixture(scope="module")
-async def offline_session() -> AsyncIterator[BrowserSession]:
-    async with BrowserSession(SessionOptions(extra_args=OFFLINE_ARGS)) as session:
+async def real_pages_session() -> AsyncIterator[BrowserSession]:
+    async with offline_session() as session:  # off-machine names fail at once, not after the resolver's wait
         yield session
 
 
@@ -78,9 +75,9 @@ async def _whole_listing(session: BrowserSession) -> tuple[set[str], int, dict[s
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
-async def test_real_pages_are_listed_fully(chunk: int, offline_session: BrowserSession,
+async def test_real_pages_are_listed_fully(chunk: int, real_pages_session: BrowserSession,
                                            real_site: RealPagesSite) -> None:
-    session = offline_session
+    session = real_pages_session
     names = page_names()
     assert len(names) == 181, "the saved real pages must sit at tests/realweb/pages/"
     problems: list[str] = []
