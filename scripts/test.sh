@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 export PATH="$HOME/.local/bin:$PATH"
+# Let Python cache bytecode (see tests/conftest.py): without it every process compiles its imports from source.
+unset PYTHONDONTWRITEBYTECODE
 uv run --frozen ruff check browserops tests bench domain_packs
 uv run --frozen mypy
 uv run --frozen lint-imports --no-cache

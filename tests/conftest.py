@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -20,6 +21,13 @@ pytest_plugins = ["tests.logcapture"]
 # Tests must not pick up a developer's own configuration.
 for _key in [k for k in os.environ if k.startswith("BROWSEROPS_")]:
     del os.environ[_key]
+
+# Bytecode is cached. An environment with PYTHONDONTWRITEBYTECODE (the machines here set it) and a venv
+# installed without .pyc made every Python process the tests start (the CLI, MCP servers, crash sweeps, the corpus
+# apps) compile every module it imports from source again: `import browserops.cli` took 41 s at load 17 on 2 cores,
+# 1.2 s once cached. The first process to import a module writes its .pyc (atomically); the rest read it.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 
 @pytest.fixture(autouse=True)

@@ -192,7 +192,7 @@ async def test_a_tool_error_takes_a_screenshot_and_offers_the_fallback_ladder(
 async def test_the_iteration_limit_stops_with_a_summary(
     make_run: RunFactory, tool_ctx: ToolContext, demo_site: DemoSite
 ) -> None:
-    await open_page(tool_ctx, demo_site.base_url + "/large")
+    await open_page(tool_ctx, demo_site.base_url + "/large?n=500")  # room to scroll; 5000 only cost listings
     scroll = tool_turn("browser_scroll", {"by_y": 300}, "Scrolling down to look for it.")
     run = make_run([scroll] * 6, goal="find the last section", max_steps=3)
     pause = await run.advance()

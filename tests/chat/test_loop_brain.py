@@ -65,7 +65,7 @@ def done(reason: str) -> ModelTurn:
 async def test_ten_steps_then_a_report_and_a_chat_message_continues(
     make_engine: Factory, tool_ctx: ToolContext, demo_site: DemoSite
 ) -> None:
-    await open_page(tool_ctx, demo_site.base_url + "/large")
+    await open_page(tool_ctx, demo_site.base_url + "/large?n=500")  # room to scroll; 5000 only cost listings
     scroll = tool_turn("browser_scroll", {"by_y": 150}, "Scrolling on to the next section.")
 
     def after_feedback(request: ModelRequest) -> ModelTurn:
