@@ -222,11 +222,6 @@ def assert_gap_holds(app: RunningApp, task: Task, outcome: Outcome, gap: str) ->
     (``prepare sent: <METHOD> <path prefix>``). Anything else going wrong, or nothing going wrong, fails."""
     lines = [line.strip() for line in gap.splitlines() if line.strip()]
     sent = [line.removeprefix("prepare sent: ").split(" ", 1) for line in lines if line.startswith("prepare sent: ")]
-    missed = [line.removeprefix("ledger misses: ").split(" ", 1) for line in lines
-              if line.startswith("ledger misses: ")]
-    if missed:
-        ledger_gap_holds(app, task, outcome, missed)
-        return
     failures = [parse_gap(line) for line in lines if not line.startswith("prepare sent: ")]
     assert len(failures) <= 1, f"{task.name}: one failure per gap entry: {failures}"
     for method, prefix in sent:
@@ -250,26 +245,6 @@ def assert_gap_holds(app: RunningApp, task: Task, outcome: Outcome, gap: str) ->
     assert (failed[0], failed[1], failed[2]) == (phase, step, code), (
         f"{task.name} fails differently than recorded in KNOWN_GAPS: {outcome.describe()}")
     assert part in failed[3], f"{task.name}: the message changed: {failed[3]!r} does not hold {part!r}"
-
-
-def ledger_gap_holds(app: RunningApp, task: Task, outcome: Outcome, missed: list[list[str]]) -> None:
-    """``ledger misses: <METHOD> <path prefix>``: the task is done and in the database, and the run's ledger is
-    the app's log of unsafe requests without those the browser sends as a page unloads (which never reach the
-    request events browserops watches); when such a request reaches the app only after the run ended, the two
-    agree. Anything else missing or extra in the ledger fails."""
-    assert not outcome.unsafe_during_prepare, f"prepare sent unsafe requests: {outcome.unsafe_during_prepare}"
-    assert outcome.failure() is None and outcome.completed and outcome.verify_code == 0, outcome.describe()
-    task.check(app, outcome.exports)
-
-    def gone(line: str) -> bool:
-        method, path, _ = line.split(" ", 2)
-        return any(method == m and path.startswith(p) for m, p in missed)
-
-    ledger = run_ledger(outcome.bundle)
-    logged = [f"{m} {urlsplit(p).path} {s}" for m, p, s in outcome.run_requests if m in UNSAFE_METHODS]
-    assert not any(gone(line) for line in ledger), f"{task.name}: the ledger has it now: update KNOWN_GAPS: {ledger}"
-    assert ledger == [line for line in logged if not gone(line)], (
-        f"the ledger says the run sent {ledger}; the app logged {logged}")
 
 
 class Shots:

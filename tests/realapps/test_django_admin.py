@@ -42,11 +42,13 @@ def test_task_done_twice_and_in_the_database(app: RunningApp, profile: Path, tmp
     corpus.do_task_twice(app, desk.reseed, BY_NAME[name], tmp_path, profile)
 
 
-@pytest.mark.parametrize("name", sorted(tasks.KNOWN_GAPS))
-def test_known_gap_still_fails_as_recorded_and_saves_nothing(app: RunningApp, profile: Path, tmp_path: Path,
-                                                             name: str) -> None:
-    corpus.gap_still_holds(app, desk.reseed, BY_NAME[name], tasks.KNOWN_GAPS[name], tmp_path, profile,
-                           tasks.check_nothing_saved)
+# Defined only while the app has known gaps: an empty parametrisation would show as a skipped test.
+if tasks.KNOWN_GAPS:
+    @pytest.mark.parametrize("name", sorted(tasks.KNOWN_GAPS))
+    def test_known_gap_still_fails_as_recorded_and_saves_nothing(app: RunningApp, profile: Path, tmp_path: Path,
+                                                                 name: str) -> None:
+        corpus.gap_still_holds(app, desk.reseed, BY_NAME[name], tasks.KNOWN_GAPS[name], tmp_path, profile,
+                               tasks.check_nothing_saved)
 
 
 def test_a_value_the_admin_refuses_fails_the_run_and_saves_nothing(app: RunningApp, profile: Path,
