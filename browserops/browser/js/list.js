@@ -68,22 +68,37 @@ function main(args) {
 
 // Counts the document's changes from the first listing on: relevant mutations (lib.js's rule; the document
 // and every shadow root a walk entered) and CHANGE_EVENTS. Lives in this world's state for the document.
+// The first relevant mutation after a walk is all the kept walk needs to know: the observer then stops
+// (live: false) until the next walk observes again, so a page that animates through the DOM does not make
+// mutation records for us all along.
 function changeTracker(st) {
   let t = st.tracker;
   if (t && t.doc === document) { return t; }
-  t = { n: 0, doc: document, obs: null, roots: new WeakSet() };
+  t = { n: 0, doc: document, obs: null, roots: new WeakSet(), live: false };
   const bump = () => { t.n += 1; };
-  t.obs = new MutationObserver((records) => { if (records.some(relevantMutation)) { bump(); } });
-  t.obs.observe(document, OBSERVED);
+  t.obs = new MutationObserver((records) => { if (t.live && records.some(relevantMutation)) { changed(t); } });
   for (const type of CHANGE_EVENTS) { window.addEventListener(type, bump, { capture: true, passive: true }); }
   if (document.fonts) { document.fonts.addEventListener("loadingdone", bump); }
   st.tracker = t;
   return t;
 }
 
+function changed(t) {
+  t.n += 1;
+  t.obs.disconnect();
+  t.live = false;
+  t.roots = new WeakSet();
+}
+
+// Observe the document and the shadow roots walked (after a walk: from its version on).
+function observeChanges(t, roots) {
+  if (!t.live) { t.obs.observe(document, OBSERVED); t.live = true; }
+  for (const r of roots) { if (!t.roots.has(r)) { t.roots.add(r); t.obs.observe(r, OBSERVED); } }
+}
+
 // The change count now (mutations not yet delivered to the observer included).
 function changeCount(t) {
-  if (t.obs.takeRecords().some(relevantMutation)) { t.n += 1; }
+  if (t.live && t.obs.takeRecords().some(relevantMutation)) { changed(t); }
   return t.n;
 }
 
@@ -123,7 +138,7 @@ function walkFrame(st, args) {
     cands = withSuggestions(cands, found.viewport, args.off || [0, 0], args.fclip, !!(args.scope && args.scope.viewport));
   }
   order(cands, args.off || [0, 0]);
-  for (const r of st.roots) { if (!tracker.roots.has(r)) { tracker.roots.add(r); tracker.obs.observe(r, OBSERVED); } }
+  observeChanges(tracker, st.roots);  // the walk is synchronous: nothing changed since `version`
   // A second walk of the same listing (args.again: after DevTools' answers) compares with what the listing
   // before the first walk saw, not with the first walk.
   const prevSeen = args.again ? st.seenBefore : st.seen;
