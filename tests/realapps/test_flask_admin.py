@@ -50,12 +50,14 @@ def test_task_done_twice_and_in_the_database(app: RunningApp, remembered: Path, 
         assert_done(app, task, outcome)
 
 
-@pytest.mark.parametrize("name", sorted(KNOWN_GAPS))
-def test_known_gap_still_fails_as_recorded(app: RunningApp, remembered: Path, name: str, tmp_path: Path) -> None:
-    task = TASKS[name]
-    office.reseed(app)
-    outcome = two_phase(tmp_path / "ws", app, task, profile=_profile(task, remembered, tmp_path, 1))
-    assert_gap_holds(app, task, outcome, KNOWN_GAPS[name], check_unchanged)
+# Defined only while the app has known gaps: an empty parametrisation would show as a skipped test.
+if KNOWN_GAPS:
+    @pytest.mark.parametrize("name", sorted(KNOWN_GAPS))
+    def test_known_gap_still_fails_as_recorded(app: RunningApp, remembered: Path, name: str, tmp_path: Path) -> None:
+        task = TASKS[name]
+        office.reseed(app)
+        outcome = two_phase(tmp_path / "ws", app, task, profile=_profile(task, remembered, tmp_path, 1))
+        assert_gap_holds(app, task, outcome, KNOWN_GAPS[name], check_unchanged)
 
 
 def test_a_rejected_save_saves_nothing(app: RunningApp, remembered: Path, tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.isolated import frame_worlds
-from browserops.browser.numbering.locate import element_call
+from browserops.browser.numbering.locate import Located, element_call
 from browserops.browser.page.redaction import note_typed
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -81,7 +81,8 @@ async def type_text(
     ``fill``); anything else — a combobox, a contenteditable editor, a field with key handlers — is typed
     key by key like a person would, so the page sees every keydown/keypress/keyup. Very long text, and text
     with line breaks for a field that is no textbox, is inserted at once too (as before). ``typed_as`` in the
-    result says which it was: ``fill``, ``insert``, ``keys`` or ``clear`` (empty text).
+    result says which it was: ``fill``, ``insert``, ``keys``, ``insert_then_key`` (a field that rewrote each
+    key, see :func:`_keys_kept`) or ``clear`` (empty text).
     """
     ready = await prepare(session, target, kinds=TEXT_KINDS, reach=True, focus=True, clear=KEYED_KINDS,
                           timeout_ms=timeout_ms)
@@ -116,7 +117,7 @@ async def type_text(
                     result["typed_as"] = "insert"
                 else:
                     await page.keyboard.type(text)
-                    result["typed_as"] = "keys"
+                    result["typed_as"] = await _keys_kept(page, located, text, timeout_ms)
             # What the field holds before any Enter (a chat box may clear itself on submit); without Enter
             # the same call also describes the element for the result.
             if submit:
@@ -133,6 +134,25 @@ async def type_text(
             raise action_error(f"Typing into {label}", exc) from exc
     return await finish(located, nav, timeout_ms, result, grace_s=KEY_GRACE_S if submit else 0.0,
                         desc=after["desc"] if after else None)
+
+
+async def _keys_kept(page: Page, located: Located, text: str, timeout_ms: int) -> str:
+    """After typing key by key: ``keys`` when the field holds the text. A field that rewrites itself on every
+    key (a date picker that parses and reformats each partial value: "2" becomes a whole date, and the next keys
+    land after it) is given the text again the way a paste gives it — all but the last character at once, then
+    the last one as a key, so its key handlers see one keystroke on the complete value: ``insert_then_key``.
+    When that does not hold the text either (an input mask formats what is typed), it is typed key by key
+    again, as before, and the caller reports what the field holds."""
+    if len(text) < 2 or str(await element_call(located, element_js.current_value())) == text:
+        return "keys"
+    await located.locator.select_text(timeout=timeout_ms)
+    await page.keyboard.insert_text(text[:-1])
+    await page.keyboard.type(text[-1])
+    if str(await element_call(located, element_js.current_value())) == text:
+        return "insert_then_key"
+    await located.locator.select_text(timeout=timeout_ms)
+    await page.keyboard.type(text)
+    return "keys"
 
 
 def report_value(result: dict[str, Any], value: str, typed: str, *, secret: bool) -> None:
