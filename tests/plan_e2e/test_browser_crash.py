@@ -153,8 +153,8 @@ def test_a_killed_browser_ends_the_run_as_crashed(prepared: tuple[Path, dict[str
     assert answer["status"] == "error" and answer["code"] == "BROWSER_CRASHED", answer
     # The error names the work that was going on when the browser died: the start-up before any tool, or a tool
     # that was running at the moment the test waited for or started after it (the kill may land a little after
-    # that moment, never before it), and did not finish ok. (A tool's hooks may call another tool inside it; the
-    # failed step's own screenshot, tried after, fails too.)
+    # that moment, never before it). (A tool's hooks may call another tool inside it; the failed step's own
+    # screenshot, tried after, fails too.)
     lines = err.splitlines()
     named = re.search(r"crashed while (starting the browser|running (browser_\w+))", answer["error"])
     assert named, answer["error"]
@@ -166,8 +166,8 @@ def test_a_killed_browser_ends_the_run_as_crashed(prepared: tuple[Path, dict[str
         moment = [i for i, line in enumerate(lines) if f"tool {tool} starts" in line][k - 1] if tool else 0
         started = [i for i, line in enumerate(lines) if f"tool {name} starts" in line]
         assert started, (answer["error"], lines[-20:])
+        # (Its "-> ok" line may come before the crash: the post-action hooks, part of the call, run after it.)
         ended = [i for i in range(started[-1], len(lines)) if f"tool {name} -> " in lines[i]]
-        assert not ended or f"tool {name} -> ok" not in lines[ended[0]], (answer["error"], lines[ended[0]])
         assert started[-1] >= moment or not ended or ended[0] >= moment, (answer["error"], lines[moment:][:20])
     assert took < EXIT_WITHIN_S
     bundle = bundle_of(workspace, plan["requestId"])
