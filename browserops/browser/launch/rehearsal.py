@@ -33,11 +33,11 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.errors import browser_errors
 from browserops.browser.launch.discovery import find_chromium, launch_args, running_as_root
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.launch.wire import SAFE_METHODS
 from browserops.contract import BrowserOpsError, ErrorCode
 
 log = logging.getLogger(__name__)
 
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Requests the page cannot wait for an answer to: refusing them cannot change what the page shows.
 _FIRE_AND_FORGET = frozenset({"ping", "beacon", "cspviolationreport"})
 _EVERY_URL = re.compile(r".*")

@@ -30,11 +30,10 @@ from typing import Any
 from playwright.async_api import BrowserContext, Page, Request, WebSocket
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.launch.wire import WireTap, tap_page
+from browserops.browser.launch.wire import SAFE_METHODS, WireTap, tap_page
 
 log = logging.getLogger(__name__)
 
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_ENTRIES = 2000  # a page that posts in a loop cannot grow the session without bound
 
 

@@ -33,6 +33,8 @@ from playwright.async_api import Error as PlaywrightError
 
 log = logging.getLogger(__name__)
 
+# The safe methods of RFC 9110 §9.2.1; everything else could change a server. One definition for the ledger,
+# the rehearsal fence and the tap.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # The request kinds a page can send with an unsafe method while or after its document goes. Images, scripts,
 # styles, fonts, media, prefetches, event streams and WebSocket handshakes are always GETs; a document request (a
