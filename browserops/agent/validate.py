@@ -21,7 +21,7 @@ from urllib.parse import unquote_plus
 from browserops.agent.done_states import outcome_shown
 from browserops.agent.toolhost import ToolHost
 from browserops.config import Settings
-from browserops.contract import SideEffect, ToolTraits
+from browserops.contract import ErrorCode, SideEffect, ToolTraits
 from browserops.evidence.agent_events import WaitInfo
 
 WAIT = "browser_wait"
@@ -69,6 +69,17 @@ class ObserveNeed:
     why: str
 
 
+# What a call's data says when the browser (or the MCP server) died under it and was restarted.
+RESTART_SIGNS = ("mcp_server_restarted", "browser_restarted", "retried_after_crash")
+
+
+def browser_came_back(result: Mapping[str, Any]) -> bool:
+    """Whether a call's answer says the browser died under it (and was, or will be, restarted)."""
+    data = result.get("data") if isinstance(result.get("data"), Mapping) else {}
+    assert isinstance(data, Mapping)
+    return result.get("code") == ErrorCode.CRASHED.value or any(data.get(k) for k in RESTART_SIGNS)
+
+
 def observe_reason(traits: ToolTraits, result: Mapping[str, Any]) -> ObserveNeed:
     """Observe again after this call? ``force``: certainly changed; otherwise a cheap change check decides."""
     data = result.get("data") if isinstance(result.get("data"), Mapping) else {}
@@ -76,7 +87,7 @@ def observe_reason(traits: ToolTraits, result: Mapping[str, Any]) -> ObserveNeed
     banners = data.get("banners_auto_closed")
     if isinstance(banners, Mapping) and banners.get("closed"):
         return ObserveNeed(True, True, "banners were closed")
-    if any(data.get(k) for k in ("mcp_server_restarted", "browser_restarted", "retried_after_crash")):
+    if any(data.get(k) for k in RESTART_SIGNS):
         return ObserveNeed(True, True, "the browser was restarted")
     if result.get("status") != "ok":
         return ObserveNeed(True, False, "the call failed")

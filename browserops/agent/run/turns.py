@@ -6,9 +6,6 @@ checked against the page, a hand-off, a destructive call held or confirmed, and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from browserops import policy
 from browserops.agent.calls import ParsedCall
 from browserops.agent.gate import Judgement
@@ -16,7 +13,7 @@ from browserops.agent.run.outcomes import HeldAction, Pause, StepSummary
 from browserops.agent.run.rules import without_instructions
 from browserops.agent.run.state import RunState
 from browserops.agent.toolspec import ASK, DONE
-from browserops.agent.validate import check_done, not_confirmed_message
+from browserops.agent.validate import browser_came_back, check_done, not_confirmed_message
 from browserops.contract import ErrorCode, SideEffect, error
 from browserops.evidence.agent_events import DoneInfo, LlmInfo
 from browserops.privacy import mask_args, mask_pii
@@ -25,14 +22,6 @@ from browserops.words import SECRET, fold_for_words
 MAX_DONE_REJECTIONS = 2  # done calls the page does not confirm before one is accepted as unverified
 # Side-effect classes a read-only exploration records as plan steps instead of running.
 PLANNED_CLASSES = frozenset({SideEffect.BROWSER_ACT, SideEffect.EXPORT})
-
-
-def _browser_came_back(result: Mapping[str, Any]) -> bool:
-    """Whether a call's answer says the browser died under it (and was, or will be, restarted)."""
-    data = result.get("data") if isinstance(result.get("data"), Mapping) else {}
-    assert isinstance(data, Mapping)
-    return result.get("code") == ErrorCode.CRASHED.value or any(
-        data.get(k) for k in ("browser_restarted", "retried_after_crash", "mcp_server_restarted"))
 
 
 class RunTurns(RunState):
@@ -63,7 +52,7 @@ class RunTurns(RunState):
         reason = str(call.args.get("reason", ""))
         view = self.observer.view
         extract = await self.host.call("browser_extract", {"mode": "text", "max_chars": 8000})
-        if _browser_came_back(extract):
+        if browser_came_back(extract):
             # The browser died under the check and came back on a blank page: the last observation shows a page
             # that is gone, so nothing can be checked against it. The model is told, and sees the page anew.
             self.transcript.add_result(call.call_id, DONE, {
