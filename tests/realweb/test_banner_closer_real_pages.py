@@ -2,7 +2,8 @@
 where a page shows a consent banner a person no longer sees it afterwards.
 
 Each page is opened with ``browser_navigate`` through the ToolRunner with auto-close on, as every front door
-does, in one shared browser. The URL afterwards must be the URL navigated to. A few saved pages move by their own
+does, in one browser of this module's own where every off-machine host name fails at once (as offline, only
+without the resolver's wait). The URL afterwards must be the URL navigated to. A few saved pages move by their own
 inline script (``document.location = "https://..."``, which offline ends on an error page); for a page whose URL
 changed, the test requires that the closer clicked nothing there, raised no error, and that the page moves all the
 same with the closer off. Every page the closer acted on is opened again with the closer off, and a check written
@@ -42,6 +43,7 @@ from browserops.config import Settings
 from browserops.demo_site.real_pages import RealPagesSite, page_names
 from browserops.tools.context import ToolContext
 from browserops.tools.runner import MCP, ToolRunner
+from tests.realweb.offline import OFFLINE_ARGS, offline_session
 
 # Independent of banners.js: is a control with this label shown (rendered, not hidden or transparent, and what is
 # hit at its centre) inside a fixed/sticky/top-layer box whose box is the overlay the closer reported?
@@ -88,8 +90,20 @@ class _Opener:
         self.runner = ToolRunner(ToolContext(session=session, settings=Settings(banners_auto_close=auto_close),
                                              workspace=tmp_path), MCP)
 
-    async def open(self, url: str) -> dict[str, Any]:
-        """browser_navigate to ``url``; the result's data and the tab's URL afterwards (extra tabs closed)."""
+    async def open(self, url: str, *, fresh_tab: bool = False) -> dict[str, Any]:
+        """browser_navigate to ``url``; the result's data and the tab's URL afterwards (extra tabs closed).
+
+        ``fresh_tab``: in a new tab, every other tab closed first. The page before in the same tab is then not
+        there to delay or contest the navigation as it unloads: with off-machine names failing at once, a saved
+        page's own scripts get further than they did while waiting on the resolver (e.g. 65408257dbe4…, after
+        which the next pages' navigations sometimes ended back on it and every later page was never opened)."""
+        if fresh_tab:
+            fresh = await self.session.new_page()
+            for old in self.session.pages:
+                if old is not fresh:
+                    with contextlib.suppress(Exception):
+                        await old.close()
+            self.session.take_notices()
         self.session.forget_state()  # every page is a first visit: the full budget, as in real use
         result = await self.runner.call("browser_navigate", {"url": url})
         data = dict(result.get("data") or {})
@@ -107,6 +121,15 @@ def real_site() -> Any:
         yield site
 
 
+@pytest.fixture(scope="module")
+async def real_pages_session() -> AsyncIterator[BrowserSession]:
+    """This module's own browser, in which off-machine host names fail at once (``tests/realweb/offline.py``)
+    instead of after the resolver's wait: a page's own requests to ad, font and analytics hosts end as they would
+    offline anyway, only without the wait."""
+    async with offline_session() as session:
+        yield session
+
+
 def _names() -> list[str]:
     names = page_names()
     # An empty parameter list would skip silently; a missing data set must fail instead.
@@ -119,10 +142,11 @@ def test_all_saved_pages_are_here() -> None:
 
 @pytest.mark.parametrize("name", _names())
 async def test_the_closer_never_moves_a_real_page_and_acts_only_on_overlays(
-        name: str, browser_session: BrowserSession, real_site: RealPagesSite, tmp_path: Path) -> None:
+        name: str, real_pages_session: BrowserSession, real_site: RealPagesSite, tmp_path: Path) -> None:
+    browser_session = real_pages_session
     await browser_session.ensure_alive()
     url = real_site.url(name)
-    opened = await _Opener(browser_session, tmp_path, auto_close=True).open(url)
+    opened = await _Opener(browser_session, tmp_path, auto_close=True).open(url, fresh_tab=True)
     hook = opened["data"].get("banners_auto_closed") or {}
     clicked = [b for b in hook.get("banners") or [] if b.get("action")]
     errors = [n for n in opened["data"].get("notices") or [] if n.get("kind") == "error"]
@@ -131,7 +155,7 @@ async def test_the_closer_never_moves_a_real_page_and_acts_only_on_overlays(
         # Only acceptable when the closer did nothing and the page moves without it too (its own inline script).
         assert clicked == [], (opened["url"], clicked)
         print(json.dumps({"page": name, "moved_by_itself_to": opened["url"]}))
-        without = await _Opener(browser_session, tmp_path, auto_close=False).open(url)
+        without = await _Opener(browser_session, tmp_path, auto_close=False).open(url, fresh_tab=True)
         if without["url"] == url:
             # The page's own script moves it at a moment of its own (a redirect after a failed load): wait for it.
             with contextlib.suppress(PlaywrightTimeoutError):
@@ -141,7 +165,7 @@ async def test_the_closer_never_moves_a_real_page_and_acts_only_on_overlays(
     if clicked:
         # The page has an overlay: each clicked control sits in a floating box, by a check that is not the
         # closer's own (the page opened afresh with the closer off).
-        await _Opener(browser_session, tmp_path, auto_close=False).open(url)
+        await _Opener(browser_session, tmp_path, auto_close=False).open(url, fresh_tab=True)
         print(json.dumps({"page": name, "clicked": clicked}, ensure_ascii=False))
         for item in clicked:
             assert item["frame"] == "main", item  # the saved pages' frames are blanked: nothing to close there
@@ -200,7 +224,7 @@ async def jquery_session(real_site: RealPagesSite) -> AsyncIterator[BrowserSessi
         body = re.sub(rb"(<head\b[^>]*>)", lambda m: m.group(1) + library, await answer.body(), count=1, flags=re.I)
         await route.fulfill(response=answer, body=body)
 
-    async with BrowserSession(SessionOptions()) as session:
+    async with BrowserSession(SessionOptions(extra_args=OFFLINE_ARGS)) as session:
         await session.context.route(real_site.url("*.html"), with_jquery)
         yield session
 
