@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from browserops.demo_site import DemoSite
-from tests.plan_e2e.helpers import bundle_of, cli_json, cli_run, post, request_log, write_steps
+from tests.plan_e2e.helpers import bundle_of, cli_json, cli_run, events, post, request_log, write_steps
 
 SAFE = {"GET", "HEAD", "OPTIONS"}
 
@@ -122,6 +122,10 @@ def test_a_refused_request_the_page_needed_leaves_the_next_steps_not_read(site: 
         "draft_title": True, "chat_message": True, "filter": False}
     assert data["problems"] == []  # the beacon and the popup are refused without making anything unreadable
     assert any(r.startswith("popup") for r in data["refused"])
+    # The click on "Download orders" went nowhere (its new page was refused): prepare knew at once and did not wait
+    # out the action's 10 s for a navigation that could not come.
+    [report] = [e for e in events(workspace, data["requestId"]) if e["phase"] == "prepare" and e["step"] == 11]
+    assert report["status"] == "ok" and report["durationMs"] < 5000, (report["durationMs"], report.get("note"))
 
 
 def test_a_target_revealed_by_typing_is_looked_for_when_the_run_gets_there(site: DemoSite, workspace: Path) -> None:

@@ -12,7 +12,7 @@ from types import TracebackType
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame, Page, Request
+from playwright.async_api import Frame, Page, Request, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browserops.browser.launch.session import BrowserSession
@@ -39,6 +39,7 @@ class NavWatch:
         self.tabs_before = len(session.pages)
         self.stopped = False
         self.expect_tab = False  # a target=_blank link: the new tab shows up just after the click
+        self._navigations: set[Request] = set()  # the main frame's navigation requests not yet failed
         self._event = asyncio.Event()
         self._tab_event = asyncio.Event()
 
@@ -50,6 +51,20 @@ class NavWatch:
     def _on_request(self, request: Request) -> None:
         if request.is_navigation_request() and request.frame is self.page.main_frame:
             self.pending = True
+            self._navigations.add(request)
+
+    def _on_response(self, response: Response) -> None:
+        if response.status in (204, 205):  # no content: a browser stays on its page (prepare's fence answers so)
+            self._on_request_failed(response.request)
+
+    def _on_request_failed(self, request: Request) -> None:
+        # A navigation that failed or was answered with no content (refused by a route, e.g. prepare's read-only
+        # fence, or cancelled) commits nothing: no navigation event will come, and waiting for one would only run
+        # out the action's clock.
+        if request in self._navigations:
+            self._navigations.discard(request)
+            if not self._navigations:
+                self._event.set()
 
     def _on_page(self, page: Page) -> None:
         self._tab_event.set()
@@ -57,6 +72,8 @@ class NavWatch:
     async def __aenter__(self) -> NavWatch:
         self.page.on("framenavigated", self._on_nav)
         self.page.on("request", self._on_request)
+        self.page.on("requestfailed", self._on_request_failed)
+        self.page.on("response", self._on_response)
         self.session.context.on("page", self._on_page)
         return self
 
@@ -72,6 +89,8 @@ class NavWatch:
         self.stopped = True
         self.page.remove_listener("framenavigated", self._on_nav)
         self.page.remove_listener("request", self._on_request)
+        self.page.remove_listener("requestfailed", self._on_request_failed)
+        self.page.remove_listener("response", self._on_response)
         self.session.context.remove_listener("page", self._on_page)
 
     async def report(self, timeout_ms: int, *, grace_s: float = 0.0) -> dict[str, Any]:

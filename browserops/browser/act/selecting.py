@@ -16,12 +16,16 @@ from browserops.browser.js.element import Desc, PopupOption
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.locate import Located, element_call, other_element
+from browserops.browser.page.waiting import NetworkTracker, track_network
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.text import fold
 
 POPUP_WAIT_S = 1.5
 # Suggestions a server sends for typed text: waited for this long at most (the action's own timeout may be shorter).
 SUGGEST_WAIT_S = 6.0
+# ... but no longer once the page has asked and been answered: at least POPUP_WAIT_S after typing (a widget's
+# debounce before it asks), and the page's network quiet this long (the answer rendered) with nothing in flight.
+SUGGEST_ANSWERED_QUIET_S = 1.0
 OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "clear", "нет", "выкл", "否", "关"}
 
 
@@ -44,10 +48,11 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
             seen_options[:] = result["options"]  # typing to filter may hide them all: remember the full list
         return result
 
-    async def wait_for_match(seconds: float) -> PopupOption:
-        deadline = time.monotonic() + seconds
+    async def wait_for_match(seconds: float, network: NetworkTracker) -> PopupOption:
+        typed = time.monotonic()
+        deadline = typed + seconds
         found = await look()
-        while not found.get("id") and time.monotonic() < deadline:
+        while not found.get("id") and time.monotonic() < deadline and not _answered(network, typed):
             await asyncio.sleep(0.1)  # polling the page for the suggestions the server sends
             found = await look()
         return found
@@ -76,8 +81,9 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
                 if not search_box:
                     await focus_element(located, label, timeout_ms)
                     await element_call(located, element_js.select_content())
+                network = track_network(session)  # the page's requests from here on: did it ask and hear back?
                 await session.page.keyboard.type(choice)
-                found = await wait_for_match(min(SUGGEST_WAIT_S, max(POPUP_WAIT_S, timeout_ms / 1000)))
+                found = await wait_for_match(min(SUGGEST_WAIT_S, max(POPUP_WAIT_S, timeout_ms / 1000)), network)
         except PlaywrightError as exc:
             raise action_error(f"Opening {label}", exc) from exc
     if found.get("ambiguous"):
@@ -98,6 +104,13 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
         return {"chosen": found.get("label"), "already": True}  # chosen before: a click would unselect it
     await _click_option(located, found, label, timeout_ms)
     return {"chosen": found.get("label")}
+
+
+def _answered(network: NetworkTracker, typed: float) -> bool:
+    """Whether the suggestions for what was typed have had their chance: the widget's debounce is over and every
+    request the page made since (the search it sent) has been answered, long enough ago to have been shown. A page
+    whose requests never stop (polling) keeps the full SUGGEST_WAIT_S."""
+    return time.monotonic() - typed >= POPUP_WAIT_S and network.idle_for() >= SUGGEST_ANSWERED_QUIET_S
 
 
 async def _click_option(located: Located, found: PopupOption, label: str, timeout_ms: int) -> None:
