@@ -3,11 +3,16 @@ bounding box put them, nested frames, borders, padding and scrolling included.""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import Listing
 from browserops.browser.numbering.frames import visible_frames
 from browserops.browser.numbering.isolated import frame_worlds
 from browserops.browser.numbering.listing import list_interactives
+from browserops.browser.numbering.worlds import page_worlds, prepare_worlds
 from browserops.demo_site import DemoSite
 
 _NESTED = ("<div style='padding:13px;border:4px solid red;height:1400px'>"
@@ -58,3 +63,40 @@ async def test_child_frames_reloaded_or_navigated_are_listed_anew(session: Brows
     after = names(await list_interactives(session, limit=50))
     assert any(name == "Button 7" for frame, name in after if frame != "main"), (first, after)
     assert not any(name == "After reload" for _, name in after)
+
+
+async def test_child_frame_world_is_made_when_the_frame_commits(session: BrowserSession,
+                                                                demo_site: DemoSite) -> None:
+    """A child frame that loads after the page's DOMContentLoaded (most do) gets its isolated world, with the
+    listing's scripts, when it commits, not at the next listing: that listing makes no world and asks DevTools
+    for no frame tree, and lists the frame."""
+    page = session.page
+    await prepare_worlds(session, page)
+    await page.goto(demo_site.base_url + "/large?n=3")
+    await list_interactives(session, limit=10)
+    async with page.expect_event("framenavigated", lambda f: f.parent_frame is not None):
+        await page.evaluate("(src) => { const f = document.createElement('iframe'); f.name = 'late'; f.src = src;"
+                            " f.style.height = '300px'; document.body.prepend(f); }",
+                            demo_site.base_url + "/large?n=2")
+    late = page.frame(name="late")
+    assert late is not None
+    await late.wait_for_load_state("domcontentloaded")
+    worlds = page_worlds(session, page)
+    while worlds.children_warming is not None and not worlds.children_warming.done():
+        await asyncio.wait({worlds.children_warming})  # the readying the commit started (and any after it)
+    cdp = await page_cdp(session, page)
+    assert cdp is not None
+    sent: list[str] = []
+    send = cdp.send
+
+    async def counting(method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        sent.append(method)
+        return await send(method, params)
+
+    cdp.send = counting  # type: ignore[method-assign]
+    try:
+        listing = await list_interactives(session, limit=50)
+    finally:
+        del cdp.send
+    assert any(i.frame != "main" and i.name == "Button 2" for i in listing.items), listing.items
+    assert "Page.createIsolatedWorld" not in sent and "Page.getFrameTree" not in sent, sent
