@@ -80,3 +80,42 @@ def workspace(tmp_path: Path) -> Path:
 @pytest.fixture
 def tool_ctx(session: BrowserSession, workspace: Path) -> ToolContext:
     return ToolContext(session=session, settings=Settings(), workspace=workspace)
+
+
+# The longest test files first (worker-seconds in CI runs, longest first). The CI runs `-n 2 --dist loadfile`, and
+# xdist hands each worker one file at a time in collection order: a long file collected last (tests/realweb comes
+# late alphabetically) started when the other worker had nearly finished, leaving it idle for minutes. Longest first
+# lets the short files fill the gaps at the end. Two modules that share a corpus app's seed database (built once,
+# under a lock, on a clean clone) are kept apart so the second does not wait on the first's build. Within a file the
+# order is unchanged; a file not listed keeps its place after these.
+LONGEST_FIRST = [
+    "tests/realapps/test_react_admin.py",
+    "tests/realapps/test_wagtail_site.py",
+    "tests/realapps/test_django_admin.py",
+    "tests/realweb/test_banner_closer_real_pages.py",
+    "tests/realweb/test_real_pages_listing.py",
+    "tests/plan_e2e/test_lane_processes.py",
+    "tests/realapps/test_flask_admin.py",
+    "tests/plan_e2e/test_startup_crash.py",
+    "tests/realapps/test_record_replay_django.py",
+    "tests/chat/test_loop_brain.py",
+    "tests/realapps/test_record_replay_wagtail.py",
+    "tests/realapps/test_record_replay_react.py",
+    "tests/realapps/test_record_replay.py",
+    "tests/agent_loop/test_loop.py",
+    "tests/plan_e2e/test_lane_redis_run.py",
+    "tests/remote/test_remote_browsers.py",
+]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    root = Path(str(config.rootpath))
+
+    def key(item: pytest.Item) -> int:
+        try:
+            return rank.get(item.path.relative_to(root).as_posix(), len(rank))
+        except ValueError:
+            return len(rank)
+
+    items.sort(key=key)  # stable: each file's own order is kept
