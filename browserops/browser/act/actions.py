@@ -116,7 +116,6 @@ async def type_text(
                     await page.keyboard.insert_text(text)
                     result["typed_as"] = "insert"
                 else:
-                    await page.keyboard.type(text)
                     result["typed_as"] = await _keys_kept(page, located, text, timeout_ms)
             # What the field holds before any Enter (a chat box may clear itself on submit); without Enter
             # the same call also describes the element for the result.
@@ -137,22 +136,32 @@ async def type_text(
 
 
 async def _keys_kept(page: Page, located: Located, text: str, timeout_ms: int) -> str:
-    """After typing key by key: ``keys`` when the field holds the text. A field that rewrites itself on every
-    key (a date picker that parses and reformats each partial value: "2" becomes a whole date, and the next keys
-    land after it) is given the text again the way a paste gives it — all but the last character at once, then
-    the last one as a key, so its key handlers see one keystroke on the complete value: ``insert_then_key``.
+    """Type ``text`` key by key: ``keys`` when the field holds it. A field that rewrites itself on every key (a
+    date picker that parses and reformats each partial value: "2" becomes a whole date, and the next keys land
+    after it) shows that at the first key, so the rest is not typed into it: it is given the text the way a paste
+    gives it — all but the last character at once, then the last one as a key, so its key handlers see one
+    keystroke on the complete value: ``insert_then_key`` (the same when a field turns out to rewrite later keys).
     When that does not hold the text either (an input mask formats what is typed), it is typed key by key
-    again, as before, and the caller reports what the field holds."""
-    if len(text) < 2 or str(await element_call(located, element_js.current_value())) == text:
+    again, and the caller reports what the field holds."""
+    await page.keyboard.type(text[:1])
+    if len(text) < 2:
         return "keys"
+    if await _holds(located, text[:1]):
+        await page.keyboard.type(text[1:])
+        if await _holds(located, text):
+            return "keys"
     await located.locator.select_text(timeout=timeout_ms)
     await page.keyboard.insert_text(text[:-1])
     await page.keyboard.type(text[-1])
-    if str(await element_call(located, element_js.current_value())) == text:
+    if await _holds(located, text):
         return "insert_then_key"
     await located.locator.select_text(timeout=timeout_ms)
     await page.keyboard.type(text)
     return "keys"
+
+
+async def _holds(located: Located, text: str) -> bool:
+    return str(await element_call(located, element_js.current_value())) == text
 
 
 def report_value(result: dict[str, Any], value: str, typed: str, *, secret: bool) -> None:

@@ -65,7 +65,8 @@ class WaitArgs(ToolArgs):
     state: State | None = Field(
         None,
         description="For selector: visible (default), hidden, attached or detached. Without selector: dom_quiet "
-        "(no DOM change for a short window), settled (no request in flight and the DOM quiet), load, "
+        "(no DOM change for a short window), settled (no data request in flight — fetch, XHR, document, script; "
+        "not images, beacons or a long poll — and the DOM quiet), load, "
         "domcontentloaded or networkidle.",
     )
     network_idle: bool = Field(False, description="Wait until no request has run for 500 ms (returns anyway at "
