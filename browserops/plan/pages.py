@@ -24,6 +24,7 @@ from browserops.plan.steps import Expectation
 _LOGIN_PATH = re.compile(r"(^|/)(log-?in|sign-?in|signon|auth|sso|session/new|accounts?/login)(/|$|\.)", re.I)
 LOGIN_POLL_S = 1.0
 TEXT_POLL_MS = 100
+SETTLE_MS = 3000  # the bound of the wait after a navigation or a click before the page is read
 
 
 @dataclass
@@ -122,6 +123,7 @@ async def open_url(tools: GuardedTools, url: str, seen: PageSeen, *, login_wait_
                               str(result.get("error")))
     data = dict(result.get("data") or {})
     seen.update(data)
+    await settle(tools)
     wall = None if signs_in else await _login_wall(tools, url, data)
     if wall is None:
         return data
@@ -137,6 +139,14 @@ async def open_url(tools: GuardedTools, url: str, seen: PageSeen, *, login_wait_
         if now.get("status") == "ok" and where and not looks_like_login(where):
             return await open_url(tools, url, seen, login_wait_s=0.0)
     raise login_error(url, wall, waited_s=login_wait_s)
+
+
+async def settle(tools: GuardedTools) -> None:
+    """Wait, at most SETTLE_MS, until the page has settled: no request its content waits for in flight (a
+    single-page app fills a form only once its GETs are answered; a long poll or a beacon does not count) and the
+    DOM quiet. Before the page's values are read (prepare's diff, the run's staleness check) after a navigation
+    or a click: read earlier, a form shows its defaults. It only waits: nothing is clicked, typed or sent."""
+    await tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
 
 
 async def wait_expect(tools: GuardedTools, expect: Expectation, seen: PageSeen) -> dict[str, Any] | None:

@@ -26,7 +26,16 @@ from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.form_check import form_problems
 from browserops.plan.guard import GuardedTools
 from browserops.plan.model import DiffEntry, PageFingerprint, PlanAction, PrepareProblem
-from browserops.plan.pages import PageSeen, login_error, login_shown, open_url, page_name, snapshot_into, wait_expect
+from browserops.plan.pages import (
+    PageSeen,
+    login_error,
+    login_shown,
+    open_url,
+    page_name,
+    settle,
+    snapshot_into,
+    wait_expect,
+)
 from browserops.plan.resolve import (
     PageListing,
     Resolved,
@@ -44,7 +53,6 @@ from browserops.tools.rehearsal import RequestFence
 
 Progress = Callable[[str], None]
 UNMADE_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT})  # never rehearsed
-SETTLE_MS = 3000
 
 
 class Walk:
@@ -151,6 +159,7 @@ class Walk:
             wanted = a.expect.text or a.expect.url_contains
             await self._missing(a, head, f"the page does not show {wanted!r} ({self.seen.url})")
             return
+        await settle(self.tools)  # the text may come before the data the next steps read
         self.page.forget()  # the page may have changed while it was awaited
         self.say(f"{head}: found")
         self.writer.log_event(StepEvent.begin(step=a.number, kind=a.kind.value, tool="browser_wait").end(
@@ -335,13 +344,13 @@ class Walk:
             else:
                 data = await self._act({"index": el.number, "action": "click", **el.act_args()})
             self.seen.update(data)
-            if a.expect is not None:
-                if await wait_expect(self.tools, a.expect, self.seen) is None:
-                    wanted = a.expect.text or a.expect.url_contains
-                    self._blind_after(a, mark, f"after the click the page did not show {wanted!r}")
-                    return "; rehearsed: the expected text did not come"
-            else:
-                await self.tools.need("browser_wait", {"timeout_ms": SETTLE_MS})
+            if a.expect is not None and await wait_expect(self.tools, a.expect, self.seen) is None:
+                wanted = a.expect.text or a.expect.url_contains
+                self._blind_after(a, mark, f"after the click the page did not show {wanted!r}")
+                return "; rehearsed: the expected text did not come"
+            # The expected text may come before the data the next steps read (a record's title before its
+            # form's choices): the page is read once it has settled.
+            await settle(self.tools)
         except BrowserOpsError as exc:
             await self._failed(a, exc)
             return f"; rehearsal failed: {exc.code.value}"

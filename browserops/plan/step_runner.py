@@ -28,6 +28,7 @@ from browserops.plan.pages import (
     page_name,
     screenshot_into,
     screenshot_png,
+    settle,
     snapshot_into,
     wait_expect,
 )
@@ -49,7 +50,6 @@ from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url, word
 from browserops.privacy import EnteredValues, mask_pii
 
 Progress = Callable[[str], None]
-SETTLE_MS = 3000
 DOWNLOAD_MS = 30_000
 
 
@@ -199,6 +199,7 @@ class StepExecutor(PageChecks):
                 raise BrowserOpsError(ErrorCode.SITE_CHANGED, f"Step {a.number} expects the page to show "
                                       f"{a.expect.text or a.expect.url_contains!r}; it did not within "
                                       f"{a.expect.timeout_ms} ms.")
+            await settle(self.tools)  # as prepare did: the text may come before the data the next steps read
             outcome.note = "expected text is on the page"
             return
         if a.action is Action.SNAPSHOT:
@@ -328,8 +329,9 @@ class StepExecutor(PageChecks):
                                       "in the bundle.")
             outcome.note += "; confirmation seen"
             self.saw = str(proof.get("text") or proof.get("url") or "") or None
-        else:
-            await self.tools.need("browser_wait", {"timeout_ms": SETTLE_MS})
+        # The expected text may come before the data the next page check reads (a record's title before its
+        # form's choices): as prepare did, the run reads the page once it has settled.
+        await settle(self.tools)
 
     async def _acting(self, a: PlanAction, name: str, args: dict[str, Any], event: StepEvent,
                       outcome: StepOutcome, logged: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from tests.realapps.harness import RunningApp
 from tests.realapps.twophase import CorpusTask, cli_json, prepare, two_phase
 
 PASSING = sorted(set(TASKS) - set(KNOWN_GAPS))
+HELD_MS = 1500  # well after the edit form shows, within the settle bound (plan/pages.py SETTLE_MS)
 
 
 @pytest.fixture(scope="module")
@@ -118,8 +119,13 @@ def _alpine(app: RunningApp) -> dict[str, Any]:
 def test_prepare_reads_custom_selects_and_the_edit_lands(app: RunningApp, tmp_path: Path) -> None:
     """Issue 24 item 5 and 18 item 3 on Material UI: prepare reads what the button-style Select and the multiple
     Select show, so the diff says what changes (~ old -> new, the tags as one list); the run keeps the tag that
-    was there (clicking it again would take it away) and the database has exactly the edit."""
+    was there (clicking it again would take it away) and the database has exactly the edit.
+
+    The API answers the selects' choices (segments, tags) late, after the record's title is shown: read before
+    those GETs are answered, the selects show nothing yet (the diff would say ``+ segment``, the run's staleness
+    check would call the plan stale). prepare and the run read once the page has settled."""
     desk.reseed(app)
+    desk.hold(app, ["/segments", "/tags"], HELD_MS)
     task = CorpusTask("edit_alpine", _edit_alpine_steps(tmp_path), check_unchanged, TASKS["create_segment"].baseline,
                       inputs=TASKS["edit_customer_vip"].inputs)
     outcome = two_phase(tmp_path / "ws", app, task)

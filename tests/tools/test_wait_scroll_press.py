@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
+from browserops.browser.page import waiting
 from browserops.demo_site import DemoSite
 from browserops.tools.context import ToolContext
 from tests.tools.helpers import by_name, fails, listed, ok, open_page
@@ -35,6 +38,26 @@ async def test_network_idle_on_a_polling_spa_returns(tool_ctx: ToolContext, demo
     await open_page(tool_ctx, demo_site.base_url + "/expense")
     data = await ok(tool_ctx, "browser_wait", network_idle=True, timeout_ms=5000)
     assert data["network_idle"] is True
+
+
+async def test_settled_waits_for_the_pages_data_not_its_long_poll_or_images(
+        tool_ctx: ToolContext, demo_site: DemoSite, monkeypatch: pytest.MonkeyPatch) -> None:
+    """state=settled waits for the fetch whose answer the page shows, not for an image still loading nor for a
+    request in flight longer than LONG_LIVED_S (a long poll; shortened here so the test stays quick)."""
+    monkeypatch.setattr(waiting, "LONG_LIVED_S", 2.0)
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    started = time.monotonic()
+    await tool_ctx.session.page.evaluate("""(base) => {
+        fetch(base + '/slow?ms=10000&poll=1').catch(() => {});
+        const img = new Image(); img.src = base + '/slow?ms=10000&img=1'; document.body.append(img);
+        fetch(base + '/slow?ms=1000').then((r) => r.text()).then(() => {
+            const p = document.createElement('p'); p.textContent = 'Data arrived'; document.body.append(p); });
+    }""", demo_site.base_url)
+    data = await ok(tool_ctx, "browser_wait", state="settled", timeout_ms=9000)
+    elapsed = time.monotonic() - started
+    assert data["settled"] is True, data
+    assert 1.0 <= elapsed < 6, elapsed  # the data's 1 s; the poll counts until 2 s; never the 9 s bound
+    assert (await ok(tool_ctx, "browser_wait", text="Data arrived", timeout_ms=100))["text"] is True
 
 
 async def test_wait_for_element_text_and_url(tool_ctx: ToolContext, demo_site: DemoSite) -> None:

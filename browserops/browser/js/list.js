@@ -27,7 +27,6 @@ const CHANGE_EVENTS = ["scroll", "resize", "focusin", "focusout", "input", "chan
   "transitionend", "animationend", "mouseover", "toggle", "hashchange", "popstate"];
 
 function main(args) {
-  const began = performance.now();
   const st = boState();
   if (args.prefix) { st.prefix = args.prefix; }
   if (args.seq > st.seq) { st.seq = args.seq; }
@@ -39,7 +38,6 @@ function main(args) {
     w = walkFrame(st, args);
     if (!scoped) { st.walk = w; }
   }
-  const walked = performance.now();
   const out = { walk: w.id, reused, total: w.cands.length, had: w.had, scopeFound: w.scopeFound, items: [] };
   if (w.containers) { out.containers = w.containers; }
   if (args.keys && w.id !== args.known) { out.keys = flatKeys(w.cands); }
@@ -63,8 +61,6 @@ function main(args) {
     if (args.closed && st.unseenHosts.length) { out.closedCheck = st.unseenHosts.length; }
   }
   out.seq = st.seq;
-  // Where the time went in this world (DEBUG log of a slow listing): the walk, then describing the window.
-  out.ms = [Math.round(walked - began), Math.round(performance.now() - walked)];
   return out;
 }
 

@@ -24,7 +24,6 @@ class FrameListing(TypedDict, total=False):
     keys: list[float]
     iconCheck: list[str]  # with args.icons: blind ids of icon-like elements to ask DevTools about
     closedCheck: int  # with args.closed: custom elements whose (maybe closed) shadow root is unknown
-    ms: list[int]  # time in the page's renderer: the walk (or finding the kept one), then describing
 
 
 def list_frame(args: dict[str, Any]) -> PageCall[FrameListing]:

@@ -81,8 +81,8 @@ class FrameWorlds:
         self.children_matched = False  # whether every frame of the page was matched (not only the main one)
 
     async def match_children(self) -> bool:
-        """Match every frame of the page to its DevTools frame (one ``Page.getFrameTree``, unless the readying of
-        the child frames' worlds has just matched them); False when DevTools could not say."""
+        """Match every frame of the page to its DevTools frame (one ``Page.getFrameTree``); False when DevTools
+        could not say."""
         if self._cdp is None or self._page is None:
             return False
         page = self._page
@@ -287,4 +287,3 @@ async def frame_worlds(session: BrowserSession, page: Page, *, main_first: bool 
         return FrameWorlds(cdp, worlds, {page.main_frame: worlds.main}, page)
     found = FrameWorlds(cdp, worlds, {}, page)
     return found if await found.match_children() else FrameWorlds(None, PageWorlds(), {})
-

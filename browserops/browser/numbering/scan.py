@@ -88,10 +88,9 @@ async def _list_isolated(worlds: FrameWorlds, view: FrameView, args: dict[str, A
     if again:
         data = await worlds.run(view.frame, listing_js.list_frame({**args, **again, "again": True, "reuse": False}))
     if log.isEnabledFor(logging.DEBUG):  # where a slow listing's time went (bench/real_pages.py --phases)
-        log.debug("frame %s: walk %.0f ms (in the page %s ms, reused %s), DevTools checks %.0f ms (listeners of %d "
-                  "icons %.0f ms, %d hosts %s: %d closed roots in %.0f ms), again %.0f ms", view.label,
-                  (walked - started) * 1000, "+".join(map(str, data.get("ms") or [])), bool(data.get("reused")),
-                  (checked - walked) * 1000, len(checks), took[0] * 1000,
+        log.debug("frame %s: walk %.0f ms (reused %s), DevTools checks %.0f ms (listeners of %d icons %.0f ms, "
+                  "%d hosts %s: %d closed roots in %.0f ms), again %.0f ms", view.label, (walked - started) * 1000,
+                  bool(data.get("reused")), (checked - walked) * 1000, len(checks), took[0] * 1000,
                   int(data.get("closedCheck") or 0), "taken" if hosts else "none", roots, took[1] * 1000,
                   (time.perf_counter() - checked) * 1000)
     return data

@@ -36,13 +36,7 @@ class PageWorlds:
     no_listeners: set[str] = field(default_factory=set)
     main: CdpFrame | None = None  # the main frame as last matched (its id outlives navigations)
     prepared: asyncio.Task[None] | None = None  # asking Chromium to make our world in every new document
-    warming: asyncio.Task[None] | None = None  # learning the main frame's world of the latest document
-    # Readying the child frames' worlds: after the main one at DOMContentLoaded, and again whenever a child frame
-    # commits a document of its own (most do after the page's DOMContentLoaded). No listing waits for it as a
-    # whole: a listing that needs a world being made meanwhile waits for that one (``making``).
-    children_warming: asyncio.Task[None] | None = None
-    children_pending: bool = False  # a child-frame commit is waiting for children_warming to run again
-    making: dict[tuple[str, str], asyncio.Future[int]] = field(default_factory=dict)  # worlds being made
+    warming: asyncio.Task[None] | None = None  # learning the worlds' context ids of the latest document
     # Frame id -> backend node id of its <iframe>/<frame> element: an element keeps its frame for the frame's
     # whole life (moving it makes a new frame), so it is asked once per frame.
     owners: dict[str, int] = field(default_factory=dict)
@@ -111,31 +105,14 @@ def match_frames(tree: dict[str, Any], page: Page) -> dict[Frame, CdpFrame]:
 
 async def world_context(cdp: CDPSession, worlds: PageWorlds, target: CdpFrame, fresh: bool) -> int:
     key = (target.id, target.loader)
-    if not fresh:
-        if key in worlds.contexts:
-            return worlds.contexts[key]
-        making = worlds.making.get(key)
-        if making is not None:  # made ahead right now (a child frame's new document): one world, not two
-            return await asyncio.shield(making)
-    task = asyncio.ensure_future(_make_world(cdp, worlds, target))
-    worlds.making[key] = task
-
-    def made(done: asyncio.Future[int]) -> None:
-        if worlds.making.get(key) is done:
-            del worlds.making[key]
-
-    task.add_done_callback(made)
-    return await asyncio.shield(task)  # a listing that gives up on the frame leaves the world to be made
-
-
-async def _make_world(cdp: CDPSession, worlds: PageWorlds, target: CdpFrame) -> int:
-    created = await cdp.send("Page.createIsolatedWorld", {"frameId": target.id, "worldName": WORLD_NAME})
-    # One world per document: forget this frame's worlds of earlier documents.
-    for old in [k for k in worlds.contexts if k[0] == target.id]:
-        del worlds.contexts[old]
-    worlds.closed.discard(target.id)  # a new world knows no closed roots yet
-    worlds.contexts[(target.id, target.loader)] = int(created["executionContextId"])
-    return worlds.contexts[(target.id, target.loader)]
+    if fresh or key not in worlds.contexts:
+        created = await cdp.send("Page.createIsolatedWorld", {"frameId": target.id, "worldName": WORLD_NAME})
+        # One world per document: forget this frame's worlds of earlier documents.
+        for old in [k for k in worlds.contexts if k[0] == target.id]:
+            del worlds.contexts[old]
+        worlds.closed.discard(target.id)  # a new world knows no closed roots yet
+        worlds.contexts[key] = int(created["executionContextId"])
+    return worlds.contexts[key]
 
 
 async def frame_owner(cdp: CDPSession, worlds: PageWorlds, frame_id: str) -> int | None:
@@ -160,58 +137,19 @@ async def _make_with_documents(cdp: CDPSession) -> None:
 
 
 async def _learn_ids(cdp: CDPSession, page: Page, worlds: PageWorlds) -> None:
-    # At DOMContentLoaded (never the load event): learn the new document's main world context id now, so its
-    # first listing does not wait for that round trip behind the page's own work; the child frames' worlds are
-    # readied right behind (children_warming), which only a listing's child-frame branch waits for. Read-only;
-    # the page sees nothing.
-    frames = await _match_now(cdp, page, worlds)
-    if frames is None:
-        return
-    main = frames.get(page.main_frame)
-    before = worlds.children_warming
-    worlds.children_warming = asyncio.ensure_future(_ready_children(cdp, worlds, frames, before))
-    if main is not None:
-        with contextlib.suppress(PlaywrightError):
-            await _ready_world(cdp, worlds, main)
-
-
-async def _match_now(cdp: CDPSession, page: Page, worlds: PageWorlds) -> dict[Frame, CdpFrame] | None:
-    """Match the page's frames to DevTools' now (one ``Page.getFrameTree``) and remember the match for the
-    listings to come (``worlds.tree``); None when DevTools could not say."""
-    try:
+    # At DOMContentLoaded (never the load event): learn the new document's world context ids now, so its first
+    # listing does not wait for that round trip behind the page's own work. Read-only; the page sees nothing.
+    with contextlib.suppress(PlaywrightError, KeyError):
         tree = (await cdp.send("Page.getFrameTree"))["frameTree"]
-    except (PlaywrightError, KeyError):
-        return None
-    if page.is_closed():
-        return None
-    frames = match_frames(tree, page)
-    worlds.main = frames.get(page.main_frame, worlds.main)
-    forget_owners(worlds, frames)
-    worlds.tree = (frames_key(page), frames)
-    return frames
-
-
-async def _ready_children(cdp: CDPSession, worlds: PageWorlds, frames: dict[Frame, CdpFrame],
-                          before: asyncio.Task[None] | None) -> None:
-    """Each child frame's world (scripts kept in it) and its frame element, as a first listing would ask."""
-    if before is not None:
-        with contextlib.suppress(BaseException):
-            await before  # one readying at a time: a later one knows newer documents
-    children = [target for f, target in frames.items() if f.parent_frame is not None]
-    await asyncio.gather(*(_ready_world(cdp, worlds, target) for target in children),
-                         *(frame_owner(cdp, worlds, target.id) for target in children), return_exceptions=True)
-
-
-async def _child_committed(cdp: CDPSession, page: Page, worlds: PageWorlds, before: asyncio.Task[None] | None) -> None:
-    """A child frame committed a new document: ready its world now (one frame-tree match for every commit
-    meanwhile), not at the next listing."""
-    if before is not None:
-        with contextlib.suppress(BaseException):
-            await before
-    worlds.children_pending = False
-    frames = await _match_now(cdp, page, worlds)
-    if frames is not None:
-        await _ready_children(cdp, worlds, frames, None)
+        if page.is_closed():
+            return
+        frames = match_frames(tree, page)
+        worlds.tree = None  # a new document: match its frames afresh
+        worlds.main = frames.get(page.main_frame, worlds.main)
+        forget_owners(worlds, frames)
+        await asyncio.gather(*(_ready_world(cdp, worlds, target) for target in frames.values()),
+                             *(frame_owner(cdp, worlds, target.id) for f, target in frames.items() if f.parent_frame),
+                             return_exceptions=True)
 
 
 async def _ready_world(cdp: CDPSession, worlds: PageWorlds, target: CdpFrame) -> None:
@@ -239,14 +177,7 @@ def start_worlds(cdp: CDPSession, page: Page, worlds: PageWorlds) -> None:
     def on_document(_: Page) -> None:
         worlds.warming = asyncio.ensure_future(_learn_ids(cdp, page, worlds))
 
-    def on_frame(frame: Frame) -> None:
-        if frame.parent_frame is None or worlds.children_pending or page.is_closed():
-            return  # the main frame's document: on_document; a readying already waiting covers this one too
-        worlds.children_pending = True
-        worlds.children_warming = asyncio.ensure_future(_child_committed(cdp, page, worlds, worlds.children_warming))
-
     page.on("domcontentloaded", on_document)
-    page.on("framenavigated", on_frame)
 
 
 async def prepare_worlds(session: BrowserSession, page: Page) -> None:

@@ -3,9 +3,13 @@
 Two kinds of condition:
 - *hard* ones (an element visible/hidden/attached/detached, a text, a URL fragment, a load state) fail with
   ``BROWSER_TIMEOUT`` when they are not met in time;
-- *settling* ones (network idle, DOM quiet) return in time whatever happens and say whether the page
+- *settling* ones (network idle, DOM quiet, settled) return in time whatever happens and say whether the page
   settled: on a single-page app that polls the server the network never goes idle, and a clock on the
   page keeps the DOM busy — the caller still gets control back.
+
+*Settled* waits only for what the page's content waits for (:data:`WAITED_KINDS`: its data fetches and XHRs, a
+frame's document, a script chunk), not images, fonts or beacons, and not a request in flight for longer than
+:data:`LONG_LIVED_S` (a long poll, a stream): a single-page app's form is filled once its GETs are answered.
 """
 
 from __future__ import annotations
@@ -31,6 +35,10 @@ ElementState = Literal["visible", "hidden", "attached", "detached"]
 NETWORK_IDLE_MS = 500
 POLL_S = 0.1
 _LONG_LIVED = {"eventsource", "websocket"}
+# What a page's content waits for before it shows its data; images, fonts, media and beacons ("ping") it does not.
+WAITED_KINDS = frozenset({"fetch", "xhr", "document", "script"})
+# A request in flight this long is a long poll or a stream, not data the page is about to show: not waited on.
+LONG_LIVED_S = 5.0
 
 
 @dataclass
@@ -38,7 +46,7 @@ class NetworkTracker:
     """In-flight requests of one page, counted from when the tracker was installed."""
 
     page: Page
-    inflight: set[Request] = field(default_factory=set)
+    inflight: dict[Request, float] = field(default_factory=dict)  # each with when it started
     last_change: float = field(default_factory=time.monotonic)
 
     def install(self) -> None:
@@ -49,13 +57,25 @@ class NetworkTracker:
     def _start(self, request: Request) -> None:
         if request.resource_type in _LONG_LIVED or request.url.startswith("data:"):
             return
-        self.inflight.add(request)
-        self.last_change = time.monotonic()
+        self.last_change = self.inflight[request] = time.monotonic()
 
     def _end(self, request: Request) -> None:
-        if request in self.inflight:
-            self.inflight.discard(request)
+        if self.inflight.pop(request, None) is not None:
             self.last_change = time.monotonic()
+
+    def awaited(self) -> list[Request]:
+        """The requests in flight the page's content is waiting for (:data:`WAITED_KINDS`, not long-lived)."""
+        young = time.monotonic() - LONG_LIVED_S
+        return [r for r, t0 in self.inflight.items() if t0 > young and r.resource_type in WAITED_KINDS]
+
+    async def wait_answered(self, timeout_s: float) -> bool:
+        """Until no awaited request is in flight; False at the timeout."""
+        deadline = time.monotonic() + timeout_s
+        while self.awaited():
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(min(POLL_S / 2, max(0.0, deadline - time.monotonic())))
+        return True
 
     def idle_for(self) -> float:
         """Seconds since the last request started or ended, or 0 while one is in flight."""
@@ -109,15 +129,15 @@ async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int) -> dict[str, Any
 
 
 async def settled(page: Page, tracker: NetworkTracker, quiet_ms: int, budget: _Budget) -> dict[str, Any]:
-    """Until no request is in flight *and* the DOM has been quiet for ``quiet_ms`` at the same time (what an
-    agent waits for after acting: an answer on its way keeps it waiting, a page that only renders does not)."""
+    """Until no awaited request is in flight *and* the DOM has been quiet for ``quiet_ms`` at the same time (what
+    an agent, prepare and a run wait for after acting: an answer on its way keeps it waiting, a page that only
+    renders does not; a long poll or a beacon does not either)."""
     while True:
-        if tracker.inflight:
-            await tracker.wait_idle(min(quiet_ms, 50), budget.left_s())
+        await tracker.wait_answered(budget.left_s())
         quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()))
-        if (quiet["quiet"] and not tracker.inflight) or budget.left_s() <= 0:
+        if (quiet["quiet"] and not tracker.awaited()) or budget.left_s() <= 0:
             break
-    done = quiet["quiet"] and not tracker.inflight
+    done = quiet["quiet"] and not tracker.awaited()
     out: dict[str, Any] = {"settled": done, "dom_quiet": quiet["quiet"]}
     if not done:
         out["note"] = ("The page kept changing or loading until the timeout (a clock, a ticker or polling); going "

@@ -53,6 +53,14 @@ def reseed(app: RunningApp) -> None:
         assert json.loads(response.read()) == {"reloaded": True}
 
 
+def hold(app: RunningApp, paths: list[str], ms: int) -> None:
+    """Have the API answer GETs of ``paths`` (and the records under them) ``ms`` later, until the next reseed."""
+    request = urllib.request.Request(app.base_url + "/__corpus__/hold", data=json.dumps({"paths": paths, "ms": ms})
+                                     .encode(), method="POST", headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert json.loads(response.read()) == {"held": {"paths": paths, "ms": ms}}
+
+
 def db_path(app: RunningApp) -> Path:
     path = app.data["db"]
     assert isinstance(path, Path)
