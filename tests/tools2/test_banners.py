@@ -120,7 +120,9 @@ async def test_a_tight_budget_is_honoured(tool_ctx: ToolContext, demo_site: Demo
     await goto(tool_ctx, demo_site.base_url + "/")
     data = (await call(tool_ctx, "browser_close_banners"))["data"]
     assert data["passes"] <= 2
-    assert data["spent_ms"] <= 300 + 50  # scheduling slack around the last await
+    # The budget bounds every page call; past it, releasing the clicked frame may still take its 50 ms minimum
+    # (banners.release), and a loaded machine wakes the last await late: 100 ms of slack in all (CI saw 356).
+    assert data["spent_ms"] <= 300 + 100
 
 
 async def test_links_skip_links_and_inline_notices_are_never_clicked(tool_ctx: ToolContext,
