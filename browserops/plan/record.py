@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.plan.guard import GuardedTools
+from browserops.plan.pages import settle
 from browserops.plan.record_values import (
     CHECK_ROLES,
     CLICK_ROLES,
@@ -49,7 +50,6 @@ from browserops.plan.resolve import label_key, list_all
 
 __all__ = ["Recorder", "Recording", "save_name", "stable_text"]
 
-SETTLE_MS = 3000
 QUIET_MS = 1500
 PICK_ROLES = frozenset({"combobox", "listbox", "textbox", "searchbox", "button"})  # widgets over a hidden select
 
@@ -254,7 +254,7 @@ class Recorder:
     async def _settled(self) -> bool:
         """Wait until the page settled; False when a dialog blocks it (the person has not answered it yet)."""
         try:
-            await self.tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
+            await settle(self.tools)
         except BrowserOpsError as exc:
             if exc.code is not ErrorCode.DIALOG_OPEN:
                 raise
@@ -285,7 +285,7 @@ class Recorder:
         self._flush()
         where = f" on {target['role']} \"{target['names'][0]}\"" if target is not None else ""
         if key == "Enter" and event.get("submits") and target is not None:
-            await self.tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
+            await settle(self.tools)
             self.recording.steps.append({"kind": "submit", "action": "press", "key": "Enter", "target": target,
                                          **await shown_after(self.tools)})
             await self._relist(new_page=True)
