@@ -28,6 +28,7 @@ from browserops.browser.scripts import ElementCall
 from browserops.contract import BrowserOpsError, ErrorCode
 
 COVER_RETRY_S = 1.0
+COVER_STILL_S = 0.3  # a cover that has not moved (nor anything animated) for this long is not going away
 
 
 def label_of(target: int | str, desc: Desc | None = None) -> str:
@@ -116,8 +117,17 @@ async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int
             raise action_error(label, exc) from exc
         out = await _again(located, label, again)
     if _applies(reach, kind):
-        deadline = time.monotonic() + COVER_RETRY_S
+        began = time.monotonic()
+        deadline = began + COVER_RETRY_S
+        still = None
         while cover := out.get("cover"):
+            # An ordinary element on top that has stopped where it is (an open date picker's calendar, a badge)
+            # will not move away by waiting: it is activated under it after COVER_STILL_S, not COVER_RETRY_S.
+            now_still = out.get("cover_still")
+            if (out.get("cover_layer") == "element" and _applies(under_cover, kind) and now_still is not None
+                    and now_still == still and time.monotonic() - began >= COVER_STILL_S):
+                deadline = 0.0
+            still = now_still
             if time.monotonic() >= deadline:
                 if out.get("cover_layer") == "element" and _applies(under_cover, kind):
                     return Ready(located, desc, label, covered_by=str(cover))

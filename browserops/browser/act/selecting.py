@@ -64,13 +64,17 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
             # An open list without the option may be the combobox's own display of what is selected
             # (Choices.js shows it as a listbox): a click opens the real one.
             clicked = False
+            focus_before = found.get("focus")
             if not typing_only and (not found.get("open") or desc.get("kind") == "combobox"):
                 await loc.click(timeout=timeout_ms)
                 clicked = True
             deadline = time.monotonic() + POPUP_WAIT_S
             found = await look()
-            while not found.get("open") and not typing_only and time.monotonic() < deadline:
-                await asyncio.sleep(0.1)
+            # Until the list shows, or the click put the focus in a search box (Select2 over AJAX opens one and
+            # shows nothing until typed into: waiting for a list there would only use up POPUP_WAIT_S).
+            while (not found.get("open") and not typing_only and time.monotonic() < deadline
+                   and not (clicked and found.get("typing") and found.get("focus") != focus_before)):
+                await asyncio.sleep(0.05)
                 found = await look()
             # A text field the focus is in after the click is a search box the widget opened (Select2); before
             # any click it is only the field filled last.

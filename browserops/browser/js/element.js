@@ -196,7 +196,7 @@ function prepare(el, args) {
       el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
       out.cover = coveredBy(el, [0, 0, vw, window.innerHeight]);
     }
-    if (out.cover) { out.cover_layer = coverLayer(el); return out; }
+    if (out.cover) { out.cover_layer = coverLayer(el); out.cover_still = coverStill(el); return out; }
     if (labelOnTop(el)) { out.label_on_top = true; }
   }
   if (allows(args.focus, kind)) {
@@ -237,6 +237,17 @@ function coverLayer(el) {
     }
   }
   return "element";
+}
+
+// Where the thing on el's centre is and how opaque, while nothing on the page animates (CSS animations and
+// transitions): the same string twice in a row means it is not moving away. null while something animates.
+function coverStill(el) {
+  if (document.getAnimations().some((a) => a.playState === "running")) { return null; }
+  const r = el.getBoundingClientRect();
+  const hit = deepElementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  if (!hit) { return null; }
+  const b = hit.getBoundingClientRect();
+  return [b.left, b.top, b.width, b.height, getComputedStyle(hit).opacity].map(String).join(",");
 }
 
 // A screen reader's "activate": focus the element, then run its default action (a click event dispatched
@@ -328,7 +339,9 @@ function popupOption(el, args) {
   if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
   if (args.seq > st.seq) { st.seq = args.seq; }
   const opts = popupOptions(el);
-  if (!opts.length) { return { open: false }; }
+  // No options yet: a widget whose options come only after typing (Select2 over AJAX) has opened nothing to
+  // show but a search box it focused; the caller types there instead of waiting for a list to show.
+  if (!opts.length) { return { open: false, typing: searchBoxFocused(el), focus: focusMark() }; }
   const usable = opts.filter((o) => o.getAttribute("aria-disabled") !== "true");
   const labelOf = (o) => nameOf(o, "option");
   const best = bestOption(usable, args.text, labelOf,
@@ -350,6 +363,24 @@ function popupOption(el, args) {
   return { open: true, options };
 }
 
+// A number for the focused element, the same while the focus stays on it (a search box that took the focus on a
+// click tells itself from the field focused before).
+function focusMark() {
+  const st = boState();
+  if (!st.focusMarks) { st.focusMarks = new WeakMap(); st.focusSeq = 0; }
+  const a = deepActiveElement();
+  if (!a) { return 0; }
+  if (!st.focusMarks.has(a)) { st.focusSeq += 1; st.focusMarks.set(a, st.focusSeq); }
+  return st.focusMarks.get(a);
+}
+
+// A search box the widget focused when it opened (Select2's): typing goes there, not into the widget.
+function searchBoxFocused(el) {
+  const a = deepActiveElement();
+  return !!a && a !== el && ((a.localName === "input" && !["checkbox", "radio", "button", "submit", "file"]
+    .includes((a.type || "").toLowerCase())) || a.localName === "textarea");
+}
+
 // Whether the list a combobox opened still shows, whether the focus is on the widget or in that list (so an
 // Escape goes to the widget, never to a dialog of the page), and what the widget holds now.
 function popupOpen(el) {
@@ -362,9 +393,7 @@ function popupOpen(el) {
     const list = a.closest('[role="listbox"], [role="menu"]');
     focusHere = !!list && opts.some((o) => composedContains(list, o));
   }
-  // A search box the widget focused when it opened (Select2's): typing goes there, not into the widget.
-  const typing = !!a && a !== el && ((a.localName === "input" && !["checkbox", "radio", "button", "submit", "file"]
-    .includes((a.type || "").toLowerCase())) || a.localName === "textarea");
+  const typing = searchBoxFocused(el);
   const native = replacedNative(el);
   // A text box standing for a hidden text input (a tag input): a value no option offers becomes a new tag.
   const tagField = !!native && native.localName === "input" && (el.localName === "input" || el.localName === "textarea");

@@ -61,6 +61,7 @@ class PrepareResult(TypedDict):
     visible: NotRequired[bool]
     cover: NotRequired[str | None]  # what lies on the element's visible centre
     cover_layer: NotRequired[Literal["dialog", "banner", "element"]]  # what kind of thing that is
+    cover_still: NotRequired[str | None]  # where that thing is (null while the page animates): unchanged = still
     label_on_top: NotRequired[bool]  # its own label's decoration is drawn over it (a styled switch)
     focused: NotRequired[bool]
     flags: NotRequired[Flags]
@@ -87,6 +88,8 @@ class PopupOption(TypedDict, total=False):
     options: list[str]  # no match: the visible options
     ambiguous: list[str]  # only part of several options' names matched: those options
     selected: bool  # the option found is already chosen (in a multiple select a click would take it away)
+    typing: bool  # no options yet, and the focus is in a text box other than the widget (a search box it opened)
+    focus: int  # no options yet: a mark of the focused element, the same while the focus stays on it
 
 
 class PopupState(TypedDict):
