@@ -5,6 +5,8 @@
 //  - off/fclip place this frame's viewport inside the top-level viewport (null for the main frame);
 //  - start/end: the window of this frame's order to describe (the rest is only counted);
 //  - reuse: answer from the kept walk when the document has not changed since it (changeCount, geometry);
+//  - first: the first page of a new listing (with reuse and track, "new" is then relative to the listing
+//    before, as a walk's is);
 //  - keys: also answer every item's sort key (flat [g, y, x, ...]) unless `known` names the walk they are of;
 //  - scope: {viewport: true} | {id} | {text}: restrict to the viewport, a container by blind id, or a
 //    container (dialog, form, region, landmark...) by role or accessible name; never kept;
@@ -35,6 +37,7 @@ function main(args) {
   const scoped = !!args.scope;
   let w = !scoped && args.reuse ? keptWalk(st, args) : null;
   const reused = !!w;
+  if (reused && args.first && args.track) { retrack(st, w); }
   if (!w) {
     w = walkFrame(st, args);
     if (!scoped) { st.walk = w; }
@@ -123,6 +126,23 @@ function keptWalk(st, args) {
   return w;
 }
 
+// A new listing served from the kept walk: its "new" flags are relative to the tracked listing before it, as a
+// walk's are (none when that listing was of this very walk).
+function retrack(st, w) {
+  if (st.seenWalk === w.id) {
+    w.had = true;
+    for (const c of w.cands) { c.nw = false; }
+    st.seenBefore = st.seen;
+    return;
+  }
+  const prev = st.seen;
+  w.had = !!prev;
+  for (const c of w.cands) { c.nw = !prev || !prev.has(c.el); }
+  st.seenBefore = prev;
+  st.seen = new WeakSet(w.cands.map((c) => c.el));
+  st.seenWalk = w.id;
+}
+
 // Walk the frame once: candidates sorted (groups, reading order), covered ones and new ones marked.
 // A walk's id: unique per document and world (a random epoch per state object, then a counter).
 function walkId(st) {
@@ -148,12 +168,14 @@ function walkFrame(st, args) {
   const prevSeen = args.again ? st.seenBefore : st.seen;
   const had = !!prevSeen;
   for (const c of cands) { c.nw = !had || !prevSeen.has(c.el); }
+  const id = walkId(st);
   if (args.track) {
     if (!args.again) { st.seenBefore = st.seen; }
     st.seen = new WeakSet(cands.map((c) => c.el));
+    st.seenWalk = id;
   }
   return {
-    id: walkId(st),
+    id,
     doc: document, version, geometry: geometryKey(args), cands, had, scopeFound: found.scopeFound,
     containers: found.wantScope && !found.scopeFound ? found.containers : null, pendingIcons: found.pendingIcons,
     groups: null, namesakes: new Map(), firstById: null,
