@@ -54,6 +54,7 @@ class SaveWatch:
     before: PendingSave | None = None
     waited_s: float = 0.0
     held: list[str] = field(default_factory=list)
+    acted_at: float | None = None  # when the step's acting call returned (monotonic)
 
     @classmethod
     async def begin(cls, session: BrowserSession, step: PlanAction) -> SaveWatch:
@@ -62,6 +63,11 @@ class SaveWatch:
         if _watched(step):
             watch.before = await pending_save(session)
         return watch
+
+    def acted(self) -> None:
+        """The step's acting call returned: the short look for a request it starts counts from now, so the
+        waits the run does meanwhile (its expectation, the page settling) are part of that look, not added to it."""
+        self.acted_at = time.monotonic()
 
     def sent(self) -> list[Sent]:
         return self.session.requests.since(self.mark)
@@ -92,6 +98,7 @@ class SaveWatch:
         started = time.monotonic()
         must = self.step.must_send
         quiet_since: float | None = None
+        first = True
         while True:
             now = time.monotonic()
             answered = [e for e in self.sent() if not e.in_flight and (e.status is not None or e.method == "WS")]
@@ -103,7 +110,8 @@ class SaveWatch:
                 break
             calm = not flying and not self.held and (answered or not must)
             if calm:
-                quiet_since = quiet_since if quiet_since is not None else now
+                if quiet_since is None:
+                    quiet_since = self._calm_since(now, first=first)
                 # Something answered, or nothing at all after a short look: a request a click starts a moment
                 # later (a debounced save) is still caught.
                 if answered or self.step.sends is False or now - quiet_since >= QUIET_S:
@@ -112,7 +120,11 @@ class SaveWatch:
                 quiet_since = None
             if now - started >= bound:
                 break
-            await self.session.requests.changed(min(POLL_S, bound - (now - started)))
+            left = bound - (now - started)
+            if quiet_since is not None:  # wake when the look is over, not at the next poll after it
+                left = min(left, QUIET_S - (now - quiet_since))
+            await self.session.requests.changed(min(POLL_S, max(0.0, left)))
+            first = False
         self.waited_s = time.monotonic() - started
         error = self.refusal_error() or self._not_saved(saw, bound)
         if error is not None:
@@ -122,6 +134,14 @@ class SaveWatch:
             return "; nothing sent" if must is False or self.step.sends is None else None
         return f"; sent {', '.join(sent_line(e) for e in sent[:3])}" + (f" (+{len(sent) - 3})" if len(sent) > 3
                                                                         else "")
+
+    def _calm_since(self, now: float, *, first: bool) -> float:
+        """Since when the step has been calm. On the first look, with nothing sent since the step began and nothing
+        holding a change back now, that is since its acting call returned: a request it started would be in the
+        ledger. Otherwise (something flew or held it back) since now."""
+        if first and self.acted_at is not None and not self.sent():
+            return min(now, self.acted_at)
+        return now
 
     def _not_saved(self, saw: str | None, bound: float) -> BrowserOpsError | None:
         sent = self.sent()

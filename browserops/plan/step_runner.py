@@ -344,6 +344,9 @@ class StepExecutor(PageChecks):
                 raise
             outcome.note = await answer_planned_dialog(self.tools, a, exc)
             return {}
+        finally:
+            if self.watch is not None:  # the save check's look for a request the act starts counts from here
+                self.watch.acted()
 
     async def _download(self, a: PlanAction, el: Resolved, event: StepEvent, outcome: StepOutcome) -> None:
         try:

@@ -24,7 +24,7 @@ async def test_pages_come_from_one_walk_with_the_numbers_of_one_listing(tool_ctx
     whole = await list_interactives(session, limit=300)
     assert whole.walked == 1 and whole.total == 300
     first = await list_interactives(session, limit=100)
-    assert first.walked == 1  # a first page always looks afresh
+    assert first.walked == 0  # a new listing of the unchanged page: its first page too comes from the kept walk
     pages = [first]
     for offset in (100, 200):
         page = await list_interactives(session, limit=100, offset=offset)
@@ -47,6 +47,15 @@ async def test_a_change_makes_the_next_page_walk_again(tool_ctx: ToolContext, de
                                    document.querySelector('h1').after(b); }""")
     second = await list_interactives(session, limit=50, offset=50)
     assert second.walked == 1 and second.total == 121
+    # A listing served from a walk that browser_find made flags what the listing before it did not show, as a
+    # walk would; listed once more, nothing is new.
+    await page.evaluate("""() => { const b = document.createElement('button'); b.textContent = 'Newer';
+                                   document.querySelector('h1').after(b); }""")
+    assert (await find_elements(session, text="Newer", role=None, limit=5)).listing.walked == 1
+    flagged = await list_interactives(session, limit=50)
+    assert flagged.walked == 0 and [i.name for i in flagged.items if i.new] == ["Newer"]
+    again = await list_interactives(session, limit=50)
+    assert again.walked == 0 and not any(i.new for i in again.items)
     # Scrolling moves items between the viewport and below it: the kept order no longer holds.
     assert (await list_interactives(session, limit=50, offset=50)).walked == 0
     await page.evaluate("() => window.scrollTo(0, 800)")

@@ -5,6 +5,8 @@
 //  - off/fclip place this frame's viewport inside the top-level viewport (null for the main frame);
 //  - start/end: the window of this frame's order to describe (the rest is only counted);
 //  - reuse: answer from the kept walk when the document has not changed since it (changeCount, geometry);
+//  - first: the first page of a new listing (with reuse and track, "new" is then relative to the listing
+//    before, as a walk's is);
 //  - keys: also answer every item's sort key (flat [g, y, x, ...]) unless `known` names the walk they are of;
 //  - scope: {viewport: true} | {id} | {text}: restrict to the viewport, a container by blind id, or a
 //    container (dialog, form, region, landmark...) by role or accessible name; never kept;
@@ -35,6 +37,7 @@ function main(args) {
   const scoped = !!args.scope;
   let w = !scoped && args.reuse ? keptWalk(st, args) : null;
   const reused = !!w;
+  if (reused && args.first && args.track) { retrack(st, w); }
   if (!w) {
     w = walkFrame(st, args);
     if (!scoped) { st.walk = w; }
@@ -123,6 +126,23 @@ function keptWalk(st, args) {
   return w;
 }
 
+// A new listing served from the kept walk: its "new" flags are relative to the tracked listing before it, as a
+// walk's are (none when that listing was of this very walk).
+function retrack(st, w) {
+  if (st.seenWalk === w.id) {
+    w.had = true;
+    for (const c of w.cands) { c.nw = false; }
+    st.seenBefore = st.seen;
+    return;
+  }
+  const prev = st.seen;
+  w.had = !!prev;
+  for (const c of w.cands) { c.nw = !prev || !prev.has(c.el); }
+  st.seenBefore = prev;
+  st.seen = new WeakSet(w.cands.map((c) => c.el));
+  st.seenWalk = w.id;
+}
+
 // Walk the frame once: candidates sorted (groups, reading order), covered ones and new ones marked.
 // A walk's id: unique per document and world (a random epoch per state object, then a counter).
 function walkId(st) {
@@ -148,12 +168,14 @@ function walkFrame(st, args) {
   const prevSeen = args.again ? st.seenBefore : st.seen;
   const had = !!prevSeen;
   for (const c of cands) { c.nw = !had || !prevSeen.has(c.el); }
+  const id = walkId(st);
   if (args.track) {
     if (!args.again) { st.seenBefore = st.seen; }
     st.seen = new WeakSet(cands.map((c) => c.el));
+    st.seenWalk = id;
   }
   return {
-    id: walkId(st),
+    id,
     doc: document, version, geometry: geometryKey(args), cands, had, scopeFound: found.scopeFound,
     containers: found.wantScope && !found.scopeFound ? found.containers : null, pendingIcons: found.pendingIcons,
     groups: null, namesakes: new Map(), firstById: null,
@@ -242,6 +264,8 @@ function order(cands, off) {
   }
   cands.sort((a, b) => (a.g - b.g) || (a.y - b.y) || (a.x - b.x));
 }
+
+function tenth(v) { return Math.round(v * 10) / 10; }
 
 function flatKeys(cands) {
   const out = new Array(cands.length * 3);
@@ -332,8 +356,10 @@ function containerFor(w, c, all) {
 function describe(w, i, allContainers) {
   const c = ident(w, i);
   const el = c.el;
-  const item = { i, role: c.role, name: shownName(c), g: c.g, y: c.y, x: c.x, ty: c.ty, w: c.r.width,
-    h: c.r.height };
+  // Positions to a tenth of a pixel (what evidence boxes and the merge keys use): a page of 500 items crosses
+  // to Python a few KB shorter than with every float's 15 digits.
+  const item = { i, role: c.role, name: shownName(c), g: c.g, y: tenth(c.y), x: tenth(c.x), ty: tenth(c.ty),
+    w: tenth(c.r.width), h: tenth(c.r.height) };
   if (c.gn) { item.gn = 1; }
   const state = stateOf(el, c.role);
   for (const k in state) { item.st = state; break; }

@@ -207,6 +207,33 @@ class FrameWorlds:
         self._worlds.no_listeners.discard(self._frames[frame].id)
         return True
 
+    def listed_before(self, frame: Frame) -> bool:
+        """Whether the frame's current world answered a listing before (so it likely keeps a walk to describe
+        the next one from, and that listing needs none of DevTools' answers a walk may ask for)."""
+        if not self.reaches(frame):
+            return False
+        target = self._frames[frame]
+        context = self._worlds.contexts.get((target.id, target.loader))
+        return context is not None and context in self._worlds.listed
+
+    def mark_listed(self, frame: Frame) -> None:
+        if self.reaches(frame):
+            target = self._frames[frame]
+            context = self._worlds.contexts.get((target.id, target.loader))
+            if context is not None:
+                self._worlds.listed.add(context)
+
+    async def unseen_hosts(self, frame: Frame) -> str | None:
+        """The custom elements the last walk could not see into, as a page object for :meth:`closed_roots`
+        (``None`` when there are none or they could not be had)."""
+        assert self._cdp is not None
+        cdp = self._cdp
+        try:
+            context = await world_context(cdp, self._worlds, self._frames[frame], fresh=False)
+            return await reference_in_context(cdp, context, take_unseen_hosts(), CLOSED_GROUP)
+        except PlaywrightError:
+            return None
+
     async def run_then_hosts(self, frame: Frame, call: PageCall[R], *,
                              listeners: bool = False) -> tuple[R, str | None, MarkedVerdicts | None]:
         """:meth:`run` ``call`` (a walk) and, right behind it, take the custom elements that walk could not

@@ -2,10 +2,11 @@
 
 One ``evaluate`` of ``js/list.js`` per rendered frame (run concurrently: :mod:`.scan`) walks the composed
 tree, keeps the visible interactive elements sorted viewport first, and describes only the window asked for.
-The walk is kept page-side for the document's current state: the first listing (``offset=0``) always walks;
+The walk is kept page-side for the document's current state: every listing (its first page included), its
 further pages and ``browser_find`` are described from the kept walk while nothing changed (a mutation,
-scrolling, focus, typing… make the next call walk again), so paging through a 5,000-item page walks it once
-and numbers stay the same across the pages of one listing. Several frames are merged by the sort keys each
+scrolling, focus, typing… make the next call walk again; state such as values and checked is described afresh
+each time), so paging through a 5,000-item page walks it once, listing an unchanged page again costs only the
+describing, and numbers stay the same across the pages of one listing. Several frames are merged by the sort keys each
 frame gives once per walk (:mod:`.paging`). See :mod:`browserops.browser.numbering.elements` for the
 numbering rule and :mod:`.containers` for ``in``.
 """
@@ -85,7 +86,8 @@ class _Window:
         self.ranges = window_ranges(order, offset, limit) if order else None
 
     def args(self, view: FrameView) -> dict[str, Any]:
-        base = {"reuse": self.offset > 0, "keys": True, "track": True, "containers": self.containers}
+        base = {"reuse": True, "first": self.offset == 0, "keys": True, "track": True,
+                "containers": self.containers}
         kept = self.state.frames.get(view.label)
         if self.ranges is None or kept is None:
             return {**base, "start": 0, "end": self.offset + self.limit, "known": None}
@@ -167,7 +169,7 @@ async def _list_simple(session: BrowserSession, worlds: FrameWorlds, frames: Fra
     ``offset + limit`` and the merge decides)."""
     unscoped = parsed.js() is None
     skip = offset if single else 0
-    args = {"start": skip, "end": offset + limit, "reuse": unscoped and offset > 0, "scope": parsed.js(),
+    args = {"start": skip, "end": offset + limit, "reuse": unscoped, "first": offset == 0, "scope": parsed.js(),
             "track": unscoped and parsed.frame is None, "containers": containers}
     scanned = await scan(session, worlds, frames, lambda _: args)
     merged = sorted(((r.view, raw) for r in scanned.results for raw in r.data["items"]),

@@ -56,6 +56,8 @@ class PageWorlds:
     # listing matches its child frames without asking again. A frame reloaded at the same URL has a new loader:
     # its remembered world is then found gone at the first evaluate and made anew (FrameWorlds._in_world).
     tree: tuple[tuple[Any, ...], dict[Frame, CdpFrame]] | None = None
+    # World contexts that answered a listing, and so likely keep a walk the next listing is described from.
+    listed: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,7 @@ async def _make_world(cdp: CDPSession, worlds: PageWorlds, target: CdpFrame) -> 
     created = await cdp.send("Page.createIsolatedWorld", {"frameId": target.id, "worldName": WORLD_NAME})
     # One world per document: forget this frame's worlds of earlier documents.
     for old in [k for k in worlds.contexts if k[0] == target.id]:
-        del worlds.contexts[old]
+        worlds.listed.discard(worlds.contexts.pop(old))
     worlds.closed.discard(target.id)  # a new world knows no closed roots yet
     worlds.contexts[(target.id, target.loader)] = int(created["executionContextId"])
     return worlds.contexts[(target.id, target.loader)]
