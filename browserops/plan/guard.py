@@ -54,6 +54,14 @@ class GuardedTools:
     async def _record(self, tool: ToolDef[Any], args: Mapping[str, Any]) -> None:
         self.calls.append(tool.name)  # after the side-effect guard: only calls that were let through
 
+    def only_reads_since(self, mark: int | None) -> bool:
+        """Whether only tools that change nothing on the page (reads, waits, screenshots) ran since ``calls``
+        was ``mark`` long (None: never marked)."""
+        if mark is None:
+            return False
+        tools = [self.runner.get(name) for name in self.calls[mark:]]
+        return all(tool is not None and tool.side_effect in PREPARE_CLASSES for tool in tools)
+
     def allows(self, name: str) -> bool:
         tool = self.runner.get(name)
         return tool is not None and self.guard.allows(tool)

@@ -151,9 +151,10 @@ async def settle(tools: GuardedTools) -> None:
 
 async def wait_expect(tools: GuardedTools, expect: Expectation, seen: PageSeen) -> dict[str, Any] | None:
     """Wait until one of the texts is on the page and the URL contains the fragment. The proof found, or
-    None when it did not come within the expectation's timeout."""
+    None when it did not come within the expectation's timeout. ``proof["at_once"]``: it was all there at the
+    first look (no wait timed out, the URL matched at its first check), so the page did not change meanwhile."""
     deadline = time.monotonic() + expect.timeout_ms / 1000
-    proof: dict[str, Any] = {}
+    proof: dict[str, Any] = {"at_once": True}
     if expect.text:
         matched = None
         while matched is None:
@@ -164,6 +165,7 @@ async def wait_expect(tools: GuardedTools, expect: Expectation, seen: PageSeen) 
                     break
                 if result.get("code") not in (ErrorCode.TIMEOUT.value, None):
                     return None
+                proof["at_once"] = False
             if matched is None and time.monotonic() >= deadline:
                 return None
         proof["text"] = matched
@@ -172,7 +174,9 @@ async def wait_expect(tools: GuardedTools, expect: Expectation, seen: PageSeen) 
         result = await tools.call("browser_wait", {"url_contains": expect.url_contains, "timeout_ms": left})
         if result.get("status") != "ok":
             return None
-        proof["url"] = (result.get("data") or {}).get("url")
+        data = result.get("data") or {}
+        proof["url"] = data.get("url")
+        proof["at_once"] = proof["at_once"] and int(data.get("waited_ms") or 0) < TEXT_POLL_MS
         seen.update({"url": proof["url"]})
     return proof
 

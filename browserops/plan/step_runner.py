@@ -32,22 +32,14 @@ from browserops.plan.pages import (
     snapshot_into,
     wait_expect,
 )
-from browserops.plan.reference import find_reference
-from browserops.plan.resolve import (
-    PageListing,
-    Resolved,
-    current_value,
-    resolve_target,
-    upload_files,
-    wanted_value,
-)
+from browserops.plan.resolve import PageListing, Resolved, current_value, resolve_target, upload_files, wanted_value
 from browserops.plan.saved_check import SaveWatch, before_close, ledger_entry
-from browserops.plan.step_acting import answer_planned_dialog, press_call, word_call
+from browserops.plan.step_acting import answer_planned_dialog, confirmation_page, press_call, word_call
 from browserops.plan.step_checks import PageChecks
 from browserops.plan.step_facts import signs_in_here
 from browserops.plan.step_outcome import StepFailed, StepOutcome, move_export
 from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url, word_action
-from browserops.privacy import EnteredValues, mask_pii
+from browserops.privacy import EnteredValues
 
 Progress = Callable[[str], None]
 DOWNLOAD_MS = 30_000
@@ -80,6 +72,7 @@ class StepExecutor(PageChecks):
         self.watch: SaveWatch | None = None  # the running step's wait for its change to be saved
         self.saw: str | None = None  # the expected text the running step's click brought
         self.ledger_mark = self.session.requests.mark()  # what the session sent before this run is not its ledger
+        self.settled_calls: int | None = None  # how many tool calls had run when the page last settled
 
     def say(self, line: str) -> None:
         if self.progress:
@@ -97,6 +90,7 @@ class StepExecutor(PageChecks):
             await self.session.until_lost(self.session.requests.tapped(), "starting the run")
             await open_url(self.tools, self.plan.start_url, self.seen, login_wait_s=self.login_wait_s,
                            on_wait=self.progress, signs_in=signs_in_here(self.plan.actions, 0))
+            self.settled_calls = len(self.tools.calls)  # open_url waits for the page to settle
         except BrowserOpsError as exc:
             await self._fail(event, 0, "start", exc, phase="error")
         event.sent = self._take_ledger()
@@ -191,15 +185,20 @@ class StepExecutor(PageChecks):
             event.args = {"url": url}
             await open_url(self.tools, url, self.seen, login_wait_s=self.login_wait_s, on_wait=self.progress,
                            signs_in=signs_in_here(self.plan.actions, a.number))
+            self.settled_calls = len(self.tools.calls)
             self.skipped_click = None
             return
         if a.action is Action.WAIT_TEXT:
             assert a.expect is not None
-            if await wait_expect(self.tools, a.expect, self.seen) is None:
+            proof = await wait_expect(self.tools, a.expect, self.seen)
+            if proof is None:
                 raise BrowserOpsError(ErrorCode.SITE_CHANGED, f"Step {a.number} expects the page to show "
                                       f"{a.expect.text or a.expect.url_contains!r}; it did not within "
                                       f"{a.expect.timeout_ms} ms.")
-            await settle(self.tools)  # as prepare did: the text may come before the data the next steps read
+            # As prepare did: the text may come before the data the next steps read. Unless it was there at the
+            # first look at a page that settled just before with only reads since: then it has settled.
+            if not (proof.get("at_once") and self.tools.only_reads_since(self.settled_calls)):
+                await self._settle()
             outcome.note = "expected text is on the page"
             return
         if a.action is Action.SNAPSHOT:
@@ -329,9 +328,14 @@ class StepExecutor(PageChecks):
                                       "in the bundle.")
             outcome.note += "; confirmation seen"
             self.saw = str(proof.get("text") or proof.get("url") or "") or None
-        # The expected text may come before the data the next page check reads (a record's title before its
-        # form's choices): as prepare did, the run reads the page once it has settled.
+        # The expected text may come before the data the next page check reads (a record's title before its form's
+        # choices): as prepare did, the run reads the page once settled. After the plan's last step nothing does.
+        if a.expect is None or a.number != self.plan.actions[-1].number:
+            await self._settle()
+
+    async def _settle(self) -> None:
         await settle(self.tools)
+        self.settled_calls = len(self.tools.calls)
 
     async def _acting(self, a: PlanAction, name: str, args: dict[str, Any], event: StepEvent,
                       outcome: StepOutcome, logged: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -363,16 +367,9 @@ class StepExecutor(PageChecks):
 
     async def _confirmation(self, a: PlanAction, outcome: StepOutcome) -> None:
         """Keep the page a submit led to: its ARIA snapshot in the bundle, its status messages, the reference."""
-        summary = await self.tools.need("browser_extract", {"mode": "summary"})
-        self.seen.update(summary)
-        rel, _ = await snapshot_into(self.tools, self.writer, a.number, f"after-{a.label()}")
-        messages = [mask_pii(str(m))[:200] for m in summary.get("messages") or []]
-        reference = find_reference(messages + [str(h[1]) for h in summary.get("headings") or [] if len(h) > 1])
-        self.confirmation = {"step": a.number, "url": mask_pii(self.seen.url), "title": self.seen.title,
-                             "messages": messages, "snapshot": rel}
+        self.confirmation, reference = await confirmation_page(self.tools, self.writer, a, self.seen)
         if reference:
             self.reference = reference
-            self.confirmation["reference"] = reference
             outcome.note = f"{outcome.note}; reference {reference}"
 
     # ------------------------------------------------------------------ failure

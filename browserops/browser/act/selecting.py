@@ -23,9 +23,12 @@ from browserops.text import fold
 POPUP_WAIT_S = 1.5
 # Suggestions a server sends for typed text: waited for this long at most (the action's own timeout may be shorter).
 SUGGEST_WAIT_S = 6.0
-# ... but no longer once the page has asked and been answered: at least POPUP_WAIT_S after typing (a widget's
-# debounce before it asks), and the page's network quiet this long (the answer rendered) with nothing in flight.
+# ... but no longer once the page has asked and been answered: once it sent a fetch/XHR after the typing (its
+# debounce is over) and the network has been quiet SUGGEST_RENDER_S since (the answer rendered); when it asks
+# nothing, POPUP_WAIT_S after typing (a widget's debounce before it asks) with the network quiet
+# SUGGEST_ANSWERED_QUIET_S.
 SUGGEST_ANSWERED_QUIET_S = 1.0
+SUGGEST_RENDER_S = 0.3
 OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "clear", "нет", "выкл", "否", "关"}
 
 
@@ -49,12 +52,21 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
         return result
 
     async def wait_for_match(seconds: float, network: NetworkTracker) -> PopupOption:
+        """Until the exact option shows (as a script waits for it), or an option only starting with or holding the
+        text reads the same twice with no request in flight (the list stable: a fuller answer could still bring
+        the exact one or more alike), or the suggestions have had their chance (:func:`_answered`)."""
         typed = time.monotonic()
         deadline = typed + seconds
         found = await look()
-        while not found.get("id") and time.monotonic() < deadline and not _answered(network, typed):
-            await asyncio.sleep(0.1)  # polling the page for the suggestions the server sends
-            found = await look()
+        before: PopupOption = {}
+        while time.monotonic() < deadline:
+            if found.get("id") and (found.get("exact") or (
+                    found.get("label") == before.get("label") and not network.awaited())):
+                break
+            if not found.get("id") and _answered(network, typed):
+                break
+            await asyncio.sleep(0.05)  # polling the page for the suggestions the server sends
+            before, found = found, await look()
         return found
 
     found = await look()
@@ -114,6 +126,8 @@ def _answered(network: NetworkTracker, typed: float) -> bool:
     """Whether the suggestions for what was typed have had their chance: the widget's debounce is over and every
     request the page made since (the search it sent) has been answered, long enough ago to have been shown. A page
     whose requests never stop (polling) keeps the full SUGGEST_WAIT_S."""
+    if network.last_asked >= typed:  # the widget asked its server: its answer rendered is all there is to wait for
+        return network.idle_for() >= SUGGEST_RENDER_S
     return time.monotonic() - typed >= POPUP_WAIT_S and network.idle_for() >= SUGGEST_ANSWERED_QUIET_S
 
 

@@ -358,7 +358,8 @@ function popupOption(el, args) {
     const list = best.closest('[role="listbox"]');
     const multi = !!list && list.getAttribute("aria-multiselectable") === "true";
     const on = (multi && best.getAttribute("aria-selected") === "true") || best.getAttribute("aria-checked") === "true";
-    return { open: true, id: stamp(best), label: cut(labelOf(best), 80), seq: st.seq, ...(on ? { selected: true } : {}) };
+    return { open: true, id: stamp(best), label: cut(labelOf(best), 80), seq: st.seq, ...(on ? { selected: true } : {}),
+      ...(exact ? { exact: true } : {}) };
   }
   return { open: true, options };
 }

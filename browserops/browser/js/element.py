@@ -88,6 +88,7 @@ class PopupOption(TypedDict, total=False):
     options: list[str]  # no match: the visible options
     ambiguous: list[str]  # only part of several options' names matched: those options
     selected: bool  # the option found is already chosen (in a multiple select a click would take it away)
+    exact: bool  # the option found is named (or valued) exactly as the text, not only starting with or holding it
     typing: bool  # no options yet, and the focus is in a text box other than the widget (a search box it opened)
     focus: int  # no options yet: a mark of the focused element, the same while the focus stays on it
 

@@ -80,18 +80,27 @@ class FrameWorlds:
         self._page = page  # for match_children
         self.children_matched = False  # whether every frame of the page was matched (not only the main one)
 
+    def match_children_kept(self) -> bool:
+        """Match every frame from the last frame-tree match, without a round trip, when the page's frames (their
+        URLs and names) are still those it was of; False when they changed (:meth:`match_children` asks)."""
+        page = self._page
+        kept = self._worlds.tree
+        if self._cdp is None or page is None or kept is None or kept[0] != frames_key(page) \
+                or page.main_frame not in self._frames:
+            return False
+        self._frames.update({f: t for f, t in kept[1].items() if f is not page.main_frame})
+        self.children_matched = True
+        return True
+
     async def match_children(self) -> bool:
         """Match every frame of the page to its DevTools frame (one ``Page.getFrameTree``, unless the readying of
         the child frames' worlds has just matched them); False when DevTools could not say."""
         if self._cdp is None or self._page is None:
             return False
         page = self._page
-        key = frames_key(page)
-        kept = self._worlds.tree
-        if kept is not None and kept[0] == key and page.main_frame in self._frames:
-            self._frames.update({f: t for f, t in kept[1].items() if f is not page.main_frame})
-            self.children_matched = True
+        if self.match_children_kept():
             return True
+        key = frames_key(page)
         try:
             tree = (await self._cdp.send("Page.getFrameTree"))["frameTree"]
         except PlaywrightError:

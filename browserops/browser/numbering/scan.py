@@ -132,8 +132,10 @@ async def scan(session: BrowserSession, worlds: FrameWorlds, frames: Frames, arg
     ``args_for(view)``: that frame's arguments of ``list.js`` beside where it sits (window, reuse, scope…)."""
     failed: dict[str, str] = {}
 
-    async def one(view: FrameView) -> FrameResult | None:
+    async def one(view: FrameView, failed: dict[str, str], again: bool) -> FrameResult | None:
         args = {**view.script_args(), **args_for(view)}
+        if again:  # a guess walked this frame in the wrong place just before: "new" is relative to the listing before
+            args["again"] = True
         wait = CHILD_FRAME_WAIT_MS
         try:
             if view.label == MAIN:
@@ -181,26 +183,55 @@ async def scan(session: BrowserSession, worlds: FrameWorlds, frames: Frames, arg
 
     began = time.perf_counter()
 
-    async def timed(view: FrameView) -> FrameResult | None:
+    async def timed(view: FrameView, into: dict[str, str], again: bool = False) -> FrameResult | None:
         started = time.perf_counter()
-        result = await one(view)
+        result = await one(view, into, again)
         if log.isEnabledFor(logging.DEBUG):
             log.debug("frame %s: %s from %.0f to %.0f ms of the scan", view.label,
-                      "listed" if result else failed.get(view.label, "gone")[:40], (started - began) * 1000,
+                      "listed" if result else into.get(view.label, "gone")[:40], (started - began) * 1000,
                       (time.perf_counter() - began) * 1000)
         return result
 
-    tasks = [asyncio.ensure_future(timed(v)) for v in frames.first]
+    tasks: list[asyncio.Future[FrameResult | None]] = [asyncio.ensure_future(timed(v, failed)) for v in frames.first]
+    # Child frames where the last listing found them start at once too (a guess); each is kept when measuring
+    # finds the frame in the same place, else walked again where it is now (the guess's answer, and any failure
+    # of it, dropped).
+    guessed: dict[Frame, tuple[FrameView, dict[str, str], asyncio.Future[FrameResult | None]]] = {}
+    for v in frames.guesses:
+        into: dict[str, str] = {}
+        guessed[v.frame] = (v, into, asyncio.ensure_future(timed(v, into)))
     try:
         more = await frames.children() if frames.children is not None else []
     except BaseException:
-        for task in tasks:
+        for task in [*tasks, *(g[2] for g in guessed.values())]:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, *(g[2] for g in guessed.values()), return_exceptions=True)
         raise
-    tasks += [asyncio.ensure_future(timed(v)) for v in more]
+    kept: list[dict[str, str]] = []
+    for view in more:
+        guess = guessed.pop(view.frame, None)
+        if guess is not None and _same_place(guess[0], view):
+            tasks.append(guess[2])
+            kept.append(guess[1])
+        else:
+            tasks.append(asyncio.ensure_future(timed(view, failed, again=guess is not None)))
+            if guess is not None:
+                _drop(guess[2])
+    for guess in guessed.values():  # frames no longer rendered
+        _drop(guess[2])
     results = await asyncio.gather(*tasks)
+    for into in kept:
+        failed.update(into)
     return Scan([r for r in results if r is not None], failed)
+
+
+def _same_place(guess: FrameView, view: FrameView) -> bool:
+    return (guess.order, guess.offset, guess.clip, guess.label) == (view.order, view.offset, view.clip, view.label)
+
+
+def _drop(task: asyncio.Future[Any]) -> None:
+    """A guess no longer wanted: it finishes on its own (its page call is under way); its outcome is ignored."""
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
 NAVIGATION_GRACE_MS = 6000
@@ -224,6 +255,14 @@ class Frames:
 
     first: list[FrameView]
     children: Callable[[], Awaitable[list[FrameView]]] | None
+    guesses: list[FrameView] = field(default_factory=list)  # child frames where the last listing found them
+
+
+@dataclass
+class LastViews:
+    """Where each page's last unscoped listing found its child frames (kept per session)."""
+
+    by_page: WeakKeyDictionary[Page, dict[Frame, FrameView]] = field(default_factory=WeakKeyDictionary)
 
 
 async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Page, FrameWorlds, Frames]:
@@ -244,6 +283,8 @@ async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Pag
                 f"Could not read the page's frames: {str(exc).splitlines()[0]}. Wait for the page to load, then "
                 "retry.",
             ) from exc
+        if not scope_frame:
+            session.state(LastViews).by_page[page] = {v.frame: v for v in views}
         if scope_frame and scope_frame != MAIN:
             views = [v for v in views if v.label == scope_frame]
             if not views:
@@ -256,4 +297,10 @@ async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Pag
     if scope_frame == MAIN:
         return page, worlds, Frames([main], None)
     first = [] if scope_frame else [main]
-    return page, worlds, Frames(first, children if len(page.frames) > 1 or scope_frame else None)
+    if len(page.frames) == 1 and not scope_frame:
+        return page, worlds, Frames(first, None)
+    guesses: list[FrameView] = []
+    last = session.state(LastViews).by_page.get(page)
+    if not scope_frame and last and worlds.match_children_kept():  # the same frames as then: no round trip
+        guesses = [v for v in last.values() if not v.frame.is_detached() and worlds.reaches(v.frame)]
+    return page, worlds, Frames(first, children, guesses)

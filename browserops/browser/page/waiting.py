@@ -48,6 +48,7 @@ class NetworkTracker:
     page: Page
     inflight: dict[Request, float] = field(default_factory=dict)  # each with when it started
     last_change: float = field(default_factory=time.monotonic)
+    last_asked: float = 0.0  # when the page last sent a fetch/XHR (a question to its server)
 
     def install(self) -> None:
         self.page.on("request", self._start)
@@ -58,6 +59,8 @@ class NetworkTracker:
         if request.resource_type in _LONG_LIVED or request.url.startswith("data:"):
             return
         self.last_change = self.inflight[request] = time.monotonic()
+        if request.resource_type in ("fetch", "xhr"):
+            self.last_asked = self.last_change
 
     def _end(self, request: Request) -> None:
         if self.inflight.pop(request, None) is not None:
