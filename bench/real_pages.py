@@ -224,7 +224,8 @@ def summarise(pages: dict[str, dict[str, Any]]) -> dict[str, Any]:
             summary[key] = percentiles(values)
     summary["worst"] = {key: sorted(([name[:16], r[key]] for name, r in pages.items() if key in r),
                                     key=lambda nv: -float(nv[1]))[:5]
-                        for key in ("default_ms", "whole_vs_peer_time", "whole_vs_peer_chars", "whole_cold_vs_peer_cold_time")}
+                        for key in ("default_ms", "whole_vs_peer_time", "whole_vs_peer_chars",
+                                    "whole_cold_vs_peer_cold_time")}
     return summary
 
 
