@@ -13,7 +13,28 @@ function listensToKeys(args) {
   if (!el) { return null; }
   for (let n = el; n && n.nodeType !== 9; n = n.parentNode || n.host) {
     const l = getEventListeners(n);
-    if (l.keydown || l.keypress || l.keyup) { return true; }
+    const root = reactRoot(n);
+    for (const type of ["keydown", "keypress", "keyup"]) {
+      // React (17+) listens to every event on its root, once capturing and once bubbling, and hands it to the
+      // components' own handlers: those (onKeyDown... in the props it keeps on each node) are what listen.
+      if (l[type] && l[type].length > (root ? 2 : 0)) { return true; }
+    }
+    if (reactKeyHandler(n)) { return true; }
+  }
+  return false;
+}
+
+function reactRoot(n) {
+  return Object.keys(n).some((k) => k.startsWith("__reactContainer$"));
+}
+
+// A React component's key handler on this node (React keeps a node's props under "__reactProps$<random>").
+function reactKeyHandler(n) {
+  for (const k of Object.keys(n)) {
+    if (!k.startsWith("__reactProps$")) { continue; }
+    const props = n[k] || {};
+    return ["onKeyDown", "onKeyPress", "onKeyUp", "onKeyDownCapture", "onKeyPressCapture", "onKeyUpCapture"]
+      .some((h) => typeof props[h] === "function");
   }
   return false;
 }
