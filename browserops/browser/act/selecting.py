@@ -102,6 +102,13 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
                 found = await wait_for_match(min(SUGGEST_WAIT_S, max(POPUP_WAIT_S, timeout_ms / 1000)), network)
         except PlaywrightError as exc:
             raise action_error(f"Opening {label}", exc) from exc
+    return await _choose(session, located, found, choice, label, desc, seen_options, timeout_ms)
+
+
+async def _choose(session: BrowserSession, located: Located, found: PopupOption, choice: str, label: str,
+                  desc: Desc, seen_options: list[str], timeout_ms: int) -> dict[str, Any]:
+    """Click the option :func:`pick_popup_option` found, or say why none can be: only part of several names, a new
+    tag a tag input takes, nothing matching (with what was offered), or already chosen."""
     if found.get("ambiguous"):
         alike = found["ambiguous"]
         raise BrowserOpsError(ErrorCode.TARGET_AMBIGUOUS, f"{choice!r} is only part of several options in {label}: "

@@ -127,65 +127,68 @@ async def _run_list(worlds: FrameWorlds, view: FrameView, args: dict[str, Any]) 
 FrameArgs = Callable[[FrameView], dict[str, Any]]
 
 
+async def _list_one(session: BrowserSession, worlds: FrameWorlds, view: FrameView, args_for: FrameArgs,
+                    failed: dict[str, str], again: bool) -> FrameResult | None:
+    """One frame's enumeration (``failed`` gets why, when it is not listed)."""
+    args = {**view.script_args(), **args_for(view)}
+    if again:  # a guess walked this frame in the wrong place just before: "new" is relative to the listing before
+        args["again"] = True
+    wait = CHILD_FRAME_WAIT_MS
+    try:
+        if view.label == MAIN:
+            data = await _run_list(worlds, view, args)
+        else:
+            # A child frame busy loading or running its own scripts would hold the whole listing up: it
+            # gets a bounded time, and is reported when it does not answer in it. One that did not answer
+            # before at this URL (a navigation that never commits, an ad frame to a host that does not
+            # answer) gets a short time, else every listing of the page would wait the whole bound; every
+            # few listings it gets the whole bound again, so a frame merely slow is listed again.
+            slow = session.state(SlowFrames).frames
+            url, shorts = slow.get(view.frame, ("", SHORT_WAITS))
+            short = url == view.frame.url and shorts < SHORT_WAITS
+            wait = SLOW_FRAME_WAIT_MS if short else CHILD_FRAME_WAIT_MS
+            try:
+                data = await asyncio.wait_for(_run_list(worlds, view, args), wait / 1000)
+            except TimeoutError:
+                slow[view.frame] = (view.frame.url, shorts + 1 if short else 0)
+                raise
+            slow.pop(view.frame, None)
+    except TimeoutError:
+        failed[view.label] = (f"{ErrorCode.FRAME_NOT_LISTED.value}: the frame did not answer within {wait} ms "
+                              "(still loading or busy); list again later")
+        return None
+    except PlaywrightError as exc:  # PageScriptError included
+        if view.label != MAIN:
+            if view.frame.is_detached():
+                return None  # the page removed the frame meanwhile: nothing of it is on the page to list
+            # Never silent: the rest of the page is listed and the result names this frame and why.
+            failed[view.label] = f"{ErrorCode.FRAME_NOT_LISTED.value}: {_first_line(exc)}"
+            return None
+        # The page itself may be navigating: wait for the new document once (never for its load
+        # event), then list it in its own world.
+        try:
+            await view.frame.wait_for_load_state("domcontentloaded", timeout=NAVIGATION_GRACE_MS)
+            data = await call_in_frame(view.frame, listing_js.list_frame(args))
+        except PlaywrightError:
+            raise BrowserOpsError(
+                ErrorCode.ACTION_FAILED,
+                f"Could not list the page: {_first_line(exc)}. Wait for it to load (browser_wait), then "
+                "list again.",
+            ) from exc
+    view.ids.seq = max(view.ids.seq, int(data.get("seq", 0)))
+    return FrameResult(view, data)
+
+
 async def scan(session: BrowserSession, worlds: FrameWorlds, frames: Frames, args_for: FrameArgs) -> Scan:
     """Every frame's enumeration, concurrently; the main frame's starts while the child frames are measured.
     ``args_for(view)``: that frame's arguments of ``list.js`` beside where it sits (window, reuse, scope…)."""
     failed: dict[str, str] = {}
 
-    async def one(view: FrameView, failed: dict[str, str], again: bool) -> FrameResult | None:
-        args = {**view.script_args(), **args_for(view)}
-        if again:  # a guess walked this frame in the wrong place just before: "new" is relative to the listing before
-            args["again"] = True
-        wait = CHILD_FRAME_WAIT_MS
-        try:
-            if view.label == MAIN:
-                data = await _run_list(worlds, view, args)
-            else:
-                # A child frame busy loading or running its own scripts would hold the whole listing up: it
-                # gets a bounded time, and is reported when it does not answer in it. One that did not answer
-                # before at this URL (a navigation that never commits, an ad frame to a host that does not
-                # answer) gets a short time, else every listing of the page would wait the whole bound; every
-                # few listings it gets the whole bound again, so a frame merely slow is listed again.
-                slow = session.state(SlowFrames).frames
-                url, shorts = slow.get(view.frame, ("", SHORT_WAITS))
-                short = url == view.frame.url and shorts < SHORT_WAITS
-                wait = SLOW_FRAME_WAIT_MS if short else CHILD_FRAME_WAIT_MS
-                try:
-                    data = await asyncio.wait_for(_run_list(worlds, view, args), wait / 1000)
-                except TimeoutError:
-                    slow[view.frame] = (view.frame.url, shorts + 1 if short else 0)
-                    raise
-                slow.pop(view.frame, None)
-        except TimeoutError:
-            failed[view.label] = (f"{ErrorCode.FRAME_NOT_LISTED.value}: the frame did not answer within {wait} ms "
-                                  "(still loading or busy); list again later")
-            return None
-        except PlaywrightError as exc:  # PageScriptError included
-            if view.label != MAIN:
-                if view.frame.is_detached():
-                    return None  # the page removed the frame meanwhile: nothing of it is on the page to list
-                # Never silent: the rest of the page is listed and the result names this frame and why.
-                failed[view.label] = f"{ErrorCode.FRAME_NOT_LISTED.value}: {_first_line(exc)}"
-                return None
-            # The page itself may be navigating: wait for the new document once (never for its load
-            # event), then list it in its own world.
-            try:
-                await view.frame.wait_for_load_state("domcontentloaded", timeout=NAVIGATION_GRACE_MS)
-                data = await call_in_frame(view.frame, listing_js.list_frame(args))
-            except PlaywrightError:
-                raise BrowserOpsError(
-                    ErrorCode.ACTION_FAILED,
-                    f"Could not list the page: {_first_line(exc)}. Wait for it to load (browser_wait), then "
-                    "list again.",
-                ) from exc
-        view.ids.seq = max(view.ids.seq, int(data.get("seq", 0)))
-        return FrameResult(view, data)
-
     began = time.perf_counter()
 
     async def timed(view: FrameView, into: dict[str, str], again: bool = False) -> FrameResult | None:
         started = time.perf_counter()
-        result = await one(view, into, again)
+        result = await _list_one(session, worlds, view, args_for, into, again)
         if log.isEnabledFor(logging.DEBUG):
             log.debug("frame %s: %s from %.0f to %.0f ms of the scan", view.label,
                       "listed" if result else into.get(view.label, "gone")[:40], (started - began) * 1000,
