@@ -17,7 +17,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import orjson
 import pytest
@@ -74,18 +74,19 @@ def _kill_browser_of(pid: int) -> int:
     return len(ours)
 
 
-class _Stderr:
-    """Collects a process's stderr on a thread, so the test can wait for a line without blocking the pipe."""
+class _Lines:
+    """Collects one of a process's pipes on a thread, so the test can wait for a line without blocking the pipe.
+    Each pipe has exactly one reader: ``communicate()`` would read stderr too and take lines from under this one."""
 
-    def __init__(self, proc: subprocess.Popen[str]) -> None:
+    def __init__(self, stream: IO[str] | None) -> None:
         self.lines: list[str] = []
         self.changed = threading.Condition()
-        self._thread = threading.Thread(target=self._read, args=(proc,), daemon=True)
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
         self._thread.start()
 
-    def _read(self, proc: subprocess.Popen[str]) -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
+    def _read(self, stream: IO[str] | None) -> None:
+        assert stream is not None
+        for line in stream:
             with self.changed:
                 self.lines.append(line)
                 self.changed.notify_all()
@@ -127,7 +128,7 @@ def test_a_killed_browser_ends_the_run_as_crashed(prepared: tuple[Path, dict[str
     args = ["--json", "--log-level", "DEBUG", "run", plan["requestId"], "--confirm", plan["confirmPhrase"]]
     proc = subprocess.Popen(browserops_cmd(workspace, *args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, cwd=ROOT, env=subprocess_env())
-    stderr = _Stderr(proc)
+    stderr, stdout = _Lines(proc.stderr), _Lines(proc.stdout)
     try:
         if what == "startup":
             reached = _wait_for_chromium(proc.pid, k)
@@ -138,7 +139,7 @@ def test_a_killed_browser_ends_the_run_as_crashed(prepared: tuple[Path, dict[str
         assert _kill_browser_of(proc.pid) >= 1
         killed = time.monotonic()
         try:
-            out, _ = proc.communicate(timeout=EXIT_WITHIN_S)
+            proc.wait(timeout=EXIT_WITHIN_S)
         except subprocess.TimeoutExpired:
             pytest.fail(f"the run did not end within {EXIT_WITHIN_S} s of the kill ({what} {tool} #{k})")
         took = time.monotonic() - killed
@@ -146,7 +147,7 @@ def test_a_killed_browser_ends_the_run_as_crashed(prepared: tuple[Path, dict[str
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    err = stderr.text()
+    err, out = stderr.text(), stdout.text()
     assert proc.returncode == 1, (proc.returncode, out, err[-3000:])
     assert "Traceback" not in err, err[-3000:]
     answer = orjson.loads(out)
