@@ -137,6 +137,9 @@ async def baseline_edit_and_publish(page: Page, base_url: str, shots: Shots) -> 
     await _fill(page, shots, "title", page.get_by_role("textbox", name="Title"), "Lisbon office is open")
     body = page.locator(".Draftail-Editor [contenteditable=true]")  # Draftail's editor has no accessible name
     await _fill(page, shots, "body", body, "Our new office by the river is open.")
+    # Draftail writes the editor's content to the form's hidden field a moment after typing (a debounced save): a
+    # careful script waits for that before publishing, else a quick Publish sends the old body (seen under load).
+    await expect(page.locator('input[name="body"]')).to_have_value(re.compile("by the river is open"))
     await _publish(page, shots, "has been published")
 
 
