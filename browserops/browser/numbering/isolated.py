@@ -216,21 +216,23 @@ class FrameWorlds:
         self._worlds.no_listeners.discard(self._frames[frame].id)
         return True
 
+    def _current_world(self, frame: Frame) -> int | None:
+        """The execution context of the frame's world for its current document, if one was made."""
+        if not self.reaches(frame):
+            return None
+        target = self._frames[frame]
+        return self._worlds.contexts.get((target.id, target.loader))
+
     def listed_before(self, frame: Frame) -> bool:
         """Whether the frame's current world answered a listing before (so it likely keeps a walk to describe
         the next one from, and that listing needs none of DevTools' answers a walk may ask for)."""
-        if not self.reaches(frame):
-            return False
-        target = self._frames[frame]
-        context = self._worlds.contexts.get((target.id, target.loader))
+        context = self._current_world(frame)
         return context is not None and context in self._worlds.listed
 
     def mark_listed(self, frame: Frame) -> None:
-        if self.reaches(frame):
-            target = self._frames[frame]
-            context = self._worlds.contexts.get((target.id, target.loader))
-            if context is not None:
-                self._worlds.listed.add(context)
+        context = self._current_world(frame)
+        if context is not None:
+            self._worlds.listed.add(context)
 
     async def unseen_hosts(self, frame: Frame) -> str | None:
         """The custom elements the last walk could not see into, as a page object for :meth:`closed_roots`
