@@ -100,10 +100,12 @@ class SaveWatch:
         quiet_since: float | None = None
         first = True
         while True:
+            pending = await pending_save(self.session)
+            # The ledger is read after that await, never before: a request that left while the page was read
+            # (an editor's ping as the new page starts) must keep the step from looking calm.
             now = time.monotonic()
             answered = [e for e in self.sent() if not e.in_flight and (e.status is not None or e.method == "WS")]
             flying = self.session.requests.in_flight()
-            pending = await pending_save(self.session)
             self.held = pending.holds_back(self.before.guards if self.before else None,
                                            self.before.document if self.before else None)
             if self.refused() is not None:
@@ -150,7 +152,7 @@ class SaveWatch:
         said = f"the page said {saw!r}" if saw else "the step was done on the page"
         n = self.step.number
         if flying:
-            what = f"{flying[0].method} {flying[0].url} was still unanswered after {bound:.0f} s"
+            what = f"{flying[0].method} {flying[0].url} was still unanswered after {self.waited_s:.0f} s"
         elif not answered and (self.step.must_send or any("Undo" in h for h in self.held)):
             failed = [e for e in sent if e.failure]
             what = f"it sent nothing to the server in {bound:.0f} s" + (
@@ -177,8 +179,8 @@ async def before_close(session: BrowserSession, timeout_s: float = CLOSE_WAIT_S)
     still pending at the bound, or None."""
     started = time.monotonic()
     while True:
-        flying = session.requests.in_flight()
         pending = await pending_save(session) if session.alive else PendingSave(None)
+        flying = session.requests.in_flight()  # after the await: what left meanwhile counts
         if not flying and not pending.undo:
             return None
         if time.monotonic() - started >= timeout_s:

@@ -32,6 +32,8 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browserops.browser.launch.cdp import page_cdp
@@ -87,7 +89,7 @@ async def test_real_pages_are_listed_fully(chunk: int, real_pages_session: Brows
     cdp = await page_cdp(session, page)
     assert cdp is not None
     for name in names[chunk::CHUNKS]:
-        await page.goto(real_site.url(name), wait_until="domcontentloaded", timeout=60_000)
+        await _open(page, real_site.url(name))
         # Then the load event, for at most LOAD_WAIT_MS (some pages never finish loading): until an <img> has
         # loaded or failed it has no box, so a link wrapping only that image is invisible to the listing and
         # visible (a broken-image icon) to the yardstick a moment later. CI under load hit exactly that.
@@ -113,6 +115,17 @@ async def test_real_pages_are_listed_fully(chunk: int, real_pages_session: Brows
             problems.append(f"{name}: coverage {cov.covered}/{cov.wanted}; missed {_names(cov)}")
     print(json.dumps({"chunk": chunk, "first_look": first_look}))
     assert problems == [], first_look
+
+
+async def _open(page: Page, url: str) -> None:
+    """Go to ``url`` until DOMContentLoaded. A page whose own inline script sends it elsewhere before that (offline:
+    to Chromium's error page) interrupts the navigation: that page has moved by itself, which the caller sees in
+    ``page.url``; any other failure is the test's."""
+    try:
+        await page.goto(url, wait_until="domcontentloaded", timeout=60_000)
+    except PlaywrightError as exc:
+        if "interrupted by another navigation" not in str(exc):
+            raise
 
 
 def _unexpected(name: str, failed: dict[str, str]) -> dict[str, str]:
