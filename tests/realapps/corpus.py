@@ -369,3 +369,16 @@ async def baseline_passes_check(app: RunningApp, reseed: Callable[[RunningApp], 
         except AssertionError as exc:
             raise AssertionError(f"{exc}{server_errors(app)}") from exc
     task.check(app, sorted(p for p in shots.folder.iterdir() if p.suffix != ".png"))
+
+
+def replay(app: RunningApp, reseed: Callable[[RunningApp], None], name: str, steps: Path,
+           inputs: dict[str, object], workspace: Path, profile: Path, like: Task) -> Outcome:
+    """A recording's step file and inputs through the two phases, checked like the task ``like`` on a fresh seed
+    (the person's own change is undone: the replay must make it again)."""
+    input_file = steps.with_suffix(".replay-input.yaml")
+    input_file.write_text(yaml.safe_dump(inputs, allow_unicode=True), encoding="utf-8")
+    task = Task(name, steps, like.check, like.baseline, input=input_file, profile=like.profile, then=like.then)
+    reseed(app)
+    outcome = drive(app, task, workspace, profile)
+    assert_done(app, task, outcome)
+    return outcome

@@ -120,18 +120,6 @@ PEOPLE: dict[str, tuple[str, Person]] = {
 }
 
 
-def _replay(app: RunningApp, name: str, steps: Path, inputs: dict[str, object], workspace: Path,
-            profile: Path, like: corpus.Task) -> corpus.Outcome:
-    input_file = steps.with_suffix(".replay-input.yaml")
-    input_file.write_text(yaml.safe_dump(inputs, allow_unicode=True), encoding="utf-8")
-    task = corpus.Task(name, steps, like.check, like.baseline, input=input_file, profile=like.profile,
-                       then=like.then)
-    desk.reseed(app)  # the person's own change is undone: the replay must make it again
-    outcome = corpus.drive(app, task, workspace, profile)
-    corpus.assert_done(app, task, outcome)
-    return outcome
-
-
 @pytest.mark.parametrize("name", sorted(PEOPLE))
 def test_a_recorded_task_replays_to_the_same_row(app: RunningApp, profile: Path, tmp_path: Path, name: str) -> None:
     desk.reseed(app)
@@ -141,7 +129,7 @@ def test_a_recorded_task_replays_to_the_same_row(app: RunningApp, profile: Path,
         BY_NAME[name].check(app, [])  # the person did the task
     steps, inputs = write(recording, tmp_path, name)
     _business_steps(name, yaml.safe_load(steps.read_text(encoding="utf-8")), inputs)
-    _replay(app, name, steps, inputs, tmp_path / "ws", profile, BY_NAME[name])
+    corpus.replay(app, desk.reseed, name, steps, inputs, tmp_path / "ws", profile, BY_NAME[name])
 
 
 def _business_steps(name: str, doc: dict[str, object], inputs: dict[str, object]) -> None:
@@ -180,5 +168,6 @@ def test_a_recorded_sign_in_replays_into_a_fresh_profile(app: RunningApp, tmp_pa
     assert recording.sensitive == ["password"], recording.steps
     steps, inputs = write(recording, tmp_path, "sign_in", password=desk.PASSWORD)
     assert desk.PASSWORD not in steps.read_text(encoding="utf-8")
-    outcome = _replay(app, "sign_in", steps, inputs, tmp_path / "ws", tmp_path / "replay-profile", tasks.SIGN_IN)
+    outcome = corpus.replay(app, desk.reseed, "sign_in", steps, inputs, tmp_path / "ws",
+                            tmp_path / "replay-profile", tasks.SIGN_IN)
     assert outcome.then_code == 0, outcome.then

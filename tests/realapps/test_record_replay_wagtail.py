@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import yaml
 from playwright.async_api import Page
 
 from tests.realapps import corpus
@@ -76,19 +75,6 @@ PEOPLE: dict[str, tuple[str, Person]] = {
 }
 
 
-def _replay(app: RunningApp, name: str, steps: Path, inputs: dict[str, object], workspace: Path,
-            profile: Path, like: corpus.Task) -> corpus.Outcome:
-    input_file = steps.with_suffix(".replay-input.yaml")
-    input_file.write_text(yaml.safe_dump(inputs, allow_unicode=True), encoding="utf-8")
-    task = corpus.Task(name, steps, like.check, like.baseline, input=input_file, profile=like.profile,
-                       then=like.then)
-    newsroom.reseed(app)  # the person's own change is undone: the replay must make it again
-    outcome = corpus.drive(app, task, workspace, profile)
-    # A task whose run leaves an edit view: its ledger has the editor's unload beacon too, as the app's log does.
-    corpus.assert_done(app, task, outcome)
-    return outcome
-
-
 @pytest.mark.parametrize("name", sorted(PEOPLE))
 def test_a_recorded_task_replays_to_the_same_row(app: RunningApp, profile: Path, tmp_path: Path, name: str) -> None:
     newsroom.reseed(app)
@@ -96,7 +82,7 @@ def test_a_recorded_task_replays_to_the_same_row(app: RunningApp, profile: Path,
     recording = asyncio.run(record_by_cdp(profile, app.base_url + start, person, tmp_path))
     BY_NAME[name].check(app, [])  # the person did the task
     steps, inputs = write(recording, tmp_path, name)
-    _replay(app, name, steps, inputs, tmp_path / "ws", profile, BY_NAME[name])
+    corpus.replay(app, newsroom.reseed, name, steps, inputs, tmp_path / "ws", profile, BY_NAME[name])
 
 
 async def _sign_in_remembered(page: Page, seen: Watched) -> None:
@@ -119,5 +105,6 @@ def test_a_recorded_sign_in_with_remember_me_replays_into_a_fresh_profile(app: R
     assert newsroom.PASSWORD not in steps.read_text(encoding="utf-8")
     like = corpus.Task("sign_in", steps, tasks.check_sign_in, tasks.baseline_sign_in, profile=False,
                        then=tasks.TASKS_DIR / "look_at_news.yaml")
-    outcome = _replay(app, "sign_in", steps, inputs, tmp_path / "ws", tmp_path / "replay-profile", like)
+    outcome = corpus.replay(app, newsroom.reseed, "sign_in", steps, inputs, tmp_path / "ws",
+                            tmp_path / "replay-profile", like)
     assert outcome.then_code == 0, outcome.then
