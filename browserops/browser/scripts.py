@@ -260,6 +260,12 @@ async def run_standalone(frame: Frame, text: str) -> None:
     await frame.evaluate(text)
 
 
+def init_script(call: PageCall[Any]) -> str:
+    """``call`` (lib.js included) as a self-contained script that runs it once, for :func:`add_standalone`: a
+    script that installs something per document at its start; its value is not read."""
+    return f"({_script(call.script, call.function, 'page')})({orjson.dumps(_json(call.args)).decode()});"
+
+
 async def add_standalone(context: BrowserContext, text: str) -> None:
     """Run such a script in every document ``context`` opens from now on, before the page's own scripts."""
     await context.add_init_script(script=text)

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from browserops.browser.errors import browser_errors
 from browserops.browser.page.dialogs import check_no_dialog, run_watching_dialogs
+from browserops.browser.page.waiting import note_act
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error, ok
 from browserops.tools.context import Signals, Tool, ToolContext
 from browserops.tools.definitions import describe_validation_error
@@ -55,6 +56,8 @@ async def invoke(tool: Tool[Any], ctx: ToolContext, raw_args: Mapping[str, Any] 
                 raise BrowserOpsError(ErrorCode.CRASHED, "The browser is not running.")
             if not definition.dialog_safe:
                 check_no_dialog(ctx.session)
+            if not definition.traits.pure_read:  # a settle after it counts its DOM-quiet window from here at most
+                note_act(ctx.session, started)
             work = tool.handler(ctx, args) if definition.dialog_safe else run_watching_dialogs(
                 ctx.session, tool.handler(ctx, args))
             # Bounded by the call's timeout, and ended at once when the browser dies under it (some Playwright

@@ -13,6 +13,7 @@ from browserops.tools.definitions import pages as defs
 
 async def _navigate(ctx: ToolContext, args: defs.NavigateArgs) -> dict[str, Any]:
     waiting.track_network(ctx.session)  # so browser_wait(network_idle) counts this page's requests from the start
+    await waiting.start_quiet_clock(ctx.session)  # each document it opens knows when it last changed
     await worlds.prepare_worlds(ctx.session, ctx.session.page)  # its first listing then finds our world made
     data = await navigation.goto(ctx.session.page, args.url, ctx.settings.navigation_timeout_ms)
     ctx.signals.navigated = True

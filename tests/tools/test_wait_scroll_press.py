@@ -212,3 +212,27 @@ async def test_a_navigation_gets_the_navigation_timeout_not_the_shorter_tool_cap
                                                                     "navigation_timeout_ms": 30_000}))
     data = await ok(ctx, "browser_navigate", url=demo_site.base_url + "/slow?ms=1500")
     assert data["title"] == "Slow page"
+
+
+async def test_settled_counts_its_quiet_window_from_the_last_change_never_from_before_the_act(
+        tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    """A document keeps when it last changed (the quiet clock): a settle on a page quiet since the last act ends
+    without a whole window of its own; after a click, what the click sets off a moment later is still waited for."""
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    await ok(tool_ctx, "browser_wait", state="dom_quiet", quiet_ms=1000)  # a read: the page quiet for 1 s since
+    data = await ok(tool_ctx, "browser_wait", state="settled", quiet_ms=1000)
+    # Without the clock a settle waits its whole 1000 ms window from its own start; with it, about nothing (the
+    # bound is loose: a loaded machine slows the round trips, never the window).
+    assert data["settled"] is True and data["waited_ms"] < 950, data
+    page = tool_ctx.session.page
+    await page.evaluate("""() => {
+        const b = document.createElement('button'); b.textContent = 'Later';
+        b.onclick = () => setTimeout(() => {
+            const p = document.createElement('p'); p.id = 'later'; p.textContent = 'came later';
+            document.body.append(p); }, 800);
+        document.body.prepend(b); }""")
+    button = by_name(await listed(tool_ctx), "Later")
+    await ok(tool_ctx, "browser_wait", state="dom_quiet", quiet_ms=1500)  # quiet again for 1.5 s before the click
+    await ok(tool_ctx, "browser_overlay_act", index=button["n"], action="click")
+    data = await ok(tool_ctx, "browser_wait", state="settled", quiet_ms=1500)
+    assert data["settled"] is True and await page.evaluate("() => !!document.getElementById('later')"), data

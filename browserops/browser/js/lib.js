@@ -642,6 +642,18 @@ const QUIET_TAGS = new Set(["pre", "code", "mjx-container", "mjx-math", "figcapt
 const QUIET_CLASS = /(?:^|\s)(?:MathJax(?:_\w+)?|MJX-TEX|mjx-chtml|katex(?:-display|-html)?)(?:\s|$)/;
 const MARKUP_CONTROLS = "a[href], area[href], button, input, select, textarea, summary, video[controls], " +
   "audio[controls], iframe, frame, object, embed, [role], [tabindex], [contenteditable], [onclick]";
+// el.matches(MARKUP_CONTROLS) without matching a selector list (leadText asks it of every node it reads).
+const MARKUP_CONTROL_TAGS = new Set(["button", "input", "select", "textarea", "summary", "iframe", "frame", "object",
+  "embed"]);
+function isMarkupControl(el) {
+  const tag = el.localName;
+  if (MARKUP_CONTROL_TAGS.has(tag)) { return true; }
+  if (!el.hasAttributes()) { return false; }
+  if (tag === "a" || tag === "area") { if (el.hasAttribute("href")) { return true; } }
+  else if ((tag === "video" || tag === "audio") && el.hasAttribute("controls")) { return true; }
+  return el.hasAttribute("role") || el.hasAttribute("tabindex") || el.hasAttribute("contenteditable") ||
+    el.hasAttribute("onclick");
+}
 function quietSubtree(el, tag, attrs) {
   if (!QUIET_TAGS.has(tag) && !(attrs && QUIET_CLASS.test(el.getAttribute("class") || ""))) { return false; }
   return !el.querySelector(MARKUP_CONTROLS);
@@ -1015,7 +1027,7 @@ function leadText(box, skip, max, own) {
       if (c.nodeType !== 1 || SKIP_TAGS.has(c.localName) || FORM_TAGS.has(c.localName)) { continue; }
       const block = BLOCK_TAGS.has(c.localName);
       if (block && out.trim()) { done = true; return; }
-      if (own && c.matches(MARKUP_CONTROLS)) { continue; }
+      if (own && isMarkupControl(c)) { continue; }
       if (c.localName !== "slot" && !c.checkVisibility()) { continue; }
       if (c.localName === "img") { const alt = c.getAttribute("alt"); if (alt) { out += " " + alt + " "; } continue; }
       if (own && depth >= 2) { continue; }

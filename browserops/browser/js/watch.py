@@ -31,6 +31,17 @@ def read() -> PageCall[Changes]:
     return PageCall("watch", "read")
 
 
-def quiet(quiet_ms: int, timeout_ms: int) -> PageCall[Quiet]:
-    """Resolves once the document has gone ``quiet_ms`` without a relevant mutation, or after ``timeout_ms``."""
-    return PageCall("watch", "waitQuiet", {"quiet": quiet_ms, "timeout": timeout_ms})
+class Clock(TypedDict):
+    started: bool
+
+
+def quiet(quiet_ms: int, timeout_ms: int, acted_ago_ms: float | None = None) -> PageCall[Quiet]:
+    """Resolves once the document has gone ``quiet_ms`` without a relevant mutation, or after ``timeout_ms``.
+    ``acted_ago_ms``: how long ago the latest acting call began; given, a document with a quiet clock counts the
+    window from its last change (not before that act) instead of from now."""
+    return PageCall("watch", "waitQuiet", {"quiet": quiet_ms, "timeout": timeout_ms, "actedAgo": acted_ago_ms})
+
+
+def start_clock() -> PageCall[Clock]:
+    """The document's quiet clock (when it last changed), started at document start by an init script."""
+    return PageCall("watch", "startClock")

@@ -15,14 +15,16 @@ frame's document, a script chunk), not images, fonts or beacons, and not a reque
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from playwright.async_api import BrowserContext, Page, Request
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request
 
+from browserops.browser import scripts
 from browserops.browser.js import element as element_js
 from browserops.browser.js import text as text_js
 from browserops.browser.js import watch as watch_js
@@ -31,6 +33,7 @@ from browserops.browser.numbering.locate import identify_target, locate
 from browserops.browser.scripts import call_in_frame
 from browserops.contract import BrowserOpsError, ErrorCode
 
+log = logging.getLogger(__name__)
 ElementState = Literal["visible", "hidden", "attached", "detached"]
 NETWORK_IDLE_MS = 500
 POLL_S = 0.1
@@ -115,12 +118,47 @@ def track_network(session: BrowserSession, page: Page | None = None) -> NetworkT
     return tracker
 
 
-async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int) -> dict[str, Any]:
-    """Wait until no frame's DOM has changed for ``quiet_ms`` (at most ``timeout_ms``)."""
+@dataclass
+class QuietClock:
+    """Each document of the session's context keeps when it last changed (``js/watch.js`` startClock, an init
+    script), so a settle need not wait a whole quiet window from its own start on a page quiet for a while; and
+    when the session's latest call that may change a page began (:func:`note_act`): the window never counts from
+    before it."""
+
+    context: BrowserContext | None = None  # the context the init script was added to
+    acted_at: float | None = None  # time.monotonic() at the start of the latest call that is not a pure read
+
+
+async def start_quiet_clock(session: BrowserSession) -> None:
+    """Give every document the context opens from now on a quiet clock (once per context; before a navigation)."""
+    clock = session.state(QuietClock)
+    context = session.context
+    if clock.context is context:
+        return
+    await scripts.add_standalone(context, scripts.init_script(watch_js.start_clock()))
+    clock.context = context
+
+
+def note_act(session: BrowserSession, started: float) -> None:
+    """A call that may change the page (anything but a pure read) began at ``started`` (monotonic)."""
+    session.state(QuietClock).acted_at = started
+
+
+def _acted_ago_ms(session: BrowserSession | None) -> float | None:
+    acted = session.state(QuietClock).acted_at if session is not None else None
+    return None if acted is None else (time.monotonic() - acted) * 1000
+
+
+async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int,
+                    session: BrowserSession | None = None) -> dict[str, Any]:
+    """Wait until no frame's DOM has changed for ``quiet_ms`` (at most ``timeout_ms``). With ``session``, a
+    document that has a quiet clock counts the window from its last change, never from before the session's
+    latest acting call (:class:`QuietClock`)."""
 
     async def one(frame: Any) -> dict[str, Any] | None:
         try:
-            result: Mapping[str, Any] = await call_in_frame(frame, watch_js.quiet(quiet_ms, max(timeout_ms, 1)))
+            call = watch_js.quiet(quiet_ms, max(timeout_ms, 1), _acted_ago_ms(session))
+            result: Mapping[str, Any] = await call_in_frame(frame, call)
         except PlaywrightError:
             return None
         return dict(result)
@@ -128,18 +166,26 @@ async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int) -> dict[str, Any
     frames = [f for f in page.frames if not f.is_detached()]
     results = [r for r in await asyncio.gather(*(one(f) for f in frames)) if r]
     quiet = bool(results) and all(r.get("quiet") for r in results)
-    return {"quiet": quiet, "mutations": sum(int(r.get("mutations", 0)) for r in results)}
+    return {"quiet": quiet, "mutations": sum(int(r.get("mutations", 0)) for r in results),
+            "waited": max((int(r.get("waited", 0)) for r in results), default=0)}
 
 
-async def settled(page: Page, tracker: NetworkTracker, quiet_ms: int, budget: _Budget) -> dict[str, Any]:
+async def settled(page: Page, tracker: NetworkTracker, quiet_ms: int, budget: _Budget,
+                  session: BrowserSession | None = None) -> dict[str, Any]:
     """Until no awaited request is in flight *and* the DOM has been quiet for ``quiet_ms`` at the same time (what
     an agent, prepare and a run wait for after acting: an answer on its way keeps it waiting, a page that only
     renders does not; a long poll or a beacon does not either)."""
+    rounds: list[str] = []
     while True:
+        began = time.monotonic()
         await tracker.wait_answered(budget.left_s())
-        quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()))
+        answered = time.monotonic()
+        quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()), session)
+        rounds.append(f"answers {(answered - began) * 1000:.0f} ms, DOM quiet after {quiet['waited']} ms "
+                      f"({quiet['mutations']} mutations)")
         if (quiet["quiet"] and not tracker.awaited()) or budget.left_s() <= 0:
             break
+    log.debug("settled: %s", "; ".join(rounds))
     done = quiet["quiet"] and not tracker.awaited()
     out: dict[str, Any] = {"settled": done, "dom_quiet": quiet["quiet"]}
     if not done:
@@ -265,7 +311,7 @@ async def wait(
                            + ("; the DOM is quiet, so the page has settled." if quiet["quiet"]
                               else " and the DOM keeps changing; list the elements and go on."))
     if state == "settled":
-        out.update(await settled(page, tracker, quiet_ms, budget))
+        out.update(await settled(page, tracker, quiet_ms, budget, session))
     conditions = any([target is not None, text, url_contains, network_idle, ms, state])
     if (state == "dom_quiet" or not conditions) and state != "settled":
         quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()))
