@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -236,3 +237,23 @@ async def test_settled_counts_its_quiet_window_from_the_last_change_never_from_b
     await ok(tool_ctx, "browser_overlay_act", index=button["n"], action="click")
     data = await ok(tool_ctx, "browser_wait", state="settled", quiet_ms=1500)
     assert data["settled"] is True and await page.evaluate("() => !!document.getElementById('later')"), data
+
+
+async def test_the_quiet_clock_is_added_to_a_context_once_even_when_the_session_forgets_its_state(
+        tool_ctx: ToolContext, demo_site: DemoSite, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock's init script stays in the context for good: adding it again on each navigation after a
+    forgotten state (as every test's fixture forgets it) stacked one more copy of the script per document."""
+    added: list[object] = []
+    add = waiting.scripts.add_standalone
+
+    async def counted(context: Any, text: str) -> None:
+        added.append(context)
+        await add(context, text)
+
+    monkeypatch.setattr(waiting.scripts, "add_standalone", counted)
+    session = tool_ctx.session
+    for _ in range(3):
+        session.forget_state()
+        await open_page(tool_ctx, demo_site.base_url + "/expense")
+        assert await session.page.evaluate("() => !!window[Symbol.for('browserops.state')].clock")
+    assert added in ([], [session.context]), added  # once for this context (or by an earlier test), never again

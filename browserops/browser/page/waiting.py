@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -120,23 +121,39 @@ def track_network(session: BrowserSession, page: Page | None = None) -> NetworkT
 
 @dataclass
 class QuietClock:
-    """Each document of the session's context keeps when it last changed (``js/watch.js`` startClock, an init
-    script), so a settle need not wait a whole quiet window from its own start on a page quiet for a while; and
-    when the session's latest call that may change a page began (:func:`note_act`): the window never counts from
-    before it."""
+    """When the session's latest call that may change a page began (:func:`note_act`): a settle's DOM-quiet window
+    never counts from before it. Each document keeps when it last changed itself (``js/watch.js`` startClock, an
+    init script added once per browser context, see :func:`start_quiet_clock`)."""
 
-    context: BrowserContext | None = None  # the context the init script was added to
     acted_at: float | None = None  # time.monotonic() at the start of the latest call that is not a pure read
 
 
+# The contexts given the clock's init script. Kept with the context, not in the session's state: the script lives
+# in the context for good, and a session whose state is forgotten (a test fixture does it per test) must not add it
+# again on every navigation (each copy is one more script per document, and each add waits on every tab).
+_CLOCKED: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
+CLOCK_INSTALL_S = 2.0
+
+
 async def start_quiet_clock(session: BrowserSession) -> None:
-    """Give every document the context opens from now on a quiet clock (once per context; before a navigation)."""
-    clock = session.state(QuietClock)
+    """Give every document the context opens from now on a quiet clock (once per context; before a navigation).
+
+    Adding an init script waits on every tab of the context; a tab whose renderer is busy (a page spinning in its
+    own script) never answers. The clock only saves waiting, so the add is bounded: past
+    :data:`CLOCK_INSTALL_S` the navigation goes on without it (a document without a clock waits its whole window,
+    as before) and it is not tried again in this context."""
     context = session.context
-    if clock.context is context:
+    if context in _CLOCKED:
         return
-    await scripts.add_standalone(context, scripts.init_script(watch_js.start_clock()))
-    clock.context = context
+    _CLOCKED.add(context)
+    try:
+        await asyncio.wait_for(scripts.add_standalone(context, scripts.init_script(watch_js.start_clock())),
+                               CLOCK_INSTALL_S)
+    except TimeoutError:
+        log.warning("quiet clock not installed: adding the init script took over %.0f s (a busy tab?)",
+                    CLOCK_INSTALL_S)
+    except PlaywrightError as exc:  # the context is closing: the navigation reports that itself
+        log.debug("quiet clock not installed: %s", str(exc).splitlines()[0])
 
 
 def note_act(session: BrowserSession, started: float) -> None:
