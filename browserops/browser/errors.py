@@ -94,12 +94,12 @@ async def browser_errors(session: LiveSession, doing: str, *, restarts: bool = F
     except PlaywrightTimeoutError as exc:
         if await browser_gone(session):
             raise crashed_error(doing, restarts=restarts, browser=session.where) from exc
-        raise BrowserOpsError(ErrorCode.TIMEOUT, f"Timed out while {doing}: {_first_line(exc)}. The page may be "
+        raise BrowserOpsError(ErrorCode.TIMEOUT, f"Timed out while {doing}: {first_line(exc)}. The page may be "
                               "busy: try browser_wait, then list the elements again.") from exc
     except PlaywrightError as exc:
         if await browser_gone(session):
             raise crashed_error(doing, restarts=restarts, browser=session.where) from exc
-        what = "the tab was closed" if isinstance(exc, TargetClosedError) else _first_line(exc)
+        what = "the tab was closed" if isinstance(exc, TargetClosedError) else first_line(exc)
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Failed while {doing}: {what}.") from exc
 
 
@@ -110,6 +110,7 @@ async def _died(session: LiveSession, exc: BrowserOpsError) -> bool:
     return closed_target_in(exc) and await browser_gone(session)
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """The first line of a foreign error's message (at most 300 characters), or its type when it says nothing."""
     text = str(exc).strip().splitlines()
     return text[0][:300] if text else type(exc).__name__

@@ -26,6 +26,7 @@ from playwright.async_api import BrowserContext, Page, Request
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser import scripts
+from browserops.browser.errors import first_line
 from browserops.browser.js import element as element_js
 from browserops.browser.js import text as text_js
 from browserops.browser.js import watch as watch_js
@@ -153,7 +154,7 @@ async def start_quiet_clock(session: BrowserSession) -> None:
         log.warning("quiet clock not installed: adding the init script took over %.0f s (a busy tab?)",
                     CLOCK_INSTALL_S)
     except PlaywrightError as exc:  # the context is closing: the navigation reports that itself
-        log.debug("quiet clock not installed: %s", str(exc).splitlines()[0])
+        log.debug("quiet clock not installed: %s", first_line(exc))
 
 
 def note_act(session: BrowserSession, started: float) -> None:
