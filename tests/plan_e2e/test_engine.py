@@ -141,7 +141,8 @@ async def test_run_lists_each_page_once_per_step(session: BrowserSession, demo_s
     monkeypatch.setattr(ToolRunner, "call", spy)
     result = await run_plan(ctx, workspace, prepared.plan, prepared.bundle, RunOptions(confirm=prepared.phrase))
     assert result.error is None and [s.status for s in result.steps] == ["ok"] * 5
-    assert called.count("browser_list_interactives") == 5  # five steps with a target, two page checks among them
+    # five steps with a target, two page checks among them
+    assert called.count("browser_list_interactives") == 5, called
     assert called.count("browser_overlay_act") == 5
 
 

@@ -44,8 +44,16 @@ async def record_while(session: BrowserSession, ctx: ToolContext, url: str, user
     recorders: list[Recorder] = []
     stop = asyncio.Event()
     task = asyncio.create_task(record_session(session, ctx, url, lines.append, stop, recorders))
-    await until(lambda: any(line.startswith("Recording:") for line in lines) or task.done(), "the recorder")
-    await user(session.page, recorders[0], lines)
+    try:
+        await until(lambda: any(line.startswith("Recording:") for line in lines) or task.done(), "the recorder")
+        await user(session.page, recorders[0], lines)
+    except BaseException:
+        # A failed "user" must not leave the recorder running on the shared session: it would go on listing
+        # (and so acting on the counts of) the tests that come after.
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        raise
     stop.set()
     return await asyncio.wait_for(task, 60)
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 import pytest
 
 from browserops.browser.page import waiting
+from browserops.browser.page.user_watch import UserWatch
 from browserops.demo_site import DemoSite
 from browserops.tools.context import ToolContext
 from tests.tools.helpers import by_name, fails, listed, ok, open_page
@@ -257,3 +259,39 @@ async def test_the_quiet_clock_is_added_to_a_context_once_even_when_the_session_
         await open_page(tool_ctx, demo_site.base_url + "/expense")
         assert await session.page.evaluate("() => !!window[Symbol.for('browserops.state')].clock")
     assert added in ([], [session.context]), added  # once for this context (or by an earlier test), never again
+
+
+
+async def test_settled_after_a_persons_click_that_downloads_waits_for_the_download(
+        tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    """The recorder settles as soon as it hears of a person's click, before the browser even sent the request the
+    click starts; and a link that downloads ends its request (aborted: it became a download) a moment before the
+    browser reports the download. The settle must end after that report: the recorder reads the downloads just
+    after it, and wrote such a click as a plain click (a flaky test in CI). The page is quiet since long ago, so
+    the quiet clock alone would end the settle at once."""
+    session = tool_ctx.session
+    await open_page(tool_ctx, demo_site.base_url + "/statements")
+    # A site's export button that prepares a moment, then downloads (the request starts 100 ms after the click).
+    await session.page.evaluate("""() => {
+        const b = document.createElement('button'); b.textContent = 'Export later';
+        b.onclick = () => setTimeout(() => { location.href = '/statements/export.csv?month=2026-01'; }, 100);
+        document.body.prepend(b); }""")
+    watch = UserWatch(session)
+    await watch.start()
+    try:
+        for round_ in range(5):
+            await ok(tool_ctx, "browser_wait", state="dom_quiet", quiet_ms=600)  # long quiet before the click
+            before = len(session.downloads)
+            # A person's click, not a tool's; the recorder hears of it while the click is still under way.
+            page = session.page
+            control = (page.get_by_role("link", name="Export CSV") if round_ % 2
+                       else page.get_by_role("button", name="Export later"))
+            click = asyncio.create_task(control.click())
+            while (await watch.events.get()).get("type") != "click":
+                pass
+            data = await ok(tool_ctx, "browser_wait", state="settled")
+            await click
+            assert data["settled"] is True, data
+            assert len(session.downloads) == before + 1, f"round {round_}: settled before the download was reported"
+    finally:
+        watch.stop()

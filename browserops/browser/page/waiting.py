@@ -54,6 +54,7 @@ class NetworkTracker:
     inflight: dict[Request, float] = field(default_factory=dict)  # each with when it started
     last_change: float = field(default_factory=time.monotonic)
     last_asked: float = 0.0  # when the page last sent a fetch/XHR (a question to its server)
+    last_answered: float | None = None  # when an awaited request (WAITED_KINDS) last ended, answered or failed
 
     def install(self) -> None:
         self.page.on("request", self._start)
@@ -70,6 +71,12 @@ class NetworkTracker:
     def _end(self, request: Request) -> None:
         if self.inflight.pop(request, None) is not None:
             self.last_change = time.monotonic()
+            if request.resource_type in WAITED_KINDS:
+                self.last_answered = self.last_change
+
+    def answered_ago_ms(self) -> float | None:
+        """How long ago the latest awaited request ended; None when none has."""
+        return None if self.last_answered is None else (time.monotonic() - self.last_answered) * 1000
 
     def awaited(self) -> list[Request]:
         """The requests in flight the page's content is waiting for (:data:`WAITED_KINDS`, not long-lived)."""
@@ -168,14 +175,17 @@ def _acted_ago_ms(session: BrowserSession | None) -> float | None:
 
 
 async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int,
-                    session: BrowserSession | None = None) -> dict[str, Any]:
+                    session: BrowserSession | None = None, answered_ago_ms: float | None = None) -> dict[str, Any]:
     """Wait until no frame's DOM has changed for ``quiet_ms`` (at most ``timeout_ms``). With ``session``, a
     document that has a quiet clock counts the window from its last change, never from before the session's
-    latest acting call (:class:`QuietClock`)."""
+    latest acting call (:class:`QuietClock`), nor from before an answer that came ``answered_ago_ms`` ago."""
+    since = _acted_ago_ms(session)
+    if since is not None and answered_ago_ms is not None:
+        since = min(since, answered_ago_ms)
 
     async def one(frame: Any) -> dict[str, Any] | None:
         try:
-            call = watch_js.quiet(quiet_ms, max(timeout_ms, 1), _acted_ago_ms(session))
+            call = watch_js.quiet(quiet_ms, max(timeout_ms, 1), since)
             result: Mapping[str, Any] = await call_in_frame(frame, call)
         except PlaywrightError:
             return None
@@ -198,7 +208,9 @@ async def settled(page: Page, tracker: NetworkTracker, quiet_ms: int, budget: _B
         began = time.monotonic()
         await tracker.wait_answered(budget.left_s())
         answered = time.monotonic()
-        quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()), session)
+        # The window never counts from before the latest answer: what it set off (the render of its data, or the
+        # download a navigation turned into, which the browser reports just after the request ends) comes after.
+        quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()), session, tracker.answered_ago_ms())
         rounds.append(f"answers {(answered - began) * 1000:.0f} ms, DOM quiet after {quiet['waited']} ms "
                       f"({quiet['mutations']} mutations)")
         if (quiet["quiet"] and not tracker.awaited()) or budget.left_s() <= 0:
