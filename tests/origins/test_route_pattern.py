@@ -1,0 +1,61 @@
+"""What the origin guard routes through this process: every request, except the static files of an origin the rules
+allow as a whole (no rule can refuse those, and routing each cost a round trip). Rules that change re-route, so a
+static file of an origin no longer allowed is refused again."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browserops.browser.launch.origin_guard import ROUTE_PATTERN, route_pattern
+from browserops.browser.launch.session import BrowserSession
+from browserops.demo_site import DemoSite
+from browserops.origins import OriginRules
+
+
+def _routed(rules: OriginRules, url: str) -> bool:
+    pattern = route_pattern(rules)
+    return pattern == ROUTE_PATTERN or (isinstance(pattern, re.Pattern) and pattern.search(url) is not None)
+
+
+@pytest.mark.parametrize(("allowed", "blocked", "url", "routed"), [
+    (["http://127.0.0.1:8000"], [], "http://127.0.0.1:8000/static/app.js?v=3", False),
+    (["http://127.0.0.1:8000"], [], "http://127.0.0.1:8000/static/site.CSS", False),
+    (["http://127.0.0.1:8000"], [], "http://127.0.0.1:8000/admin/pages/5/edit/", True),  # a document: routed
+    (["http://127.0.0.1:8000"], [], "http://127.0.0.1:8000/api/items.json", True),
+    (["http://127.0.0.1:8000"], [], "http://127.0.0.1:8000/a.js.php", True),
+    (["http://127.0.0.1:8000"], [], "http://127.0.0.1:8001/static/app.js", True),  # another origin
+    (["http://127.0.0.1:8000"], [], "http://127.0.0.1:8000@evil.example/app.js", True),
+    (["https://example.com"], [], "https://example.com/app.js", False),
+    (["https://example.com"], [], "https://example.com:443/app.js", False),
+    (["https://example.com"], [], "https://example.com:8443/app.js", True),  # any port: only the default exempted
+    (["https://example.com"], [], "https://example.com.evil.example/app.js", True),
+    (["*.example.com"], [], "https://a.example.com/app.js", True),  # a wildcard: everything routed
+    (["https://example.com"], ["example.com"], "https://example.com/app.js", True),  # blocked wins: routed
+])
+def test_only_static_files_of_a_wholly_allowed_origin_skip_the_route(
+        allowed: list[str], blocked: list[str], url: str, routed: bool) -> None:
+    assert _routed(OriginRules.of(allowed, blocked), url) is routed
+
+
+async def test_rules_that_change_route_again_so_a_refused_origins_static_file_stays_refused(
+        session: BrowserSession, demo_site: DemoSite) -> None:
+    page = session.page
+    # no-cors: another origin's file loads as an opaque answer; only a refusal rejects.
+    fetch = "(url) => fetch(url, {mode: 'no-cors'}).then(() => 'loaded', () => 'refused')"
+    try:
+        await session.set_origin_rules(OriginRules.of([demo_site.base_url]))
+        await page.goto(demo_site.base_url + "/origins")
+        assert await page.evaluate(fetch, demo_site.base_url + "/static/site.css") == "loaded"
+        blocks = len(session.origin_blocks)
+        assert await page.evaluate(fetch, demo_site.alt_url + "/static/site.css") == "refused"
+        assert session.origin_blocks[blocks:] and session.origin_blocks[-1]["url"].startswith(demo_site.alt_url)
+        await session.set_origin_rules(OriginRules.of([demo_site.alt_url]))
+        await page.goto(demo_site.alt_url + "/origins")
+        assert await page.evaluate(fetch, demo_site.alt_url + "/static/site.css") == "loaded"
+        blocks = len(session.origin_blocks)
+        assert await page.evaluate(fetch, demo_site.base_url + "/static/site.css") == "refused"
+        assert session.origin_blocks[blocks:] and session.origin_blocks[-1]["url"].startswith(demo_site.base_url)
+    finally:
+        await session.set_origin_rules(OriginRules())
