@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from browserops.browser.errors import browser_errors
+from browserops.browser.numbering.listing import forget_kept_walks
 from browserops.browser.page.dialogs import check_no_dialog, run_watching_dialogs
 from browserops.browser.page.waiting import note_act
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error, ok
@@ -58,6 +59,7 @@ async def invoke(tool: Tool[Any], ctx: ToolContext, raw_args: Mapping[str, Any] 
                 check_no_dialog(ctx.session)
             if not definition.traits.pure_read:  # a settle after it counts its DOM-quiet window from here at most
                 note_act(ctx.session, started)
+                forget_kept_walks(ctx.session)  # and the next listing walks the page afresh
             work = tool.handler(ctx, args) if definition.dialog_safe else run_watching_dialogs(
                 ctx.session, tool.handler(ctx, args))
             # Bounded by the call's timeout, and ended at once when the browser dies under it (some Playwright

@@ -134,6 +134,22 @@ async def test_scroll_a_container(tool_ctx: ToolContext, demo_site: DemoSite) ->
     )
 
 
+async def test_a_listing_right_after_a_scroll_sees_the_container_scrolled(
+        tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    """A kept walk answers a listing while no change reached it; a container scrolled by a tool tells it only with
+    its scroll event, at the next frame (or never, when the page stops that event first, as here). A listing after
+    any acting call walks afresh, so it sees the container as it is (this test failed under load before)."""
+    await open_page(tool_ctx, demo_site.base_url + "/scroll")
+    await tool_ctx.session.page.evaluate(
+        "() => window.addEventListener('scroll', (e) => e.stopImmediatePropagation(), true)")
+    items = await listed(tool_ctx, limit=100)
+    assert by_name(items, "Select item 1")["n"] < by_name(items, "Select item 40")["n"]
+    await ok(tool_ctx, "browser_scroll", element_id=by_name(items, "Scrollable list")["n"], by_y=1000)
+    data = await ok(tool_ctx, "browser_list_interactives", limit=100)
+    assert by_name(data["items"], "Select item 1")["n"] >= data["off_screen_from"]  # scrolled out of sight
+    assert by_name(data["items"], "Select item 30")["n"] < data["off_screen_from"]
+
+
 async def test_scroll_the_page_and_smoothly(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/scroll")
     down = await ok(tool_ctx, "browser_scroll")

@@ -80,13 +80,14 @@ class _Window:
     """The unscoped listing of several frames: each frame describes only its part of the window, found from the
     kept sort keys (a first listing, or a frame not met before, describes its head and gives its keys)."""
 
-    def __init__(self, state: KeptOrders, offset: int, limit: int, containers: bool) -> None:
+    def __init__(self, state: KeptOrders, offset: int, limit: int, containers: bool, reuse: bool = True) -> None:
         self.state, self.offset, self.limit, self.containers = state, offset, limit, containers
+        self.reuse = reuse
         order = merged_order(state) if offset and state.frames else []
         self.ranges = window_ranges(order, offset, limit) if order else None
 
     def args(self, view: FrameView) -> dict[str, Any]:
-        base = {"reuse": True, "first": self.offset == 0, "keys": True, "track": True,
+        base = {"reuse": self.reuse, "first": self.offset == 0, "keys": True, "track": True,
                 "containers": self.containers}
         kept = self.state.frames.get(view.label)
         if self.ranges is None or kept is None:
@@ -113,6 +114,30 @@ class _Window:
         return scanned, [described[slot] for slot in window if slot in described]
 
 
+@dataclass
+class KeptWalkGate:
+    """Whether the next listing must walk afresh instead of answering from the frames' kept walks. A kept walk holds
+    while no mutation or change event reached it, but an act of ours can change what a listing shows before any
+    sign of it does: a container scrolled by ``browser_scroll`` fires its scroll event only at the next frame, and
+    a listing taken at once saw it unscrolled (a flaky test under load). So after any call that may change the page
+    (:func:`forget_kept_walks`) the next listing or find walks anew; the ones after it reuse again."""
+
+    walk_afresh: bool = False
+
+
+def forget_kept_walks(session: BrowserSession) -> None:
+    """Something may have changed the page: the next listing or find walks anew (see :class:`KeptWalkGate`)."""
+    session.state(KeptWalkGate).walk_afresh = True
+
+
+def _may_reuse(session: BrowserSession) -> bool:
+    return not session.state(KeptWalkGate).walk_afresh
+
+
+def _walked(session: BrowserSession) -> None:
+    session.state(KeptWalkGate).walk_afresh = False
+
+
 async def list_interactives(
     session: BrowserSession,
     *,
@@ -137,11 +162,14 @@ async def list_interactives(
     page, worlds, frames = await prepare(session, parsed.frame)
     prepared = time.perf_counter()
     single = frames.children is None and len(frames.first) == 1
+    reuse = _may_reuse(session)
     if parsed.js() is not None or parsed.frame is not None or single:
-        scanned, window = await _list_simple(session, worlds, frames, parsed, offset, limit, containers, single)
+        scanned, window = await _list_simple(session, worlds, frames, parsed, offset, limit, containers, single,
+                                             reuse)
     else:
-        scanned, window = await _Window(kept_orders(session, page), offset, limit, containers).list(
+        scanned, window = await _Window(kept_orders(session, page), offset, limit, containers, reuse).list(
             session, worlds, frames)
+    _walked(session)
     results = scanned.results
     if parsed.container and not any(r.data.get("scopeFound") for r in results):
         seen = list(dict.fromkeys(c for r in results for c in r.data.get("containers") or []))
@@ -163,13 +191,14 @@ async def list_interactives(
 
 
 async def _list_simple(session: BrowserSession, worlds: FrameWorlds, frames: Frames, parsed: Scope, offset: int,
-                       limit: int, containers: bool, single: bool) -> tuple[Scan, Described]:
+                       limit: int, containers: bool, single: bool, reuse: bool) -> tuple[Scan, Described]:
     """One frame (its order is the listing's, so it describes just the window: from its kept walk for pages
     after the first), or a scoped listing (walked anew each time; each frame describes its head up to
     ``offset + limit`` and the merge decides)."""
     unscoped = parsed.js() is None
     skip = offset if single else 0
-    args = {"start": skip, "end": offset + limit, "reuse": unscoped, "first": offset == 0, "scope": parsed.js(),
+    args = {"start": skip, "end": offset + limit, "reuse": unscoped and reuse, "first": offset == 0,
+            "scope": parsed.js(),
             "track": unscoped and parsed.frame is None, "containers": containers}
     scanned = await scan(session, worlds, frames, lambda _: args)
     merged = sorted(((r.view, raw) for r in scanned.results for raw in r.data["items"]),
@@ -198,15 +227,17 @@ async def find_elements(session: BrowserSession, *, text: str | None, role: str 
     page, worlds, frames = await prepare(session, None)
     state = kept_orders(session, page)
     single = frames.children is None and len(frames.first) == 1
+    reuse = _may_reuse(session)
     match = {"text": text.strip() if text else "", "roles": expand_role(role), "within": (within or "").strip()}
 
     def args(view: FrameView) -> dict[str, Any]:
         kept = state.frames.get(view.label)
         # One frame: an item's number is its place in that frame's order; several: the merged keys say.
-        return {"start": 0, "end": 0, "reuse": True, "match": match, "track": False, "keys": not single,
+        return {"start": 0, "end": 0, "reuse": reuse, "match": match, "track": False, "keys": not single,
                 "known": kept.walk if kept else None}
 
     scanned = await scan(session, worlds, frames, args)
+    _walked(session)
     results = scanned.results
     found = [(r.view, raw) for r in results for raw in r.data["items"]]
     if single:
