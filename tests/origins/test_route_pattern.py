@@ -39,23 +39,24 @@ def test_only_static_files_of_a_wholly_allowed_origin_skip_the_route(
     assert _routed(OriginRules.of(allowed, blocked), url) is routed
 
 
-async def test_rules_that_change_route_again_so_a_refused_origins_static_file_stays_refused(
-        session: BrowserSession, demo_site: DemoSite) -> None:
+async def _only_own_static_loads(session: BrowserSession, own: str, other: str) -> None:
+    """On a page of ``own`` (the one allowed origin), its static file loads and ``other``'s is refused, recorded."""
     page = session.page
+    await page.goto(own + "/origins")
     # no-cors: another origin's file loads as an opaque answer; only a refusal rejects.
     fetch = "(url) => fetch(url, {mode: 'no-cors'}).then(() => 'loaded', () => 'refused')"
+    assert await page.evaluate(fetch, own + "/static/site.css") == "loaded"
+    blocks = len(session.origin_blocks)
+    assert await page.evaluate(fetch, other + "/static/site.css") == "refused"
+    assert session.origin_blocks[blocks:] and session.origin_blocks[-1]["url"].startswith(other)
+
+
+async def test_rules_that_change_route_again_so_a_refused_origins_static_file_stays_refused(
+        session: BrowserSession, demo_site: DemoSite) -> None:
     try:
         await session.set_origin_rules(OriginRules.of([demo_site.base_url]))
-        await page.goto(demo_site.base_url + "/origins")
-        assert await page.evaluate(fetch, demo_site.base_url + "/static/site.css") == "loaded"
-        blocks = len(session.origin_blocks)
-        assert await page.evaluate(fetch, demo_site.alt_url + "/static/site.css") == "refused"
-        assert session.origin_blocks[blocks:] and session.origin_blocks[-1]["url"].startswith(demo_site.alt_url)
+        await _only_own_static_loads(session, demo_site.base_url, demo_site.alt_url)
         await session.set_origin_rules(OriginRules.of([demo_site.alt_url]))
-        await page.goto(demo_site.alt_url + "/origins")
-        assert await page.evaluate(fetch, demo_site.alt_url + "/static/site.css") == "loaded"
-        blocks = len(session.origin_blocks)
-        assert await page.evaluate(fetch, demo_site.base_url + "/static/site.css") == "refused"
-        assert session.origin_blocks[blocks:] and session.origin_blocks[-1]["url"].startswith(demo_site.base_url)
+        await _only_own_static_loads(session, demo_site.alt_url, demo_site.base_url)
     finally:
         await session.set_origin_rules(OriginRules())
