@@ -59,13 +59,16 @@ async def invoke(tool: Tool[Any], ctx: ToolContext, raw_args: Mapping[str, Any] 
                 check_no_dialog(ctx.session)
             if not definition.traits.pure_read:  # a settle after it counts its DOM-quiet window from here at most
                 note_act(ctx.session, started)
-                forget_kept_walks(ctx.session)  # and the next listing walks the page afresh
             work = tool.handler(ctx, args) if definition.dialog_safe else run_watching_dialogs(
                 ctx.session, tool.handler(ctx, args))
-            # Bounded by the call's timeout, and ended at once when the browser dies under it (some Playwright
-            # calls are never answered then).
-            data = await asyncio.wait_for(ctx.session.until_lost(work, f"running {definition.name}"),
-                                          timeout=timeout_ms / 1000)
+            try:
+                # Bounded by the call's timeout, and ended at once when the browser dies under it (some Playwright
+                # calls are never answered then).
+                data = await asyncio.wait_for(ctx.session.until_lost(work, f"running {definition.name}"),
+                                              timeout=timeout_ms / 1000)
+            finally:
+                if not definition.traits.pure_read:  # done or not, the page may have changed: the next listing
+                    forget_kept_walks(ctx.session)  # walks it afresh (a listing inside this call came before)
         result = ok(data)
     except BrowserOpsError as exc:
         result = error(exc.code, exc.message, exc.details or None)
