@@ -45,6 +45,16 @@ class Watched:
 
     lines: list[str] = field(default_factory=list)
     recorders: list[Recorder] = field(default_factory=list)
+    job: asyncio.Task[Recording] | None = None  # the recorder's task: its own error ends the person's waiting
+
+    async def _until(self, check: Callable[[], bool], what: str) -> None:
+        """:func:`until`, except that a recorder that stopped (its error, or it ended) is said at once: a person
+        waiting 60 s for a recorder that died only hides why."""
+        job = self.job
+        await until(lambda: check() or (job is not None and job.done()), what)
+        if not check() and job is not None and job.done():
+            job.result()  # the recorder's own error, raised here
+            raise AssertionError(f"the recorder ended while waiting for {what}")
 
     @property
     def recorder(self) -> Recorder:
@@ -54,12 +64,12 @@ class Watched:
         return sum(1 for line in self.lines if line.startswith(prefix)) >= times
 
     async def saw(self, prefix: str, times: int = 1) -> None:
-        await until(lambda: self.said(prefix, times), f"the recorder to say {prefix!r} {times}x: {self.lines}")
+        await self._until(lambda: self.said(prefix, times), f"the recorder to say {prefix!r} {times}x: {self.lines}")
 
     async def fields(self, count: int) -> None:
         """The person waits until the recorder took in ``count`` changed fields (as a person sees a form react)."""
-        await until(lambda: len(self.recorder.pending_fields) >= count,
-                    f"{count} fields seen: {self.recorder.pending_fields}")
+        await self._until(lambda: len(self.recorder.pending_fields) >= count,
+                          f"{count} fields seen: {self.recorder.pending_fields}")
 
 
 Person = Callable[[Page, Watched], Awaitable[None]]
@@ -126,6 +136,7 @@ async def record_by_cdp(profile: Path, url: str, person: Person, workspace: Path
             stop = asyncio.Event()
             job = asyncio.create_task(record_session(session, ctx, url, watched.lines.append, stop,
                                                      watched.recorders))
+            watched.job = job
             await until(lambda: watched.said("Recording:") or job.done(), "the recorder")
             if job.done():
                 job.result()  # the recorder's own error
