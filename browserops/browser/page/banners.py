@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 # every POLL_MS, so a banner that vanishes at once costs one poll, not the whole settle time.
 SETTLE_MS = 150
 POLL_MS = 25
+# After the last pass, what was clicked and is still shown gets this long more (polled): a banner animating out, or
+# a cross-origin consent frame its parent removes on a message (two processes: slow on a loaded machine).
+GONE_WAIT_MS = 1000
 _ARGS = {
     "cookie": banner_words.COOKIE_WORDS,
     "subscribe": banner_words.SUBSCRIBE_WORDS,
@@ -253,9 +256,11 @@ async def close_banners(page: Page, budget: BannerBudget | None = None) -> Banne
             if run.report.navigated is not None:
                 break
         if run.pending and run.report.navigated is None and run.remaining_ms() > 60:
-            # A banner that animates out may need a moment more than one settle.
-            await asyncio.sleep(min(250, run.remaining_ms() - 50) / 1000)
-            await asyncio.wait_for(run.verify(), timeout=max(0.05, run.remaining_ms() / 1000))
+            # A banner that animates out may need a moment more than one settle (GONE_WAIT_MS, within the budget).
+            until = time.monotonic() + min(GONE_WAIT_MS, run.remaining_ms() - 50) / 1000
+            while run.pending and run.report.navigated is None and time.monotonic() < until:
+                await asyncio.sleep(POLL_MS / 1000)
+                await asyncio.wait_for(run.verify(), timeout=max(0.05, run.remaining_ms() / 1000))
     except TimeoutError:
         run.report.budget_exhausted = True
     except PlaywrightError as exc:
