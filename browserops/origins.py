@@ -26,6 +26,7 @@ from browserops.contract import BrowserOpsError, ErrorCode
 # Schemes that name no network origin: refusing them would only break blank tabs and error pages.
 ORIGINLESS = frozenset({"about", "data", "blob", "chrome-error", "chrome", "devtools", "javascript"})
 WEB = ("http", "https", "ws", "wss")
+DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ class OriginRules:
             return None
         host = _host(parts.hostname or "") if scheme != "file" else ""
         try:
-            port = parts.port or {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(scheme)
+            port = parts.port or DEFAULT_PORTS.get(scheme)
         except ValueError:
             port = None
         # A WebSocket belongs to the site it is opened on: ws:// and wss:// are matched as http:// and https://.

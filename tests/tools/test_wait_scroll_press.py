@@ -277,7 +277,6 @@ async def test_the_quiet_clock_is_added_to_a_context_once_even_when_the_session_
     assert added in ([], [session.context]), added  # once for this context (or by an earlier test), never again
 
 
-
 async def test_settled_after_a_persons_click_that_downloads_waits_for_the_download(
         tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     """The recorder settles as soon as it hears of a person's click, before the browser even sent the request the

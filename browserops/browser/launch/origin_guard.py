@@ -27,7 +27,7 @@ from urllib.parse import urljoin
 from playwright.async_api import BrowserContext, Page, Request, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.origins import OriginPattern, OriginRules
+from browserops.origins import DEFAULT_PORTS, OriginPattern, OriginRules
 
 
 class GuardedSession(Protocol):
@@ -47,7 +47,6 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 # What a page loads by the dozen from its own site; a URL path ending so is taken for a static file.
 STATIC_SUFFIXES = ("js", "mjs", "css", "png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "ico", "woff", "woff2",
                    "ttf", "otf", "eot", "map")
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 _EVERY_URL = re.compile(r".*")
@@ -77,9 +76,9 @@ def _whole_origin(pattern: OriginPattern, rules: OriginRules) -> str | None:
     """A regex for the URL start of the one origin ``pattern`` names exactly (a scheme, a host without wildcard,
     a port or the scheme's default), when the rules allow that origin; None otherwise."""
     scheme, host = pattern.scheme, pattern.host
-    if scheme not in _DEFAULT_PORTS or pattern.subdomains or host in ("", "*") or ":" in host:
+    if scheme not in ("http", "https") or pattern.subdomains or host in ("", "*") or ":" in host:
         return None
-    default = _DEFAULT_PORTS[scheme]
+    default = DEFAULT_PORTS[scheme]
     port = pattern.port if pattern.port is not None else default  # any port: only its default form is exempted
     if rules.refusal(f"{scheme}://{host}:{port}/") is not None:
         return None

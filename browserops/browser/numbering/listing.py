@@ -80,7 +80,7 @@ class _Window:
     """The unscoped listing of several frames: each frame describes only its part of the window, found from the
     kept sort keys (a first listing, or a frame not met before, describes its head and gives its keys)."""
 
-    def __init__(self, state: KeptOrders, offset: int, limit: int, containers: bool, reuse: bool = True) -> None:
+    def __init__(self, state: KeptOrders, offset: int, limit: int, containers: bool, reuse: bool) -> None:
         self.state, self.offset, self.limit, self.containers = state, offset, limit, containers
         self.reuse = reuse
         order = merged_order(state) if offset and state.frames else []
