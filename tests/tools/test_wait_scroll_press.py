@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from browserops.browser.numbering.listing import list_interactives
 from browserops.browser.page import waiting
 from browserops.browser.page.user_watch import UserWatch
 from browserops.demo_site import DemoSite
@@ -255,6 +256,39 @@ async def test_settled_counts_its_quiet_window_from_the_last_change_never_from_b
     await ok(tool_ctx, "browser_overlay_act", index=button["n"], action="click")
     data = await ok(tool_ctx, "browser_wait", state="settled", quiet_ms=1500)
     assert data["settled"] is True and await page.evaluate("() => !!document.getElementById('later')"), data
+
+
+async def test_a_page_writing_the_values_it_already_holds_is_quiet(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    """A page that writes an attribute or a text again with the value it already has (an editor re-setting a
+    "has edits" flag on a timer) has not changed: a settle ends and a kept walk is kept. The same timer writing a
+    new value each time is a page that keeps changing."""
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    session = tool_ctx.session
+    page = session.page
+    await page.evaluate("""() => {
+        const form = document.querySelector('form'); const p = document.createElement('p');
+        p.textContent = '0'; document.body.append(p); form.setAttribute('data-has-edits', 'false');
+        window.__ticks = 0;
+        window.__same = setInterval(() => {
+            form.setAttribute('data-has-edits', 'false'); p.firstChild.data = '0'; window.__ticks += 1; }, 40); }""")
+    data = await ok(tool_ctx, "browser_wait", state="settled", quiet_ms=300, timeout_ms=3000)
+    assert data["settled"] is True and data["waited_ms"] < 2500, data
+    first = await list_interactives(session, limit=50)
+    ticks = await page.evaluate("() => window.__ticks")
+    await page.wait_for_function(f"() => window.__ticks >= {ticks + 3}")  # the same values written again meanwhile
+    again = await list_interactives(session, limit=50)
+    assert again.walked == 0, "the kept walk was thrown away for writes that changed nothing"
+    assert [i.name for i in again.items] == [i.name for i in first.items]
+    await page.evaluate("""() => { clearInterval(window.__same); let n = 0;
+        const form = document.querySelector('form');
+        window.__new = setInterval(() => form.setAttribute('data-has-edits', String(++n)), 40); }""")
+    try:
+        # Changing now (the first write comes 40 ms later: until then the page is quiet, and rightly so).
+        await page.wait_for_function("() => document.querySelector('form').getAttribute('data-has-edits') !== 'false'")
+        data = await ok(tool_ctx, "browser_wait", state="settled", quiet_ms=300, timeout_ms=1200)
+        assert data["settled"] is False, data
+    finally:
+        await page.evaluate("() => clearInterval(window.__new)")
 
 
 async def test_the_quiet_clock_is_added_to_a_context_once_even_when_the_session_forgets_its_state(
