@@ -24,6 +24,7 @@ from playwright.async_api import Download
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.act.element_ops import click_ready, prepare
+from browserops.browser.errors import first_line
 from browserops.browser.launch.session import BrowserSession
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -154,7 +155,7 @@ async def save_download(download: Download, directory: Path, conflict: Conflict)
             failure = await download.failure()
         raise BrowserOpsError(
             ErrorCode.DOWNLOAD_FAILED,
-            f"The download of {name!r} failed: {failure or str(exc).splitlines()[0]}. "
+            f"The download of {name!r} failed: {failure or first_line(exc)}. "
             "Check that the site still serves the file, then try again.",
         ) from exc
     # File work (the move, hashing a large export) runs off the event loop.

@@ -15,6 +15,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page, Request, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from browserops.browser.errors import first_line
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.page.navigation import page_info
 from browserops.contract import BrowserOpsError, ErrorCode
@@ -128,10 +129,6 @@ class NavWatch:
             out["new_tab"] = len(self.session.pages) - 1
             out["tab_hint"] = f"A new tab opened (index {out['new_tab']}); this tab stays active."
         return out
-
-
-def first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 def action_error(what: str, exc: PlaywrightError) -> BrowserOpsError:

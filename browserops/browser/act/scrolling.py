@@ -6,6 +6,7 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.errors import first_line
 from browserops.browser.js import scroll as scroll_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import frame_ids
@@ -50,7 +51,7 @@ async def scroll(
                     result["kind"] = "frame"
     except PlaywrightError as exc:
         raise BrowserOpsError(
-            ErrorCode.ACTION_FAILED, f"Scrolling failed: {str(exc).splitlines()[0]}. List the elements and retry."
+            ErrorCode.ACTION_FAILED, f"Scrolling failed: {first_line(exc)}. List the elements and retry."
         ) from exc
     result["hint"] = "Numbers of the last listing still work; list again to number what came into view."
     return result

@@ -15,6 +15,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browserops.browser.act.effects import action_error
 from browserops.browser.act.element_ops import label_of
+from browserops.browser.errors import first_line
 from browserops.browser.js import element as element_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.locate import element_call, locate
@@ -118,4 +119,4 @@ def _single_file_error(count: int) -> BrowserOpsError:
 
 
 def _first(exc: Exception) -> str:
-    return str(exc).splitlines()[0]
+    return first_line(exc)

@@ -21,7 +21,7 @@ from playwright._impl._errors import TargetClosedError
 from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.errors import browser_errors, crashed_error
+from browserops.browser.errors import browser_errors, crashed_error, first_line
 from browserops.browser.launch import profile_state
 from browserops.browser.launch.discovery import ChromiumLocation, find_chromium, launch_args, running_as_root
 from browserops.browser.launch.lost import until_lost
@@ -197,7 +197,7 @@ class BrowserSession:
             raise BrowserOpsError(
                 ErrorCode.LAUNCH_FAILED,
                 f"Could not start or reach the browser ({opts.mode} mode, {where}): "
-                f"{str(exc).splitlines()[0]}. Check that the browser/endpoint is available"
+                f"{first_line(exc)}. Check that the browser/endpoint is available"
                 + (" and that the profile is not open in another browser." if opts.mode == "persistent" else "."),
             ) from exc
 

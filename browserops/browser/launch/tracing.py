@@ -10,6 +10,7 @@ from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.errors import first_line
 from browserops.browser.launch.session import BrowserSession
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -20,7 +21,7 @@ async def start_tracing(session: BrowserSession, title: str) -> None:
                                                                sources=False), "starting a trace")
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.LAUNCH_FAILED, f"Could not start a Playwright trace: "
-                              f"{str(exc).splitlines()[0]}. Run without --trace.") from exc
+                              f"{first_line(exc)}. Run without --trace.") from exc
 
 
 async def stop_tracing(session: BrowserSession, path: Path) -> None:
@@ -29,4 +30,4 @@ async def stop_tracing(session: BrowserSession, path: Path) -> None:
         await session.until_lost(session.context.tracing.stop(path=str(path)), "saving the trace")
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.INTERNAL, f"Could not save the Playwright trace: "
-                              f"{str(exc).splitlines()[0]}.") from exc
+                              f"{first_line(exc)}.") from exc

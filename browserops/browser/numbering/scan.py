@@ -17,6 +17,7 @@ from weakref import WeakKeyDictionary
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
+from browserops.browser.errors import first_line
 from browserops.browser.js import listing as listing_js
 from browserops.browser.js.listing import FrameListing
 from browserops.browser.launch.session import BrowserSession
@@ -283,7 +284,7 @@ async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Pag
         except PlaywrightError as exc:
             raise BrowserOpsError(
                 ErrorCode.ACTION_FAILED,
-                f"Could not read the page's frames: {str(exc).splitlines()[0]}. Wait for the page to load, then "
+                f"Could not read the page's frames: {first_line(exc)}. Wait for the page to load, then "
                 "retry.",
             ) from exc
         if not scope_frame:

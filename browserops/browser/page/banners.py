@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
+from browserops.browser.errors import first_line
 from browserops.browser.js import banners as banners_js
 from browserops.browser.page import banner_words
 from browserops.browser.scripts import call_in_frame
@@ -264,7 +265,7 @@ async def close_banners(page: Page, budget: BannerBudget | None = None) -> Banne
     except TimeoutError:
         run.report.budget_exhausted = True
     except PlaywrightError as exc:
-        log.debug("banner closer stopped early: %s", str(exc).splitlines()[0])
+        log.debug("banner closer stopped early: %s", first_line(exc))
     finally:
         await run.release()
         page.remove_listener("framenavigated", run.on_frame_navigated)

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from playwright.async_api import Dialog
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.errors import first_line
 from browserops.browser.launch.session import BrowserSession
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -155,7 +156,7 @@ async def answer_dialog(session: BrowserSession, accept: bool, text: str | None 
     except PlaywrightError as exc:
         # The page went away under the dialog (closed tab, crash): nothing is blocked any more.
         raise BrowserOpsError(
-            ErrorCode.NO_DIALOG, f"The dialog is gone ({str(exc).splitlines()[0]}); the page no longer waits for it."
+            ErrorCode.NO_DIALOG, f"The dialog is gone ({first_line(exc)}); the page no longer waits for it."
         ) from exc
     out: dict[str, Any] = {"answered": info, "accepted": accept}
     if text is not None:

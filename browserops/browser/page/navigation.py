@@ -9,6 +9,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from browserops.browser.errors import first_line
 from browserops.contract import BrowserOpsError, ErrorCode
 
 ALLOWED_SCHEMES = ("http", "https", "file", "about", "data")
@@ -49,7 +50,7 @@ async def _run(page: Page, what: str, coro: Any, timeout_ms: int) -> dict[str, A
             "call browser_wait or browser_list_interactives.",
         ) from exc
     except PlaywrightError as exc:
-        first = str(exc).splitlines()[0]
+        first = first_line(exc)
         raise BrowserOpsError(
             ErrorCode.NAVIGATION_FAILED, f"{what} failed: {first}. Check the URL and that the site is reachable."
         ) from exc

@@ -12,6 +12,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from browserops.browser.errors import first_line
 from browserops.browser.js import fonts as fonts_js
 from browserops.browser.js import text as text_js
 from browserops.browser.launch.cdp import page_cdp
@@ -33,7 +34,7 @@ async def summary(session: BrowserSession, *, snippet_chars: int = 600, max_head
     try:
         data = await call_in_frame(page.main_frame, text_js.extract(snippet_chars, max_headings))
     except PlaywrightError as exc:
-        raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not read the page: {str(exc).splitlines()[0]}. "
+        raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not read the page: {first_line(exc)}. "
                               "Wait for it to load (browser_wait) and retry.") from exc
     out.update({k: v for k, v in data.items() if v not in (None, [], {}, "")})
     frames = []
@@ -90,7 +91,7 @@ async def aria_snapshot(page: Page, *, timeout_ms: int, session: BrowserSession 
         raw = await page.aria_snapshot(mode="ai", timeout=timeout_ms)
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not take the ARIA snapshot: "
-                              f"{str(exc).splitlines()[0]}.") from exc
+                              f"{first_line(exc)}.") from exc
     text = _REF.sub("", raw)
     return mask_snapshot(text, session) if session is not None else text
 
@@ -116,7 +117,7 @@ async def screenshot(page: Page, path: Path, *, full_page: bool = False, timeout
         try:
             data = await page.screenshot(path=str(path), full_page=full_page, timeout=timeout_ms)
         except PlaywrightError as exc:
-            raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Screenshot failed: {str(exc).splitlines()[0]}.") \
+            raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Screenshot failed: {first_line(exc)}.") \
                 from exc
     width, height = _png_size(data)
     return {"path": str(path), "bytes": len(data), "width": width, "height": height, "full_page": full_page}

@@ -14,6 +14,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from browserops.browser.errors import first_line
 from browserops.browser.js import element as element_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.locate import locate
@@ -105,7 +106,7 @@ async def open_in_new_tab(session: BrowserSession, target: int | str, timeout_ms
     try:
         _, href = await locate(session, target, element_js.link_address())
     except PlaywrightError as exc:
-        raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not read the element: {str(exc).splitlines()[0]}.") \
+        raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not read the element: {first_line(exc)}.") \
             from exc
     if not href:
         raise BrowserOpsError(
@@ -128,7 +129,7 @@ async def open_in_new_tab(session: BrowserSession, target: int | str, timeout_ms
     except PlaywrightError as exc:
         raise BrowserOpsError(
             ErrorCode.NAVIGATION_FAILED,
-            f"The new tab {index} could not load {url}: {str(exc).splitlines()[0]}. The tab stays open; "
+            f"The new tab {index} could not load {url}: {first_line(exc)}. The tab stays open; "
             "switch to it or close the task.",
             details={"index": index},
         ) from exc
