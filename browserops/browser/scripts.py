@@ -174,39 +174,19 @@ async def _run_kept(cdp: CDPSession, context: int, function: str, args_json: str
     return value
 
 
-def _kept_functions(calls: Sequence[PageCall[Any]], references: Sequence[PageCall[Any]]) -> list[str]:
-    return [_script(c.script, c.function, "page") for c in calls] + \
-        [_reference_function(c.script, c.function) for c in references]
-
-
-_TABLE = "(globalThis.__boFns || (globalThis.__boFns = new Map()))"
-
-
-def keep_script(calls: Sequence[PageCall[Any]], references: Sequence[PageCall[Any]] = ()) -> str:
-    """A script that keeps the functions of ``calls`` and ``references`` in the world it runs in (as
-    :func:`keep_in_context` sends them), for ``Page.addScriptToEvaluateOnNewDocument``: a script Chromium runs as a
-    script is compiled through V8's in-memory code cache, which is the renderer's, not the document's, so the
-    functions a listing compiled in one document come compiled to the next (sent by ``Runtime.evaluate`` they are
-    eval code, cached per document: every first listing compiled its ~70 KB of functions anew, lazily, as it ran,
-    which made a document's first walk about twice as slow as its second)."""
-    return ";".join(f"{_TABLE}.set({_key(f)}, {f})" for f in _kept_functions(calls, references)) + ";0"
-
-
 async def keep_in_context(cdp: CDPSession, context: int, calls: list[PageCall[Any]],
                           references: Sequence[PageCall[Any]] = ()) -> None:
-    """Have the functions of ``calls`` (as :func:`run_in_context` runs them) and ``references`` (as
-    :func:`reference_in_context` does) kept in ``context`` ahead of their first call (nothing runs): a document's
-    first listing then sends only its arguments. A world made with its document usually holds them already
-    (:func:`keep_script`): that is asked first (a few bytes), and only what it lacks is sent, in one evaluate."""
-    functions = [f for f in _kept_functions(calls, references) if not _is_kept(cdp, context, f)]
+    """Send the functions of ``calls`` (as :func:`run_in_context` runs them) and ``references`` (as
+    :func:`reference_in_context` does) to ``context`` ahead of their first call, in one evaluate (nothing runs):
+    a document's first listing then sends only its arguments."""
+    functions = [_script(c.script, c.function, "page") for c in calls]
+    functions += [_reference_function(c.script, c.function) for c in references]
+    functions = [f for f in functions if not _is_kept(cdp, context, f)]
     if not functions:
         return
-    keys = ",".join(_key(f) for f in functions)
-    held = await _evaluate(cdp, f"[{keys}].map((k) => !!(globalThis.__boFns && globalThis.__boFns.has(k)))", context)
-    held_list = held if isinstance(held, list) and len(held) == len(functions) else [False] * len(functions)
-    missing = [f for f, have in zip(functions, held_list, strict=True) if have is not True]
-    if missing:
-        await _evaluate(cdp, ";".join(f"{_TABLE}.set({_key(f)}, {f})" for f in missing) + ";0", context)
+    table = "(globalThis.__boFns || (globalThis.__boFns = new Map()))"
+    text = ";".join(f"{table}.set({_key(f)}, {f})" for f in functions) + ";0"
+    await _evaluate(cdp, text, context)
     for f in functions:
         _mark_kept(cdp, context, f, True)
 

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 from collections import deque
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from playwright.async_api import CDPSession, ElementHandle, Frame, Page
@@ -23,7 +22,7 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.js.listing import list_frame, take_unseen_hosts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.scripts import keep_in_context, keep_script
+from browserops.browser.scripts import keep_in_context
 
 WORLD_NAME = "browserops"
 HANDLES_KEPT = 8
@@ -152,22 +151,14 @@ async def frame_owner(cdp: CDPSession, worlds: PageWorlds, frame_id: str) -> int
     return worlds.owners[frame_id]
 
 
-@cache
-def _listing_kept() -> str:
-    """What a listing runs in our world, kept there with each document by a script (compiled once per renderer,
-    not once per document: :func:`scripts.keep_script`)."""
-    return keep_script([list_frame({})], [take_unseen_hosts()])
-
-
 async def _make_with_documents(cdp: CDPSession) -> None:
-    # Playwright readies its own utility world the same way: a script for our world name makes Chromium create the
-    # world with every document, in every frame of the page (the page sees nothing of it), so a first listing
-    # finds it made instead of waiting for its creation (tens of ms on a busy machine); ours also keeps the
-    # listing's functions there, compiled from V8's code cache (:func:`_listing_kept`). The page's DevTools
-    # agent runs such scripts only once enabled.
+    # Playwright readies its own utility world the same way: an empty script for our world name makes Chromium
+    # create the world with every document, in every frame of the page (the page sees nothing of it), so a
+    # first listing finds it made instead of waiting for its creation (tens of ms on a busy machine). The
+    # page's DevTools agent runs such scripts only once enabled.
     with contextlib.suppress(PlaywrightError):
         await cdp.send("Page.enable")
-        await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": _listing_kept(), "worldName": WORLD_NAME})
+        await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": "", "worldName": WORLD_NAME})
 
 
 async def _learn_ids(cdp: CDPSession, page: Page, worlds: PageWorlds) -> None:
