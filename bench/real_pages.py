@@ -12,13 +12,21 @@ demo site's ``/large?n=1000, 5000, 20000`` and, from the saved pages, the ones w
 - browserops ``whole``: the whole listing, paged (``limit=500``, ``offset=…``) until every item is listed;
   time and characters summed over the pages; best of ``--rounds``. These come after the default listing, so on a
   page that did not change they are described from its kept walk (issue #21's design);
-- browserops ``whole_cold``: the page loaded again, and the whole listing the first call after it (it walks);
+- browserops ``whole_cold``: the page loaded again and its network quiet (``browser_wait`` ``networkidle``, at most
+  ``SETTLE_WAIT_MS``: the settling the peer's ``browser_navigate`` does before it answers), and the whole listing
+  the first call after it (it walks);
 - peer ``cold``: the first ``browser_snapshot`` after the page loaded; ``peer``: the best of ``--rounds``
-  snapshots (so ``whole`` and ``peer`` are compared best with best); time and characters.
+  snapshots (so ``whole`` and ``peer`` are compared best with best); time and characters. The peer runs with
+  ``--snapshot-mode=none``: by default its ``browser_navigate`` itself captures a snapshot of the new page (to a
+  file), which made the "first" ``browser_snapshot`` the document's second (about half the time of a first one:
+  its scripts and the page's own post-load work already done), so ``whole_cold`` against ``peer_cold`` compared a
+  first read with a second. The option changes only what ``browser_navigate`` returns; the snapshots timed here
+  are the same calls.
 
 The peer keeps nothing between snapshots, so ``whole`` against ``peer`` compares a listing that may be served from
-a kept walk with a snapshot taken afresh; ``whole_cold`` against ``peer_cold`` (each the first read after a load)
-is the equal-work comparison, and the goals are judged on both (``goals`` and ``goals_cold``).
+a kept walk with a snapshot taken afresh; ``whole_cold`` against ``peer_cold`` (each the first read of a document,
+on a page whose network has gone quiet) is the equal-work comparison, and the goals are judged on both (``goals``
+and ``goals_cold``).
 
 Each side loads the page with its own ``browser_navigate``; browserops then waits for ``load`` (at most 10 s),
 as the peer's navigate does before it answers. Timeouts are the same on both sides (``TIMEOUTS``, recorded in
@@ -62,13 +70,17 @@ from browserops.demo_site.real_pages import RealPagesSite, pages_dir
 
 PAGE_LIMIT = 500  # browserops' largest page of a listing (listing.MAX_LIMIT)
 LOAD_WAIT_MS = 10_000
+SETTLE_WAIT_MS = 5_000  # before whole_cold: the network quiet, as the peer's navigate waits (5 s at most there too)
 NAVIGATION_TIMEOUT_MS = 120_000
 READ_CAP_MS = 30_000  # the peer's snapshot: Playwright's default timeout, fixed in @playwright/mcp
 READ_TOOLS = frozenset({"browser_list_interactives"})
-TIMEOUTS = {"navigation_ms": NAVIGATION_TIMEOUT_MS, "read_call_ms": READ_CAP_MS, "load_wait_ms": LOAD_WAIT_MS}
+TIMEOUTS = {"navigation_ms": NAVIGATION_TIMEOUT_MS, "read_call_ms": READ_CAP_MS, "load_wait_ms": LOAD_WAIT_MS,
+            "settle_wait_ms": SETTLE_WAIT_MS}
 OPS_SETTINGS = {"BROWSEROPS_NAVIGATION_TIMEOUT_MS": str(NAVIGATION_TIMEOUT_MS),
                 "BROWSEROPS_TOOL_TIMEOUT_MS": str(NAVIGATION_TIMEOUT_MS)}
-PEER_ARGS = (f"--timeout-navigation={NAVIGATION_TIMEOUT_MS}",)
+# --snapshot-mode=none: the peer's navigate takes no snapshot of its own, so its first browser_snapshot is the
+# document's first read, as browserops' whole_cold listing is (see the module docstring).
+PEER_ARGS = (f"--timeout-navigation={NAVIGATION_TIMEOUT_MS}", "--snapshot-mode=none")
 # --phases: browserops logs at DEBUG (to the server's stderr, which the bench reads), and each page's row says
 # where its default listing's time went (default_phases).
 PHASES_SETTINGS = {"BROWSEROPS_LOG_LEVEL": "DEBUG"}
@@ -142,6 +154,7 @@ async def browserops_page(ops: BrowserOpsStdio, url: str, rounds: int, explain: 
     where = str(((info.structured or {}).get("data") or {}).get("url") or "")
     await _timed(ops, "browser_navigate", {"url": url})  # a fresh document: the next listing walks it
     await ops.call("browser_wait", {"state": "load", "timeout_ms": LOAD_WAIT_MS})
+    await ops.call("browser_wait", {"state": "networkidle", "timeout_ms": SETTLE_WAIT_MS})
     cold_ms, cold_chars, _ = await _whole(ops)
     return {
         "whole_cold_ms": round(cold_ms, 1), "whole_cold_chars": cold_chars,
