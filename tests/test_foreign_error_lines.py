@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.act.uploads import _first
+from browserops.browser.errors import first_line
 from browserops.browser.page import navigation
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -24,5 +24,5 @@ async def test_a_navigation_error_without_a_message_says_what_failed(message: st
 
 
 def test_the_first_line_of_a_long_error_is_kept_and_cut() -> None:
-    assert _first(PlaywrightError("Target closed\nCall log:\n  - waiting")) == "Target closed"
-    assert len(_first(PlaywrightError("x" * 1000))) == 300
+    assert first_line(PlaywrightError("Target closed\nCall log:\n  - waiting")) == "Target closed"
+    assert len(first_line(PlaywrightError("x" * 1000))) == 300

@@ -85,7 +85,7 @@ async def upload_files(session: BrowserSession, target: int | str, paths: list[P
             await locator.set_input_files(files, timeout=timeout_ms)
             count = await element_call(located, element_js.file_count())
         except PlaywrightError as exc:
-            raise BrowserOpsError(ErrorCode.UPLOAD_FAILED, f"Attaching the files failed: {_first(exc)}.") from exc
+            raise BrowserOpsError(ErrorCode.UPLOAD_FAILED, f"Attaching the files failed: {first_line(exc)}.") from exc
         return {"via": "file input", "attached": _attached(paths), "input_file_count": count,
                 "accept": kind.get("accept", "")}
     try:
@@ -99,7 +99,7 @@ async def upload_files(session: BrowserSession, target: int | str, paths: list[P
             "itself, or the button or label that opens the file picker.",
         ) from exc
     except PlaywrightError as exc:
-        raise BrowserOpsError(ErrorCode.UPLOAD_FAILED, f"Clicking the element failed: {_first(exc)}.") from exc
+        raise BrowserOpsError(ErrorCode.UPLOAD_FAILED, f"Clicking the element failed: {first_line(exc)}.") from exc
     if len(paths) > 1 and not chooser.is_multiple():
         # The chooser is open now; close it empty so the page is not left waiting.
         await chooser.set_files([])
@@ -107,7 +107,7 @@ async def upload_files(session: BrowserSession, target: int | str, paths: list[P
     try:
         await chooser.set_files(files, timeout=timeout_ms)
     except PlaywrightError as exc:
-        raise BrowserOpsError(ErrorCode.UPLOAD_FAILED, f"Attaching the files failed: {_first(exc)}.") from exc
+        raise BrowserOpsError(ErrorCode.UPLOAD_FAILED, f"Attaching the files failed: {first_line(exc)}.") from exc
     return {"via": "file chooser", "attached": _attached(paths), "multiple": chooser.is_multiple()}
 
 
@@ -116,7 +116,3 @@ def _single_file_error(count: int) -> BrowserOpsError:
         ErrorCode.UPLOAD_FAILED, f"This file field takes one file, but {count} were given. Upload them one at a time "
         "or use a field that accepts several.",
     )
-
-
-def _first(exc: Exception) -> str:
-    return first_line(exc)

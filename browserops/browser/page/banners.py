@@ -193,16 +193,15 @@ class _Run:
                     clicked = True
         return clicked
 
-    async def settle(self, pass_started: float, pass_ms: float) -> None:
-        """Wait until every clicked overlay is gone, SETTLE_MS has passed, or the pass budget is used."""
-        settle_until = time.monotonic() + SETTLE_MS / 1000
-        pass_until = pass_started + pass_ms / 1000
+    async def wait_gone(self, until: float, deadline: float) -> None:
+        """Poll every POLL_MS until every clicked overlay is gone, the page navigated, or ``until`` (monotonic);
+        never start a poll that would end past ``deadline``, and give each check what is left of it."""
         while self.pending and self.report.navigated is None:
             now = time.monotonic()
-            if now >= settle_until or now + POLL_MS / 1000 >= pass_until:
+            if now >= until or now + POLL_MS / 1000 >= deadline:
                 break
             await asyncio.sleep(POLL_MS / 1000)
-            await asyncio.wait_for(self.verify(), timeout=max(0.05, pass_until - time.monotonic()))
+            await asyncio.wait_for(self.verify(), timeout=max(0.05, deadline - time.monotonic()))
 
     async def release(self) -> None:
         """The run is over: the frames we clicked in stop cancelling navigations (the caller's next action may
@@ -253,15 +252,14 @@ async def close_banners(page: Page, budget: BannerBudget | None = None) -> Banne
             run.report.passes += 1
             if not await run.one_pass(pass_ms):
                 break
-            await run.settle(pass_started, pass_ms)
+            # A clicked overlay gets SETTLE_MS to go, within the pass.
+            await run.wait_gone(time.monotonic() + SETTLE_MS / 1000, pass_started + pass_ms / 1000)
             if run.report.navigated is not None:
                 break
         if run.pending and run.report.navigated is None and run.remaining_ms() > 60:
             # A banner that animates out may need a moment more than one settle (GONE_WAIT_MS, within the budget).
-            until = time.monotonic() + min(GONE_WAIT_MS, run.remaining_ms() - 50) / 1000
-            while run.pending and run.report.navigated is None and time.monotonic() < until:
-                await asyncio.sleep(POLL_MS / 1000)
-                await asyncio.wait_for(run.verify(), timeout=max(0.05, run.remaining_ms() / 1000))
+            await run.wait_gone(time.monotonic() + min(GONE_WAIT_MS, run.remaining_ms() - 50) / 1000,
+                                run.started + budget.total_ms / 1000)
     except TimeoutError:
         run.report.budget_exhausted = True
     except PlaywrightError as exc:
