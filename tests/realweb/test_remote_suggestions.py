@@ -72,3 +72,29 @@ async def test_a_jquery_ui_autocomplete_with_a_url_source_through_act_by_id(tool
     data = await ok(tool_ctx, "browser_act_by_id", id=office["id"], action="select", text="Osaka")
     assert data["chosen"] == "Osaka", data
     assert await page_true(tool_ctx, "document.getElementById('office').value === 'Osaka'")
+
+
+async def test_a_tag_input_keeping_tags_as_text_takes_the_typed_tag_at_once(tool_ctx: ToolContext,
+                                                                             zoo: ZooSite) -> None:
+    """tag-it's hidden field holds the tags as shown ("Lisbon"): "Porto" typed and ended with a comma is the tag
+    its suggestion would have given, so the server's answer (SUGGEST_DELAY_S away) is not waited for: a new tag,
+    not a pick."""
+    await open_page(tool_ctx, zoo.url("remote"))
+    data = await ok(tool_ctx, "browser_overlay_act", index=await _number(tool_ctx, "textbox", "Labels"),
+                    action="select", text="Porto")
+    assert data["chosen"] == "Porto" and data.get("new_tag") is True, data
+    data = await ok(tool_ctx, "browser_overlay_act", index=await _number(tool_ctx, "textbox", "Labels"),
+                    action="select", options=["Q4 review", "Oslo"])
+    assert data["chosen"] == ["Q4 review", "Oslo"], data
+    assert await page_true(tool_ctx, "document.getElementById('labels').value === 'Lisbon,Porto,Q4 review,Oslo'")
+
+
+async def test_a_tag_input_keeping_the_servers_values_gets_the_offered_one(tool_ctx: ToolContext,
+                                                                           zoo: ZooSite) -> None:
+    """Its hidden field holds the server's value ("lisbon") for the tag shown as "Lisbon": a typed "Porto" would
+    be a new tag the server does not know; the offered one (value "porto") is waited for and picked."""
+    await open_page(tool_ctx, zoo.url("remote"))
+    data = await ok(tool_ctx, "browser_overlay_act", index=await _number(tool_ctx, "combobox", "Visited"),
+                    action="select", options=["Porto"])
+    assert data["chosen"] == ["Porto"], data
+    assert await page_true(tool_ctx, "document.getElementById('visited').value === 'lisbon,porto'")

@@ -97,8 +97,15 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
                 if not search_box:
                     await focus_element(located, label, timeout_ms)
                     await element_call(located, element_js.select_content())
+                # A tag input keeping its tags as the text shown takes a typed tag as it would the suggestion of
+                # that text: no waiting for the suggestions (a widget's debounce, then its server's answer).
+                text_tags = not search_box and (await element_call(located, element_js.popup_open())).get("textTags")
                 network = track_network(session)  # the page's requests from here on: did it ask and hear back?
                 await session.page.keyboard.type(choice)
+                if text_tags:
+                    tag = await _new_tag(session, located, choice)
+                    if tag is not None:
+                        return tag
                 found = await wait_for_match(min(SUGGEST_WAIT_S, max(POPUP_WAIT_S, timeout_ms / 1000)), network)
         except PlaywrightError as exc:
             raise action_error(f"Opening {label}", exc) from exc

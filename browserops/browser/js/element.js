@@ -398,8 +398,24 @@ function popupOpen(el) {
   const native = replacedNative(el);
   // A text box standing for a hidden text input (a tag input): a value no option offers becomes a new tag.
   const tagField = !!native && native.localName === "input" && (el.localName === "input" || el.localName === "textarea");
-  return { open, focusHere, typing, tagField, nativeValue: native ? cut(currentValue(native), 300) : "",
-    value: cut(currentValue(el), 300) };
+  return { open, focusHere, typing, tagField, textTags: tagField && tagsKeptAsText(el, native),
+    nativeValue: native ? cut(currentValue(native), 300) : "", value: cut(currentValue(el), 300) };
+}
+
+// Whether a tag input keeps its tags as the text a person sees (tag-it, Tom Select creating tags) rather than as the
+// server's values for them (ids, slugs): the hidden field holds some tags already, none of them a number, and the
+// widget beside it shows each one exactly so. Then a typed tag ended with a comma is the same as picking the
+// suggestion with that text. Unknown (no tag yet) is no.
+function tagsKeptAsText(el, native) {
+  const tags = String(native.value || "").split(",").map((t) => norm(t.replace(/^"|"$/g, ""))).filter(Boolean);
+  if (!tags.length || tags.some((t) => /^[0-9a-f-]*[0-9][0-9a-f-]*$/i.test(t))) { return false; }
+  let box = el;
+  for (let hops = 0; hops < 4 && box && box.parentElement; hops += 1) {
+    if (box.previousElementSibling === native || box.nextElementSibling === native) { break; }
+    box = box.parentElement;
+  }
+  const shown = norm(box ? box.textContent : "");
+  return tags.every((t) => shown.includes(t));
 }
 
 function linkAddress(el) {

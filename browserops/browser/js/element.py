@@ -98,6 +98,7 @@ class PopupState(TypedDict):
     focusHere: bool  # the focus is on the widget or in the list it opened
     typing: bool  # the focus is in a text field other than the widget (a search box it opened)
     tagField: bool  # a text box standing for a hidden text input (tag-it): typed text can become a tag
+    textTags: bool  # ... whose hidden input keeps the tags as the text shown (not as ids): typed = picked
     nativeValue: str  # what the hidden native control the widget stands for holds
     value: str
 

@@ -44,22 +44,104 @@ function read(args) {
 
 // Run at document start in every frame (waiting.py start_quiet_clock): from then on the document's last relevant
 // mutation time. It sees the document's light DOM only (a shadow root attached later is not observed), so
-// waitQuiet trusts it only in a document without open shadow roots.
+// waitQuiet trusts it only in a document without open shadow roots. It also keeps what the page's own scripts have
+// scheduled (trackScheduled), so waitQuiet can tell a page with nothing left to do from one about to change.
 function startClock(args) {
   const st = boState();
   if (st.clock) { return { started: false }; }
-  const clock = { last: performance.now() };
+  const clock = { last: performance.now(), ran: 0, navigated: -Infinity, later: window.setTimeout.bind(window), timers: new Map(),
+    frames: new Set() };
   new MutationObserver((records) => {
     for (const m of records) { if (relevantMutation(m)) { clock.last = performance.now(); return; } }
   }).observe(document, OBSERVED);
+  trackScheduled(clock);
+  // A navigation this document started (a link, a script setting location) ends in another document or in a
+  // download the browser reports a moment later: nothing the page scheduled, so no early end for a while.
+  if (window.navigation && typeof window.navigation.addEventListener === "function") {
+    window.navigation.addEventListener("navigate", () => { clock.navigated = performance.now(); });
+  }
   st.clock = clock;
   return { started: true };
 }
 
-// args: {quiet, timeout, actedAgo}. actedAgo (ms, or null): how long ago the session's latest acting call began.
-// With the document's quiet clock, the quiet window counts from its last change, but never from before that act
-// (what the act set off may still be on its way) — a page quiet since the act needs no further wait.
+// The timers (each with when it is next due) and the animation frames the page's scripts asked for and that have not
+// run: work that may change the page without any request or input; and when such work last ran (`ran`: what it set
+// off, a request or a navigation, shows a moment later). Counted through proxies of the native functions (what a
+// page sees of them stays native: their name, their text, what they return). A timer given code as text is not
+// counted.
+function trackScheduled(clock) {
+  const timers = clock.timers;
+  const frames = clock.frames;
+  const wrap = (name, apply) => {
+    const native = window[name];
+    if (typeof native !== "function") { return; }
+    window[name] = new Proxy(native, { apply: (target, self, list) => apply(target, self, list) });
+  };
+  const timer = (repeats) => (target, self, list) => {
+    const [handler, delay] = list;
+    if (typeof handler !== "function") { return Reflect.apply(target, self, list); }
+    const ms = Math.max(0, Number(delay) || 0);
+    let id = 0;
+    const run = function (...given) {
+      if (repeats) { timers.set(id, performance.now() + ms); } else { timers.delete(id); }
+      clock.ran = performance.now();
+      return handler.apply(this, given);
+    };
+    id = Reflect.apply(target, self, [run, ...list.slice(1)]);
+    timers.set(id, performance.now() + ms);
+    return id;
+  };
+  wrap("setTimeout", timer(false));
+  wrap("setInterval", timer(true));  // a page's clock: due again after each tick
+  const cleared = (target, self, list) => { timers.delete(list[0]); return Reflect.apply(target, self, list); };
+  wrap("clearTimeout", cleared);
+  wrap("clearInterval", cleared);  // clears a timeout too: timeouts and intervals share one pool of ids
+  wrap("requestAnimationFrame", (target, self, list) => {
+    const cb = list[0];
+    if (typeof cb !== "function") { return Reflect.apply(target, self, list); }
+    let id = 0;
+    id = Reflect.apply(target, self, [function (t) {
+      frames.delete(id);
+      clock.ran = performance.now();
+      return cb.call(this, t);
+    }]);
+    frames.add(id);
+    return id;
+  });
+  wrap("cancelAnimationFrame", (target, self, list) => { frames.delete(list[0]); return Reflect.apply(target, self, list); });
+}
+
+// Whether the page's scripts have nothing scheduled that may change it before `until` (performance.now() time): no
+// timer due, no animation frame asked for, no animation or transition ending (a menu fading in; not a spinner that
+// runs for ever or a badge that pulses for half a minute: neither changes the document), and no navigation started
+// in the last `quiet` ms.
+function nothingScheduled(clock, until, quiet) {
+  const now = performance.now();
+  if (!clock || clock.frames.size || now - clock.navigated < quiet) { return false; }
+  for (const due of clock.timers.values()) { if (due <= until) { return false; } }
+  return endingSoon(until - now).length === 0;
+}
+
+function endingSoon(soon) {
+  const all = typeof document.getAnimations === "function" ? document.getAnimations() : [];
+  return all.filter((a) => {
+    if (!(a.playState === "running" || a.playState === "pending") || !a.effect) { return false; }
+    const t = a.effect.getComputedTiming();
+    return t.endTime - (t.localTime || 0) <= soon;
+  });
+}
+
+// How often a page past its idle window with work still scheduled is looked at again.
+const POLL_IDLE_MS = 20;
+
+// args: {quiet, timeout, actedAgo, idle}. actedAgo (ms, or null): how long ago the session's latest acting call
+// began. With the document's quiet clock, the quiet window counts from its last change, but never from before that
+// act (what the act set off may still be on its way) — a page quiet since the act needs no further wait. `idle`
+// (ms, shorter than `quiet`): enough when the clock sees nothing scheduled before the window would end
+// (nothingScheduled): the window is there for what a timer, a frame or an animation may still do, and none will.
 function waitQuiet(args) {
+  const clock = boState().clock;
+  const later = clock ? clock.later : setTimeout;  // our own ticks are no work of the page's
   return new Promise((resolve) => {
     const started = performance.now();
     let last = started;
@@ -68,19 +150,24 @@ function waitQuiet(args) {
       for (const m of records) { if (relevantMutation(m)) { last = performance.now(); count += 1; return; } }
     });
     const roots = observeAll(obs);
-    const clock = boState().clock;
     if (clock && roots === 0 && typeof args.actedAgo === "number") {
       last = Math.min(started, Math.max(clock.last, started - args.actedAgo));
     }
+    const idle = typeof args.idle === "number" && args.idle < args.quiet ? args.idle : args.quiet;
     const tick = () => {
       const now = performance.now();
-      if (now - last >= args.quiet || now - started >= args.timeout) {
+      const ran = clock ? clock.ran : 0;
+      const calm = now - last >= args.quiet
+        || (now - Math.max(last, ran) >= idle && nothingScheduled(clock, last + args.quiet, args.quiet));
+      if (calm || now - started >= args.timeout) {
         obs.disconnect();
-        resolve({ quiet: now - last >= args.quiet, waited: Math.round(now - started), mutations: count });
+        resolve({ quiet: calm, waited: Math.round(now - started), mutations: count,
+          idle: calm && now - last < args.quiet });
         return;
       }
-      setTimeout(tick, Math.max(10, Math.min(args.quiet - (now - last), args.timeout - (now - started))));
+      const next = now - last >= idle ? POLL_IDLE_MS : idle - (now - last);
+      later(tick, Math.max(10, Math.min(next, args.quiet - (now - last), args.timeout - (now - started))));
     };
-    setTimeout(tick, Math.max(0, Math.min(args.quiet - (started - last), args.timeout)));
+    later(tick, Math.max(0, Math.min(idle - (started - last), args.timeout)));
   });
 }

@@ -21,6 +21,7 @@ class Quiet(TypedDict):
     quiet: bool
     waited: int
     mutations: int
+    idle: bool  # quiet after the shorter idle window: nothing was scheduled
 
 
 def arm() -> PageCall[Armed]:
@@ -35,13 +36,17 @@ class Clock(TypedDict):
     started: bool
 
 
-def quiet(quiet_ms: int, timeout_ms: int, acted_ago_ms: float | None = None) -> PageCall[Quiet]:
+def quiet(quiet_ms: int, timeout_ms: int, acted_ago_ms: float | None = None,
+          idle_ms: int | None = None) -> PageCall[Quiet]:
     """Resolves once the document has gone ``quiet_ms`` without a relevant mutation, or after ``timeout_ms``.
     ``acted_ago_ms``: how long ago the latest acting call began; given, a document with a quiet clock counts the
-    window from its last change (not before that act) instead of from now."""
-    return PageCall("watch", "waitQuiet", {"quiet": quiet_ms, "timeout": timeout_ms, "actedAgo": acted_ago_ms})
+    window from its last change (not before that act) instead of from now. ``idle_ms``: enough in a document whose
+    clock sees nothing its scripts scheduled (no timer due soon, no animation frame asked for, no animation)."""
+    return PageCall("watch", "waitQuiet", {"quiet": quiet_ms, "timeout": timeout_ms, "actedAgo": acted_ago_ms,
+                                           "idle": idle_ms})
 
 
 def start_clock() -> PageCall[Clock]:
-    """The document's quiet clock (when it last changed), started at document start by an init script."""
+    """The document's quiet clock (when it last changed, and what its scripts scheduled: timers, animation
+    frames), started at document start by an init script."""
     return PageCall("watch", "startClock")

@@ -44,6 +44,11 @@ _LONG_LIVED = {"eventsource", "websocket"}
 WAITED_KINDS = frozenset({"fetch", "xhr", "document", "script"})
 # A request in flight this long is a long poll or a stream, not data the page is about to show: not waited on.
 LONG_LIVED_S = 5.0
+# The DOM-quiet window is there for what a page's scripts may still do on their own after the last change. A
+# document whose quiet clock sees none of that scheduled within the window (a timer due, an animation frame asked
+# for, an animation ending) is quiet after IDLE_QUIET_MS; one with such work pending waits for it, at most the whole
+# window (a page with a running clock: as if nothing were known).
+IDLE_QUIET_MS = 50
 
 
 @dataclass
@@ -55,11 +60,12 @@ class NetworkTracker:
     last_change: float = field(default_factory=time.monotonic)
     last_asked: float = 0.0  # when the page last sent a fetch/XHR (a question to its server)
     last_answered: float | None = None  # when an awaited request (WAITED_KINDS) last ended, answered or failed
+    last_unloaded: float | None = None  # when a navigation last ended without a document (it became a download)
 
     def install(self) -> None:
         self.page.on("request", self._start)
         self.page.on("requestfinished", self._end)
-        self.page.on("requestfailed", self._end)
+        self.page.on("requestfailed", self._failed)
 
     def _start(self, request: Request) -> None:
         if request.resource_type in _LONG_LIVED or request.url.startswith("data:"):
@@ -73,6 +79,14 @@ class NetworkTracker:
             self.last_change = time.monotonic()
             if request.resource_type in WAITED_KINDS:
                 self.last_answered = self.last_change
+
+    def _failed(self, request: Request) -> None:
+        if request.is_navigation_request():
+            self.last_unloaded = time.monotonic()
+        self._end(request)
+
+    def unloaded_ago_ms(self) -> float | None:
+        return None if self.last_unloaded is None else (time.monotonic() - self.last_unloaded) * 1000
 
     def answered_ago_ms(self) -> float | None:
         """How long ago the latest awaited request ended; None when none has."""
@@ -174,18 +188,20 @@ def _acted_ago_ms(session: BrowserSession | None) -> float | None:
     return None if acted is None else (time.monotonic() - acted) * 1000
 
 
-async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int,
-                    session: BrowserSession | None = None, answered_ago_ms: float | None = None) -> dict[str, Any]:
-    """Wait until no frame's DOM has changed for ``quiet_ms`` (at most ``timeout_ms``). With ``session``, a
-    document that has a quiet clock counts the window from its last change, never from before the session's
-    latest acting call (:class:`QuietClock`), nor from before an answer that came ``answered_ago_ms`` ago."""
+async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int, session: BrowserSession | None = None,
+                    answered_ago_ms: float | None = None, idle_ms: int = IDLE_QUIET_MS) -> dict[str, Any]:
+    """Wait until no frame's DOM has changed for ``quiet_ms`` (at most ``timeout_ms``), or for IDLE_QUIET_MS in
+    frames whose quiet clock sees nothing scheduled before the window would end (``idle`` in the result). With
+    ``session``, a document that has a quiet clock counts the window from its last change, never from before the
+    session's latest acting call (:class:`QuietClock`), nor from before an answer that came ``answered_ago_ms``
+    ago."""
     since = _acted_ago_ms(session)
     if since is not None and answered_ago_ms is not None:
         since = min(since, answered_ago_ms)
 
     async def one(frame: Any) -> dict[str, Any] | None:
         try:
-            call = watch_js.quiet(quiet_ms, max(timeout_ms, 1), since)
+            call = watch_js.quiet(quiet_ms, max(timeout_ms, 1), since, min(idle_ms, quiet_ms))
             result: Mapping[str, Any] = await call_in_frame(frame, call)
         except PlaywrightError:
             return None
@@ -195,7 +211,8 @@ async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int,
     results = [r for r in await asyncio.gather(*(one(f) for f in frames)) if r]
     quiet = bool(results) and all(r.get("quiet") for r in results)
     return {"quiet": quiet, "mutations": sum(int(r.get("mutations", 0)) for r in results),
-            "waited": max((int(r.get("waited", 0)) for r in results), default=0)}
+            "waited": max((int(r.get("waited", 0)) for r in results), default=0),
+            "idle": quiet and all(r.get("idle") for r in results)}
 
 
 async def settled(page: Page, tracker: NetworkTracker, quiet_ms: int, budget: _Budget,
@@ -210,14 +227,17 @@ async def settled(page: Page, tracker: NetworkTracker, quiet_ms: int, budget: _B
         answered = time.monotonic()
         # The window never counts from before the latest answer: what it set off (the render of its data, or the
         # download a navigation turned into, which the browser reports just after the request ends) comes after.
-        quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()), session, tracker.answered_ago_ms())
+        # Such a download is nothing a page's script scheduled: the whole window is given to it.
+        unloaded = tracker.unloaded_ago_ms()
+        quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()), session, tracker.answered_ago_ms(),
+                                quiet_ms if unloaded is not None and unloaded < quiet_ms else IDLE_QUIET_MS)
         rounds.append(f"answers {(answered - began) * 1000:.0f} ms, DOM quiet after {quiet['waited']} ms "
-                      f"({quiet['mutations']} mutations)")
+                      f"({quiet['mutations']} mutations{', nothing scheduled' if quiet['idle'] else ''})")
         if (quiet["quiet"] and not tracker.awaited()) or budget.left_s() <= 0:
             break
     log.debug("settled: %s", "; ".join(rounds))
     done = quiet["quiet"] and not tracker.awaited()
-    out: dict[str, Any] = {"settled": done, "dom_quiet": quiet["quiet"]}
+    out: dict[str, Any] = {"settled": done, "dom_quiet": quiet["quiet"], "nothing_scheduled": quiet["idle"]}
     if not done:
         out["note"] = ("The page kept changing or loading until the timeout (a clock, a ticker or polling); going "
                        "on anyway. List the elements to see the current state.")
@@ -345,7 +365,7 @@ async def wait(
     conditions = any([target is not None, text, url_contains, network_idle, ms, state])
     if (state == "dom_quiet" or not conditions) and state != "settled":
         quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()))
-        out["dom_quiet"] = quiet["quiet"]
+        out["dom_quiet"], out["nothing_scheduled"] = quiet["quiet"], quiet["idle"]
         if not quiet["quiet"]:
             out["note"] = (f"The DOM kept changing for {timeout_ms} ms (a clock, ticker or animation); "
                            "going on anyway. List the elements to see the current state.")

@@ -78,7 +78,9 @@ class WaitArgs(ToolArgs):
                                      "contains this.")
     timeout_ms: int = Field(10_000, ge=100, le=120_000, description="How long conditions may take.")
     quiet_ms: int | None = Field(None, ge=20, le=10_000, description="The DOM-quiet window for dom_quiet/settled "
-                                 "(default: the dom_quiet_ms setting).")
+                                 "(default: the dom_quiet_ms setting). A page whose scripts have nothing "
+                                 "scheduled before the window would end (no timer due, no animation frame, no "
+                                 "animation ending) is quiet after 50 ms: nothing_scheduled=true in the result.")
 
     @property
     def budget_ms(self) -> int:
