@@ -6,7 +6,8 @@
 - ``local``: says "Saved" and sends nothing at all (the change lives only in the page);
 - ``broken``: says "Saved" at once and POSTs to ``/save/api?fail=1``, which answers 500;
 - ``undoable``: says "Element updated" with an Undo button in an alert and holds a leave-page guard; the PUT leaves
-  only when the notice closes (``delay`` ms, 2000 by default), as an undoable save of an admin framework does.
+  only when the notice closes (``delay`` ms, 2000 by default), as an undoable save of an admin framework does;
+- ``debounced``: says nothing and POSTs the title ``delay`` ms after the click, as an autosave's debounce does.
 
 ``/save/leave``: a form whose Save posts and navigates away (``POST /save/form``, answered 303 to a page saying
 "Saved"); as the page goes, its pagehide listener releases its lock with ``sendBeacon`` (``POST /save/release``,
@@ -23,7 +24,7 @@ from starlette.routing import BaseRoute, Route
 
 from browserops.demo_site.web import render
 
-CASES = ("plain", "local", "broken", "undoable")
+CASES = ("plain", "local", "broken", "undoable", "debounced")
 
 
 async def save_page(request: Request) -> Response:

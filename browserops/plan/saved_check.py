@@ -23,6 +23,7 @@ from typing import Any
 from browserops.browser.launch.requests import SentRequest as Sent
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.page.pending_save import PendingSave, pending_save
+from browserops.browser.page.waiting import nothing_due
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence.events import SentRequest
 from browserops.plan.model import PlanAction
@@ -115,8 +116,11 @@ class SaveWatch:
                 if quiet_since is None:
                     quiet_since = self._calm_since(now, first=first)
                 # Something answered, or nothing at all after a short look: a request a click starts a moment
-                # later (a debounced save) is still caught.
+                # later (a debounced save) is still caught. The look ends early when the page has nothing of its own
+                # due before it would end (no timer, frame or animation): nothing can start that request.
                 if answered or self.step.sends is False or now - quiet_since >= QUIET_S:
+                    break
+                if await self._nothing_due(QUIET_S - (now - quiet_since)):
                     break
             else:
                 quiet_since = None
@@ -136,6 +140,13 @@ class SaveWatch:
             return "; nothing sent" if must is False or self.step.sends is None else None
         return f"; sent {', '.join(sent_line(e) for e in sent[:3])}" + (f" (+{len(sent) - 3})" if len(sent) > 3
                                                                         else "")
+
+    async def _nothing_due(self, within_s: float) -> bool:
+        try:
+            page = self.session.page
+        except BrowserOpsError:  # no page to ask (closed, or the browser gone): the look goes on
+            return False
+        return await nothing_due(page, int(within_s * 1000))
 
     def _calm_since(self, now: float, *, first: bool) -> float:
         """Since when the step has been calm. On the first look, with nothing sent since the step began and nothing

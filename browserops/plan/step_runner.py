@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
+from browserops.browser.page.dialogs import dialog_announced
 from browserops.contract import BrowserOpsError, ErrorCode, result_error
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.evidence.events import SentRequest
@@ -342,7 +343,8 @@ class StepExecutor(PageChecks):
         """An acting call of step ``a``; a browser dialog it opens is answered as the step says
         (:mod:`.step_acting`)."""
         try:
-            return await self._call(name, args, event, logged)
+            with dialog_announced(a.dialog is not None):  # a dialog the step answers is answered as it opens
+                return await self._call(name, args, event, logged)
         except BrowserOpsError as exc:
             if exc.code is not ErrorCode.DIALOG_OPEN:
                 raise

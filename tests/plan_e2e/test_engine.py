@@ -56,6 +56,7 @@ async def test_prepare_guard_refuses_every_tool_that_acts(session: BrowserSessio
 async def test_prepare_acts_only_in_its_fenced_copy(session: BrowserSession, demo_site: DemoSite, workspace: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """On the person's browser prepare calls nothing; it types into its throwaway copy, which sends nothing unsafe."""
+    await call_tool("browser_navigate", _ctx(session, workspace), {"url": demo_site.base_url + "/expense"})
     called: list[tuple[bool, str]] = []
 
     real_call = ToolRunner.call
@@ -80,7 +81,7 @@ async def test_prepare_acts_only_in_its_fenced_copy(session: BrowserSession, dem
     assert demo_site.state.submissions == [] and demo_site.state.uploads == []
     sent = request_log(demo_site.base_url)[requests_before:]
     assert sent and {r["method"] for r in sent} <= {"GET", "HEAD"}, sent
-    # Nothing was typed into the person's browser (an earlier test left it on the form).
+    # Nothing was typed into the person's browser (left on the form above).
     listing = await call_tool("browser_list_interactives", _ctx(session, workspace), {"limit": 50})
     merchant = next(i for i in listing_items(listing["data"]) if i["name"] == "Merchant")
     assert "value" not in merchant.get("state", {})

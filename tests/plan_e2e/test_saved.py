@@ -100,6 +100,23 @@ def test_an_undoable_save_is_waited_for_until_it_is_sent(site: DemoSite, workspa
     assert submit["sent"][0]["method"] == "PUT" and "sent PUT" in submit["note"]
 
 
+def test_a_save_a_click_sets_off_a_moment_later_is_the_clicks(site: DemoSite, workspace: Path) -> None:
+    """An autosave's debounce: the POST leaves 250 ms after the click, with nothing on the page saying so. The click
+    step's short look for what it starts must not end while the page's timer is still due (the page has a timer of
+    its own, so "nothing scheduled" cannot cut the look short), and the POST is that step's, not a later one's."""
+    start = len(request_log(site.base_url))
+    doc = {"title": "Autosave the title", "startUrl": "/save/debounced?delay=250", "steps": [
+        {"kind": "fill", "field": "title", "target": {"role": "textbox", "names": ["Title"]}, "value": "Q4 plan"},
+        {"kind": "act", "title": "save", "target": {"role": "button", "names": ["Save"]}},
+        {"kind": "read", "action": "snapshot", "title": "after"},
+    ]}
+    code, run, err, request_id = _two_phase(site, workspace, doc)
+    assert code == 0 and run["runStatus"] == "complete", (run, err)
+    assert _unsafe_log(site, start) == [("POST", "/save/api")]
+    assert [(r["method"], _path(r["url"]), r["step"]) for r in _ledger(workspace, request_id)] == [
+        ("POST", "/save/api", 2)]
+
+
 def test_the_ledger_is_what_the_site_received_and_verify_guards_it(site: DemoSite, workspace: Path) -> None:
     start = len(request_log(site.base_url))
     code, run, err, request_id = _two_phase(site, workspace, _save_steps("plain", "Saved"))

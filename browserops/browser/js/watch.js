@@ -131,6 +131,16 @@ function endingSoon(soon) {
   });
 }
 
+// args: {within, idle}. Whether the page's scripts have nothing due within `within` ms (nothingScheduled), `idle`
+// ms after the document last changed and after scheduled work last ran: {known: false} without a quiet clock.
+function nothingDue(args) {
+  const clock = boState().clock;
+  if (!clock) { return { known: false, none: false }; }
+  const now = performance.now();
+  const calm = now - Math.max(clock.last, clock.ran) >= args.idle;
+  return { known: true, none: calm && nothingScheduled(clock, now + args.within, args.within) };
+}
+
 // How often a page past its idle window with work still scheduled is looked at again.
 const POLL_IDLE_MS = 20;
 

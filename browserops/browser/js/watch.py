@@ -46,6 +46,17 @@ def quiet(quiet_ms: int, timeout_ms: int, acted_ago_ms: float | None = None,
                                            "idle": idle_ms})
 
 
+class Due(TypedDict):
+    known: bool  # the document has a quiet clock
+    none: bool  # nothing scheduled within the time asked, and calm for the idle time
+
+
+def nothing_due(within_ms: int, idle_ms: int) -> PageCall[Due]:
+    """Whether the document's scripts have nothing due within ``within_ms`` (a timer, an animation frame, an
+    animation ending, a navigation started lately), ``idle_ms`` after its last change and its last scheduled work."""
+    return PageCall("watch", "nothingDue", {"within": within_ms, "idle": idle_ms})
+
+
 def start_clock() -> PageCall[Clock]:
     """The document's quiet clock (when it last changed, and what its scripts scheduled: timers, animation
     frames), started at document start by an init script."""

@@ -215,6 +215,22 @@ async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int, session: Browser
             "idle": quiet and all(r.get("idle") for r in results)}
 
 
+async def nothing_due(page: Page, within_ms: int) -> bool:
+    """Whether no frame of the page has anything its scripts scheduled within ``within_ms`` (see
+    :func:`dom_quiet`), IDLE_QUIET_MS after its last change and its last scheduled work: no timer of the page's
+    own can start anything meanwhile. False when a frame cannot say (no quiet clock, or it cannot be read)."""
+
+    async def one(frame: Any) -> bool:
+        try:
+            due = await call_in_frame(frame, watch_js.nothing_due(max(0, within_ms), IDLE_QUIET_MS))
+        except PlaywrightError:
+            return False
+        return bool(due.get("known") and due.get("none"))
+
+    frames = [f for f in page.frames if not f.is_detached()]
+    return bool(frames) and all(await asyncio.gather(*(one(f) for f in frames)))
+
+
 async def settled(page: Page, tracker: NetworkTracker, quiet_ms: int, budget: _Budget,
                   session: BrowserSession | None = None) -> dict[str, Any]:
     """Until no awaited request is in flight *and* the DOM has been quiet for ``quiet_ms`` at the same time (what
