@@ -66,9 +66,11 @@ class GuardedTools:
         tool = self.runner.get(name)
         return tool is not None and self.guard.allows(tool)
 
-    async def call(self, name: str, args: Mapping[str, Any] | None = None) -> ToolResult:
-        """The tool's result contract (never raises for a tool failure; raises for a refused tool)."""
-        return await self.runner.call(name, args, raise_refused=True)
+    async def call(self, name: str, args: Mapping[str, Any] | None = None, *,
+                   dialog_announced: bool = False) -> ToolResult:
+        """The tool's result contract (never raises for a tool failure; raises for a refused tool).
+        ``dialog_announced``: the step says how a dialog the call opens is answered (reported as it opens)."""
+        return await self.runner.call(name, args, raise_refused=True, dialog_announced=dialog_announced)
 
     async def need(self, name: str, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The tool's data, or its failure raised as a :class:`BrowserOpsError` with the tool's code."""

@@ -17,7 +17,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
-from browserops.browser.page.dialogs import dialog_announced
 from browserops.contract import BrowserOpsError, ErrorCode, result_error
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.evidence.events import SentRequest
@@ -250,10 +249,10 @@ class StepExecutor(PageChecks):
             return self.writer.add_screenshot(a.number, "before", previous, a.label())
         return await screenshot_into(self.tools, self.writer, a.number, "before", a.label())
 
-    async def _call(self, name: str, args: dict[str, Any], event: StepEvent,
-                    logged: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def _call(self, name: str, args: dict[str, Any], event: StepEvent, logged: dict[str, Any] | None = None,
+                    *, dialog_announced: bool = False) -> dict[str, Any]:
         event.tool, event.args = name, logged if logged is not None else args
-        result = await self.tools.call(name, args)
+        result = await self.tools.call(name, args, dialog_announced=dialog_announced)
         if result.get("status") != "ok":
             raise result_error(result)
         data = dict(result.get("data") or {})
@@ -342,9 +341,8 @@ class StepExecutor(PageChecks):
                       outcome: StepOutcome, logged: dict[str, Any] | None = None) -> dict[str, Any]:
         """An acting call of step ``a``; a browser dialog it opens is answered as the step says
         (:mod:`.step_acting`)."""
-        try:
-            with dialog_announced(a.dialog is not None):  # a dialog the step answers is answered as it opens
-                return await self._call(name, args, event, logged)
+        try:  # a dialog the step answers is answered as it opens
+            return await self._call(name, args, event, logged, dialog_announced=a.dialog is not None)
         except BrowserOpsError as exc:
             if exc.code is not ErrorCode.DIALOG_OPEN:
                 raise

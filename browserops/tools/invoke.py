@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from browserops.browser.errors import browser_errors
 from browserops.browser.numbering.listing import forget_kept_walks
-from browserops.browser.page.dialogs import check_no_dialog, run_watching_dialogs
+from browserops.browser.page.dialogs import DIALOG_GRACE_S, check_no_dialog, run_watching_dialogs
 from browserops.browser.page.waiting import note_act
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error, ok
 from browserops.tools.context import Signals, Tool, ToolContext
@@ -25,8 +25,10 @@ NAVIGATION_MARGIN_MS = 5_000  # after the navigation itself: the title, the isol
 
 
 async def invoke(tool: Tool[Any], ctx: ToolContext, raw_args: Mapping[str, Any] | None, *,
-                 restarts: bool = False) -> ToolResult:
+                 restarts: bool = False, dialog_announced: bool = False) -> ToolResult:
     """Validate, run with a timeout, and return the contract. Never raises (except cancellation).
+    ``dialog_announced``: the caller says how a dialog the call opens is answered, so one is reported as it opens
+    (without DIALOG_GRACE_S for the call to finish on its own).
 
     The handler runs inside :func:`~browserops.browser.errors.browser_errors`, the one place where Playwright's
     errors become codes (a browser that died under the call is ``BROWSER_CRASHED`` naming the tool; ``restarts``
@@ -60,7 +62,7 @@ async def invoke(tool: Tool[Any], ctx: ToolContext, raw_args: Mapping[str, Any] 
             if not definition.traits.pure_read:  # a settle after it counts its DOM-quiet window from here at most
                 note_act(ctx.session, started)
             work = tool.handler(ctx, args) if definition.dialog_safe else run_watching_dialogs(
-                ctx.session, tool.handler(ctx, args))
+                ctx.session, tool.handler(ctx, args), grace_s=0.0 if dialog_announced else DIALOG_GRACE_S)
             try:
                 # Bounded by the call's timeout, and ended at once when the browser dies under it (some Playwright
                 # calls are never answered then).

@@ -222,10 +222,10 @@ class ToolRunner:
         return [t.definition for t in self.tools.values()]
 
     async def call(self, name: str, args: Mapping[str, Any] | None = None, *,
-                   raise_refused: bool = False) -> ToolResult:
+                   raise_refused: bool = False, dialog_announced: bool = False) -> ToolResult:
         """The tool contract for one call; never raises (except cancellation). With ``raise_refused`` an unknown
         tool or a guard's refusal is raised instead (the plan engine wants those as exceptions); tool failures
-        are results either way."""
+        are results either way. ``dialog_announced``: see :func:`~browserops.tools.invoke.invoke`."""
         try:
             tool = self.tools.get(name)
             if tool is None:
@@ -242,7 +242,8 @@ class ToolRunner:
             return error_from(exc)
         log.debug("tool %s starts", tool.name)
         blocks_before = len(self.ctx.session.origin_blocks)
-        result = self._blame_crash(tool, await invoke(tool, self.ctx, raw, restarts=self.crash.restart))
+        result = self._blame_crash(tool, await invoke(tool, self.ctx, raw, restarts=self.crash.restart,
+                                                      dialog_announced=dialog_announced))
         if self.crash.retry and retry_safe(tool.definition.traits) and result.code == ErrorCode.CRASHED.value:
             log.warning("browser crashed during %s; restarting and retrying once", tool.name)
             try:

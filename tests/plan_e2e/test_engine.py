@@ -62,9 +62,9 @@ async def test_prepare_acts_only_in_its_fenced_copy(session: BrowserSession, dem
     real_call = ToolRunner.call
 
     async def spy(runner: ToolRunner, name: str, args: dict[str, Any] | None = None, *,
-                  raise_refused: bool = False) -> dict[str, Any]:
+                  raise_refused: bool = False, **more: Any) -> dict[str, Any]:
         called.append((runner.ctx.session is session, name))
-        return await real_call(runner, name, args, raise_refused=raise_refused)
+        return await real_call(runner, name, args, raise_refused=raise_refused, **more)
 
     monkeypatch.setattr(ToolRunner, "call", spy)
     requests_before = len(request_log(demo_site.base_url))
@@ -135,9 +135,9 @@ async def test_run_lists_each_page_once_per_step(session: BrowserSession, demo_s
     real_call = ToolRunner.call
 
     async def spy(runner: ToolRunner, name: str, args: dict[str, Any] | None = None, *,
-                  raise_refused: bool = False) -> dict[str, Any]:
+                  raise_refused: bool = False, **more: Any) -> dict[str, Any]:
         called.append(name)
-        return await real_call(runner, name, args, raise_refused=raise_refused)
+        return await real_call(runner, name, args, raise_refused=raise_refused, **more)
 
     monkeypatch.setattr(ToolRunner, "call", spy)
     result = await run_plan(ctx, workspace, prepared.plan, prepared.bundle, RunOptions(confirm=prepared.phrase))

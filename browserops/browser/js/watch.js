@@ -49,8 +49,8 @@ function read(args) {
 function startClock(args) {
   const st = boState();
   if (st.clock) { return { started: false }; }
-  const clock = { last: performance.now(), ran: 0, navigated: -Infinity, later: window.setTimeout.bind(window), timers: new Map(),
-    frames: new Set() };
+  const clock = { last: performance.now(), ran: 0, navigated: -Infinity, later: window.setTimeout.bind(window),
+    timers: new Map(), frames: new Set() };
   new MutationObserver((records) => {
     for (const m of records) { if (relevantMutation(m)) { clock.last = performance.now(); return; } }
   }).observe(document, OBSERVED);
@@ -108,7 +108,10 @@ function trackScheduled(clock) {
     frames.add(id);
     return id;
   });
-  wrap("cancelAnimationFrame", (target, self, list) => { frames.delete(list[0]); return Reflect.apply(target, self, list); });
+  wrap("cancelAnimationFrame", (target, self, list) => {
+    frames.delete(list[0]);
+    return Reflect.apply(target, self, list);
+  });
 }
 
 // Whether the page's scripts have nothing scheduled that may change it before `until` (performance.now() time): no

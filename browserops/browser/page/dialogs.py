@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Iterator
-from contextvars import ContextVar
+from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 from playwright.async_api import Dialog
@@ -30,19 +29,6 @@ T = TypeVar("T")
 # How long a call may still run after a dialog appeared: long enough for a click whose handler opened the
 # dialog to be reported as such, short enough that "nothing hangs on a dialog" holds.
 DIALOG_GRACE_S = 0.4
-# Set while a caller runs a call it announced a dialog for (a plan step saying how to answer it): the dialog is
-# reported as soon as it opens, since waiting to see whether the call finishes anyway only delays the answer.
-_ANNOUNCED: ContextVar[bool] = ContextVar("browserops_dialog_announced", default=False)
-
-
-@contextlib.contextmanager
-def dialog_announced(announced: bool = True) -> Iterator[None]:
-    """Calls run inside report a dialog they open at once (no DIALOG_GRACE_S) when ``announced``."""
-    token = _ANNOUNCED.set(announced)
-    try:
-        yield
-    finally:
-        _ANNOUNCED.reset(token)
 
 
 def _tab_of(session: BrowserSession, dialog: Dialog) -> int | None:
@@ -102,8 +88,9 @@ def check_no_dialog(session: BrowserSession) -> None:
 async def run_watching_dialogs(session: BrowserSession, coro: Awaitable[T],
                                *, grace_s: float = DIALOG_GRACE_S) -> T:
     """Run ``coro``; if a dialog opens on the active tab meanwhile and the call does not finish within
-    ``grace_s`` (none inside :func:`dialog_announced`), cancel it (Playwright aborts the pending protocol call) and
-    raise BROWSER_DIALOG_OPEN. If the
+    ``grace_s``, cancel it (Playwright aborts the pending protocol call) and raise BROWSER_DIALOG_OPEN (a caller
+    that announced the dialog, a plan step saying how to answer it, passes 0: waiting to see whether the call
+    finishes anyway would only delay the answer). If the
     browser goes away meanwhile, cancel it at once and raise BROWSER_CRASHED rather than wait on a protocol
     call that may never answer."""
     loop = asyncio.get_running_loop()
@@ -131,8 +118,7 @@ async def run_watching_dialogs(session: BrowserSession, coro: Awaitable[T],
             raise BrowserOpsError(ErrorCode.CRASHED, "The browser closed during the call.")
         if not task.done():
             racing: set[asyncio.Future[Any]] = {task, closed}
-            done, _ = await asyncio.wait(racing, timeout=0.0 if _ANNOUNCED.get() else grace_s,
-                                         return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(racing, timeout=grace_s, return_when=asyncio.FIRST_COMPLETED)
             if task not in done:
                 await _cancel(task)
                 raise dialog_open_error(session, opened.result(), opened_now=True)
