@@ -134,14 +134,18 @@ function endingSoon(soon) {
   });
 }
 
-// args: {within, idle}. Whether the page's scripts have nothing due within `within` ms (nothingScheduled), `idle`
-// ms after the document last changed and after scheduled work last ran: {known: false} without a quiet clock.
+// args: {within, idle}. Whether the page's scripts have nothing due within `within` ms that could send a request —
+// no timer, no animation frame, no navigation started lately (an animation ending changes how the page looks, and
+// is left to waitQuiet) — `idle` ms after the document last changed and after scheduled work last ran: {known:
+// false} without a quiet clock.
 function nothingDue(args) {
   const clock = boState().clock;
   if (!clock) { return { known: false, none: false }; }
   const now = performance.now();
-  const calm = now - Math.max(clock.last, clock.ran) >= args.idle;
-  return { known: true, none: calm && nothingScheduled(clock, now + args.within, args.within) };
+  const until = now + args.within;
+  const calm = now - Math.max(clock.last, clock.ran) >= args.idle && !clock.frames.size
+    && now - clock.navigated >= args.within && ![...clock.timers.values()].some((due) => due <= until);
+  return { known: true, none: calm };
 }
 
 // How often a page past its idle window with work still scheduled is looked at again.

@@ -52,8 +52,8 @@ class Due(TypedDict):
 
 
 def nothing_due(within_ms: int, idle_ms: int) -> PageCall[Due]:
-    """Whether the document's scripts have nothing due within ``within_ms`` (a timer, an animation frame, an
-    animation ending, a navigation started lately), ``idle_ms`` after its last change and its last scheduled work."""
+    """Whether the document's scripts have nothing due within ``within_ms`` that could send a request (a timer, an
+    animation frame, a navigation started lately), ``idle_ms`` after its last change and its last scheduled work."""
     return PageCall("watch", "nothingDue", {"within": within_ms, "idle": idle_ms})
 
 

@@ -216,9 +216,9 @@ async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int, session: Browser
 
 
 async def nothing_due(page: Page, within_ms: int) -> bool:
-    """Whether no frame of the page has anything its scripts scheduled within ``within_ms`` (see
-    :func:`dom_quiet`), IDLE_QUIET_MS after its last change and its last scheduled work: no timer of the page's
-    own can start anything meanwhile. False when a frame cannot say (no quiet clock, or it cannot be read)."""
+    """Whether no frame of the page has a timer or an animation frame due within ``within_ms`` (or a navigation
+    started lately), IDLE_QUIET_MS after its last change and its last scheduled work: nothing of the page's own can
+    start a request meanwhile. False when a frame cannot say (no quiet clock, or it cannot be read)."""
 
     async def one(frame: Any) -> bool:
         try:
