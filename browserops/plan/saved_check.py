@@ -117,7 +117,7 @@ class SaveWatch:
                     quiet_since = self._calm_since(now, first=first)
                 # Something answered, or nothing at all after a short look: a request a click starts a moment
                 # later (a debounced save) is still caught. The look ends early when the page has nothing of its own
-                # due before it would end (no timer, frame or animation): nothing can start that request.
+                # due before it would end (no timer or animation frame): nothing can start that request.
                 if answered or self.step.sends is False or now - quiet_since >= QUIET_S:
                     break
                 if await self._nothing_due(QUIET_S - (now - quiet_since)):

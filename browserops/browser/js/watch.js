@@ -114,38 +114,39 @@ function trackScheduled(clock) {
   });
 }
 
-// Whether the page's scripts have nothing scheduled that may change it before `until` (performance.now() time): no
-// timer due, no animation frame asked for, no animation or transition ending (a menu fading in; not a spinner that
-// runs for ever or a badge that pulses for half a minute: neither changes the document), and no navigation started
-// in the last `quiet` ms.
-function nothingScheduled(clock, until, quiet) {
-  const now = performance.now();
-  if (!clock || clock.frames.size || now - clock.navigated < quiet) { return false; }
-  for (const due of clock.timers.values()) { if (due <= until) { return false; } }
-  return endingSoon(until - now).length === 0;
+// Whether the page's scripts have work due before `until` (performance.now() time) that may send a request or change
+// the page: a timer due, an animation frame asked for, or a navigation started in the last `quiet` ms.
+function workDue(clock, until, quiet) {
+  if (clock.frames.size || performance.now() - clock.navigated < quiet) { return true; }
+  for (const due of clock.timers.values()) { if (due <= until) { return true; } }
+  return false;
 }
 
-function endingSoon(soon) {
+// Whether the page's scripts have nothing scheduled that may change it before `until`: no work due (workDue) and
+// no animation or transition ending (a menu fading in; not a spinner that runs for ever or a badge that pulses for
+// half a minute: neither changes the document).
+function nothingScheduled(clock, until, quiet) {
+  return !!clock && !workDue(clock, until, quiet) && !animationEnding(until - performance.now());
+}
+
+function animationEnding(within) {
   const all = typeof document.getAnimations === "function" ? document.getAnimations() : [];
-  return all.filter((a) => {
+  return all.some((a) => {
     if (!(a.playState === "running" || a.playState === "pending") || !a.effect) { return false; }
     const t = a.effect.getComputedTiming();
-    return t.endTime - (t.localTime || 0) <= soon;
+    return t.endTime - (t.localTime || 0) <= within;
   });
 }
 
-// args: {within, idle}. Whether the page's scripts have nothing due within `within` ms that could send a request —
-// no timer, no animation frame, no navigation started lately (an animation ending changes how the page looks, and
-// is left to waitQuiet) — `idle` ms after the document last changed and after scheduled work last ran: {known:
-// false} without a quiet clock.
+// args: {within, idle}. Whether the page's scripts have nothing due within `within` ms that could send a request
+// (workDue: an animation ending changes how the page looks, and is left to waitQuiet), `idle` ms after the document
+// last changed and after scheduled work last ran: {known: false} without a quiet clock.
 function nothingDue(args) {
   const clock = boState().clock;
   if (!clock) { return { known: false, none: false }; }
   const now = performance.now();
-  const until = now + args.within;
-  const calm = now - Math.max(clock.last, clock.ran) >= args.idle && !clock.frames.size
-    && now - clock.navigated >= args.within && ![...clock.timers.values()].some((due) => due <= until);
-  return { known: true, none: calm };
+  const calm = now - Math.max(clock.last, clock.ran) >= args.idle;
+  return { known: true, none: calm && !workDue(clock, now + args.within, args.within) };
 }
 
 // How often a page past its idle window with work still scheduled is looked at again.
