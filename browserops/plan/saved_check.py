@@ -146,7 +146,7 @@ class SaveWatch:
             page = self.session.page
         except BrowserOpsError:  # no page to ask (closed, or the browser gone): the look goes on
             return False
-        return await nothing_due(page, int(within_s * 1000))
+        return await nothing_due(page, int(within_s * 1000), self.session)
 
     def _calm_since(self, now: float, *, first: bool) -> float:
         """Since when the step has been calm. On the first look, with nothing sent since the step began and nothing

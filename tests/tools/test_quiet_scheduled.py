@@ -4,11 +4,19 @@ what a page sees of its timer functions stays native."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+from browserops.browser.page.waiting import nothing_due
 from browserops.demo_site import DemoSite
 from browserops.tools.context import ToolContext
 from tests.tools.helpers import ok, open_page
 
 WINDOW_MS = 1500  # long, so that ending early and waiting the window out cannot be mistaken for each other
+# A page's clock (every 100 ms, writing nothing) that has ticked four times: started well before what comes next.
+TICKING_A_WHILE = """() => new Promise((ticked) => { window.__ticks = 0;
+    window.__clock = setInterval(() => { window.__ticks += 1; if (window.__ticks === 4) ticked(); }, 100); })"""
 
 
 async def test_a_page_with_nothing_scheduled_is_quiet_before_its_window(tool_ctx: ToolContext,
@@ -55,11 +63,29 @@ async def test_a_page_clock_ticking_within_the_window_keeps_it_waiting(tool_ctx:
     page = tool_ctx.session.page
     await page.evaluate("""() => { window.__ticks = 0;
         window.__clock = setInterval(() => { window.__ticks += 1; }, 100);
-        document.body.append(document.createElement('p')); }""")  # a change now: the window counts from here
-    try:
+        document.body.append(document.createElement('p')); window.__changed = performance.now(); }""")
+    try:  # the change just made: the window counts from it (not from when the wait's call reached the page)
         data = await ok(tool_ctx, "browser_wait", state="settled", quiet_ms=600)
-        assert data["settled"] is True and data["waited_ms"] >= 600 - 100 - 50, data
+        assert data["settled"] is True, data
+        assert await page.evaluate("() => performance.now() - window.__changed") >= 600 - 100 - 50, data
         assert await page.evaluate("() => window.__ticks") >= 4  # it ticked on while the window was waited out
+    finally:
+        await page.evaluate("() => clearInterval(window.__clock)")
+
+
+async def test_a_clock_the_page_started_before_the_act_is_not_waited_for(tool_ctx: ToolContext,
+                                                                        demo_site: DemoSite) -> None:
+    """The same clock started before the latest act (a form's unsaved-changes check every 500 ms, a page's
+    clock) is nothing the act set off: the settle after it does not wait out its ticks."""
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    page = tool_ctx.session.page
+    await page.evaluate(TICKING_A_WHILE)
+    try:
+        await ok(tool_ctx, "browser_press", key="Shift")  # the act
+        await page.evaluate("() => document.body.append(document.createElement('p'))")  # the window counts from here
+        data = await ok(tool_ctx, "browser_wait", state="settled", quiet_ms=600)
+        assert data["settled"] is True and data["nothing_scheduled"] is True, data
+        assert data["waited_ms"] < 600 - 100 - 50, data
     finally:
         await page.evaluate("() => clearInterval(window.__clock)")
 
@@ -108,3 +134,30 @@ async def test_the_page_sees_its_timer_functions_as_native(tool_ctx: ToolContext
     }""")
     assert seen == {"names": ["setTimeout", "setInterval", "clearTimeout", "requestAnimationFrame"], "native": True,
                     "id": "number", "frame": "number", "args": ["one", "two"], "frameTime": "number"}, seen
+
+
+async def _becomes_true(ask: Callable[[], Awaitable[bool]], within_s: float = 2.0) -> bool:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        if await ask():
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
+async def test_the_save_look_leaves_out_a_clock_started_before_the_act(tool_ctx: ToolContext,
+                                                                       demo_site: DemoSite) -> None:
+    """What a run's look for the request a click sets off asks (plan/saved_check.py): a clock the page started
+    before the act (a heartbeat, a form check) is not the act's; one started by the act may be its debounce."""
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    session = tool_ctx.session
+    page = session.page
+    await page.evaluate(TICKING_A_WHILE)
+    try:
+        await ok(tool_ctx, "browser_press", key="Shift")  # the act
+        assert await _becomes_true(lambda: nothing_due(page, 300, session))  # once calm for the idle time
+        assert await nothing_due(page, 300) is False  # asked about every clock, the old one is due
+        await page.evaluate("() => { window.__new = setInterval(() => {}, 100); }")  # after the act: its own
+        assert await nothing_due(page, 300, session) is False
+    finally:
+        await page.evaluate("() => { clearInterval(window.__clock); clearInterval(window.__new); }")

@@ -66,9 +66,10 @@ function startClock(args) {
 
 // The timers (each with when it is next due) and the animation frames the page's scripts asked for and that have not
 // run: work that may change the page without any request or input; and when such work last ran (`ran`: what it set
-// off, a request or a navigation, shows a moment later). Counted through proxies of the native functions (what a
-// page sees of them stays native: their name, their text, what they return). A timer given code as text is not
-// counted.
+// off, a request or a navigation, shows a moment later). An interval also keeps when it was started (`armed`) and
+// when it last ticked: a clock the page started before an act is nothing the act set off (lastRan, workDue).
+// Counted through proxies of the native functions (what a page sees of them stays native: their name, their text,
+// what they return). A timer given code as text is not counted.
 function trackScheduled(clock) {
   const timers = clock.timers;
   const frames = clock.frames;
@@ -81,14 +82,16 @@ function trackScheduled(clock) {
     const [handler, delay] = list;
     if (typeof handler !== "function") { return Reflect.apply(target, self, list); }
     const ms = Math.max(0, Number(delay) || 0);
+    const entry = { due: 0, armed: performance.now(), repeats, ran: -Infinity };
     let id = 0;
     const run = function (...given) {
-      if (repeats) { timers.set(id, performance.now() + ms); } else { timers.delete(id); }
-      clock.ran = performance.now();
+      const now = performance.now();
+      if (repeats) { entry.due = now + ms; entry.ran = now; } else { timers.delete(id); clock.ran = now; }
       return handler.apply(this, given);
     };
     id = Reflect.apply(target, self, [run, ...list.slice(1)]);
-    timers.set(id, performance.now() + ms);
+    entry.due = entry.armed + ms;
+    timers.set(id, entry);
     return id;
   };
   wrap("setTimeout", timer(false));
@@ -114,19 +117,40 @@ function trackScheduled(clock) {
   });
 }
 
+// Whether an interval was started a while before `since` (performance.now() time of an act): the page's own clock,
+// which ticks whatever was done. Its ticks count as changes when they change the document, like any other change.
+// `since` is reckoned from how long ago the act began as the call set out, so it reads late by the time the call
+// took to arrive (more under load): a clock started just after the act must not pass for one started before it.
+const OWN_CLOCK_MS = 250;
+function clockBefore(entry, since) {
+  return entry.repeats && entry.armed < since - OWN_CLOCK_MS;
+}
+
+// When scheduled work last ran, leaving out the ticks of the clocks started before `since`.
+function lastRan(clock, since) {
+  let ran = clock.ran;
+  for (const entry of clock.timers.values()) {
+    if (entry.repeats && !clockBefore(entry, since) && entry.ran > ran) { ran = entry.ran; }
+  }
+  return ran;
+}
+
 // Whether the page's scripts have work due before `until` (performance.now() time) that may send a request or change
-// the page: a timer due, an animation frame asked for, or a navigation started in the last `quiet` ms.
-function workDue(clock, until, quiet) {
+// the page: a timer due (not a clock started before `since`), an animation frame asked for, or a navigation
+// started in the last `quiet` ms.
+function workDue(clock, until, quiet, since) {
   if (clock.frames.size || performance.now() - clock.navigated < quiet) { return true; }
-  for (const due of clock.timers.values()) { if (due <= until) { return true; } }
+  for (const entry of clock.timers.values()) {
+    if (entry.due <= until && !clockBefore(entry, since)) { return true; }
+  }
   return false;
 }
 
 // Whether the page's scripts have nothing scheduled that may change it before `until`: no work due (workDue) and
 // no animation or transition ending (a menu fading in; not a spinner that runs for ever or a badge that pulses for
 // half a minute: neither changes the document).
-function nothingScheduled(clock, until, quiet) {
-  return !!clock && !workDue(clock, until, quiet) && !animationEnding(until - performance.now());
+function nothingScheduled(clock, until, quiet, since) {
+  return !!clock && !workDue(clock, until, quiet, since) && !animationEnding(until - performance.now());
 }
 
 function animationEnding(within) {
@@ -138,25 +162,29 @@ function animationEnding(within) {
   });
 }
 
-// args: {within, idle}. Whether the page's scripts have nothing due within `within` ms that could send a request
-// (workDue: an animation ending changes how the page looks, and is left to waitQuiet), `idle` ms after the document
-// last changed and after scheduled work last ran: {known: false} without a quiet clock.
+// args: {within, idle, actAgo}. Whether the page's scripts have nothing due within `within` ms that could send a
+// request (workDue: a clock started before the act, whose poll is no request of the act's, left out; an animation
+// ending changes how the page looks, and is left to waitQuiet), `idle` ms after the document last changed and after
+// scheduled work last ran: {known: false} without a quiet clock.
 function nothingDue(args) {
   const clock = boState().clock;
   if (!clock) { return { known: false, none: false }; }
   const now = performance.now();
-  const calm = now - Math.max(clock.last, clock.ran) >= args.idle;
-  return { known: true, none: calm && !workDue(clock, now + args.within, args.within) };
+  const since = typeof args.actAgo === "number" ? now - args.actAgo : -Infinity;
+  const calm = now - Math.max(clock.last, lastRan(clock, since)) >= args.idle;
+  return { known: true, none: calm && !workDue(clock, now + args.within, args.within, since) };
 }
 
 // How often a page past its idle window with work still scheduled is looked at again.
 const POLL_IDLE_MS = 20;
 
-// args: {quiet, timeout, actedAgo, idle}. actedAgo (ms, or null): how long ago the session's latest acting call
-// began. With the document's quiet clock, the quiet window counts from its last change, but never from before that
+// args: {quiet, timeout, actedAgo, idle, actAgo}. actedAgo (ms, or null): how long ago the session's latest acting
+// call began (or an answer came since it; actAgo: the act alone). With the document's quiet clock, the quiet window counts from its last change, but never from before that
 // act (what the act set off may still be on its way) — a page quiet since the act needs no further wait. `idle`
 // (ms, shorter than `quiet`): enough when the clock sees nothing scheduled before the window would end
-// (nothingScheduled): the window is there for what a timer, a frame or an animation may still do, and none will.
+// (nothingScheduled): the window is there for what a timer, a frame or an animation may still do, and none will. A
+// clock the page started before that act (Wagtail's editor checks its form every 500 ms) is not waited for: its
+// next tick is nothing the act set off, and a tick that changes the document restarts the window all the same.
 function waitQuiet(args) {
   const clock = boState().clock;
   const later = clock ? clock.later : setTimeout;  // our own ticks are no work of the page's
@@ -172,11 +200,12 @@ function waitQuiet(args) {
       last = Math.min(started, Math.max(clock.last, started - args.actedAgo));
     }
     const idle = typeof args.idle === "number" && args.idle < args.quiet ? args.idle : args.quiet;
+    const since = typeof args.actAgo === "number" ? started - args.actAgo : -Infinity;
     const tick = () => {
       const now = performance.now();
-      const ran = clock ? clock.ran : 0;
+      const ran = clock ? lastRan(clock, since) : 0;
       const calm = now - last >= args.quiet
-        || (now - Math.max(last, ran) >= idle && nothingScheduled(clock, last + args.quiet, args.quiet));
+        || (now - Math.max(last, ran) >= idle && nothingScheduled(clock, last + args.quiet, args.quiet, since));
       if (calm || now - started >= args.timeout) {
         obs.disconnect();
         resolve({ quiet: calm, waited: Math.round(now - started), mutations: count,

@@ -37,13 +37,15 @@ class Clock(TypedDict):
 
 
 def quiet(quiet_ms: int, timeout_ms: int, acted_ago_ms: float | None = None,
-          idle_ms: int | None = None) -> PageCall[Quiet]:
+          idle_ms: int | None = None, act_ago_ms: float | None = None) -> PageCall[Quiet]:
     """Resolves once the document has gone ``quiet_ms`` without a relevant mutation, or after ``timeout_ms``.
-    ``acted_ago_ms``: how long ago the latest acting call began; given, a document with a quiet clock counts the
-    window from its last change (not before that act) instead of from now. ``idle_ms``: enough in a document whose
-    clock sees nothing its scripts scheduled (no timer due soon, no animation frame asked for, no animation)."""
+    ``acted_ago_ms``: how long ago the latest acting call began (or an answer came since); given, a document with a
+    quiet clock counts the window from its last change (not before that) instead of from now. ``idle_ms``: enough
+    in a document whose clock sees nothing its scripts scheduled (no timer due soon, no animation frame asked for,
+    no animation); ``act_ago_ms``: how long ago the act began, so that the page's clocks started before it (an
+    interval) are not waited for."""
     return PageCall("watch", "waitQuiet", {"quiet": quiet_ms, "timeout": timeout_ms, "actedAgo": acted_ago_ms,
-                                           "idle": idle_ms})
+                                           "idle": idle_ms, "actAgo": act_ago_ms})
 
 
 class Due(TypedDict):
@@ -51,10 +53,11 @@ class Due(TypedDict):
     none: bool  # nothing scheduled within the time asked, and calm for the idle time
 
 
-def nothing_due(within_ms: int, idle_ms: int) -> PageCall[Due]:
+def nothing_due(within_ms: int, idle_ms: int, act_ago_ms: float | None = None) -> PageCall[Due]:
     """Whether the document's scripts have nothing due within ``within_ms`` that could send a request (a timer, an
-    animation frame, a navigation started lately), ``idle_ms`` after its last change and its last scheduled work."""
-    return PageCall("watch", "nothingDue", {"within": within_ms, "idle": idle_ms})
+    animation frame, a navigation started lately), ``idle_ms`` after its last change and its last scheduled work;
+    ``act_ago_ms``: how long ago the act began, so that the page's clocks started before it are left out."""
+    return PageCall("watch", "nothingDue", {"within": within_ms, "idle": idle_ms, "actAgo": act_ago_ms})
 
 
 def start_clock() -> PageCall[Clock]:

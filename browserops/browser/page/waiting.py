@@ -32,7 +32,7 @@ from browserops.browser.js import text as text_js
 from browserops.browser.js import watch as watch_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.locate import identify_target, locate
-from browserops.browser.scripts import call_in_frame
+from browserops.browser.scripts import PageCall, call_in_frame
 from browserops.contract import BrowserOpsError, ErrorCode
 
 log = logging.getLogger(__name__)
@@ -188,47 +188,44 @@ def _acted_ago_ms(session: BrowserSession | None) -> float | None:
     return None if acted is None else (time.monotonic() - acted) * 1000
 
 
+async def _in_each_frame(page: Page, call: PageCall[Any]) -> list[Mapping[str, Any] | None]:
+    """``call``'s answer in each frame of the page (None where the frame could not answer: it is navigating)."""
+
+    async def one(frame: Any) -> Mapping[str, Any] | None:
+        try:
+            answer: Mapping[str, Any] = await call_in_frame(frame, call)
+        except PlaywrightError:
+            return None
+        return answer
+
+    return list(await asyncio.gather(*(one(f) for f in page.frames if not f.is_detached())))
+
+
 async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int, session: BrowserSession | None = None,
                     answered_ago_ms: float | None = None, idle_ms: int = IDLE_QUIET_MS) -> dict[str, Any]:
     """Wait until no frame's DOM has changed for ``quiet_ms`` (at most ``timeout_ms``), or for IDLE_QUIET_MS in
     frames whose quiet clock sees nothing scheduled before the window would end (``idle`` in the result). With
     ``session``, a document that has a quiet clock counts the window from its last change, never from before the
     session's latest acting call (:class:`QuietClock`), nor from before an answer that came ``answered_ago_ms``
-    ago."""
-    since = _acted_ago_ms(session)
-    if since is not None and answered_ago_ms is not None:
-        since = min(since, answered_ago_ms)
-
-    async def one(frame: Any) -> dict[str, Any] | None:
-        try:
-            call = watch_js.quiet(quiet_ms, max(timeout_ms, 1), since, min(idle_ms, quiet_ms))
-            result: Mapping[str, Any] = await call_in_frame(frame, call)
-        except PlaywrightError:
-            return None
-        return dict(result)
-
-    frames = [f for f in page.frames if not f.is_detached()]
-    results = [r for r in await asyncio.gather(*(one(f) for f in frames)) if r]
+    ago; and the page's clocks started before that act are not waited for."""
+    acted = _acted_ago_ms(session)
+    since = acted if acted is None or answered_ago_ms is None else min(acted, answered_ago_ms)
+    call = watch_js.quiet(quiet_ms, max(timeout_ms, 1), since, min(idle_ms, quiet_ms), acted)
+    results = [r for r in await _in_each_frame(page, call) if r]
     quiet = bool(results) and all(r.get("quiet") for r in results)
     return {"quiet": quiet, "mutations": sum(int(r.get("mutations", 0)) for r in results),
             "waited": max((int(r.get("waited", 0)) for r in results), default=0),
             "idle": quiet and all(r.get("idle") for r in results)}
 
 
-async def nothing_due(page: Page, within_ms: int) -> bool:
+async def nothing_due(page: Page, within_ms: int, session: BrowserSession | None = None) -> bool:
     """Whether no frame of the page has a timer or an animation frame due within ``within_ms`` (or a navigation
     started lately), IDLE_QUIET_MS after its last change and its last scheduled work: nothing of the page's own can
-    start a request meanwhile. False when a frame cannot say (no quiet clock, or it cannot be read)."""
-
-    async def one(frame: Any) -> bool:
-        try:
-            due = await call_in_frame(frame, watch_js.nothing_due(max(0, within_ms), IDLE_QUIET_MS))
-        except PlaywrightError:
-            return False
-        return bool(due.get("known") and due.get("none"))
-
-    frames = [f for f in page.frames if not f.is_detached()]
-    return bool(frames) and all(await asyncio.gather(*(one(f) for f in frames)))
+    start a request meanwhile (with ``session``: nothing the session's latest act set off; a clock the page started
+    before it ticks whatever was done). False when a frame cannot say (no quiet clock, or it cannot be read)."""
+    answers = await _in_each_frame(page, watch_js.nothing_due(max(0, within_ms), IDLE_QUIET_MS,
+                                                              _acted_ago_ms(session)))
+    return bool(answers) and all(bool(a and a.get("known") and a.get("none")) for a in answers)
 
 
 async def settled(page: Page, tracker: NetworkTracker, quiet_ms: int, budget: _Budget,
