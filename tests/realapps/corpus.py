@@ -264,8 +264,11 @@ class Shots:
 
 
 async def shoot(page: Page, path: Path) -> None:
-    """A screenshot as a careful Playwright script takes one: a page caught between two documents (the step just
-    submitted a form) answers "Unable to capture screenshot", so wait for the new one to load and take it again."""
+    """A screenshot as a careful Playwright script takes one, of the page the step led to: a click that navigates
+    returns once the new document has started loading, and a shot then is a blank page (seen on Wagtail: three of
+    a task's five "after" shots were white), so the document's load comes first (at once on a loaded page). A page
+    caught between two documents answers "Unable to capture screenshot": wait for the new one, take it again."""
+    await page.wait_for_load_state()
     try:
         await page.screenshot(path=path)
     except PlaywrightError as exc:
