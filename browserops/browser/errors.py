@@ -104,10 +104,12 @@ async def browser_errors(session: LiveSession, doing: str, *, restarts: bool = F
 
 
 async def _died(session: LiveSession, exc: BrowserOpsError) -> bool:
-    # Only a failure that involved a closed target is worth a round trip; the crash flag is free.
+    # Only a failure Playwright raised is worth a round trip; the crash flag is free. Not only a closed target: a
+    # navigation under way as the browser is killed fails as aborted, and Playwright reports the failed navigation
+    # a moment before the browser's disconnection (the sweep in tests/plan_e2e/test_startup_crash.py caught it).
     if not session.alive:
         return True
-    return closed_target_in(exc) and await browser_gone(session)
+    return any(isinstance(e, PlaywrightError) for e in _chain(exc)) and await browser_gone(session)
 
 
 def first_line(exc: BaseException) -> str:

@@ -21,7 +21,7 @@ class Quiet(TypedDict):
     quiet: bool
     waited: int
     mutations: int
-    idle: bool  # quiet after the shorter idle window: nothing was scheduled
+    idle: bool  # when it ended, nothing was scheduled before the window would end (quiet after the idle time)
 
 
 def arm() -> PageCall[Armed]:
