@@ -6,8 +6,9 @@ around a whole tool call (the tool runner's invoke step) and around starting a s
 failure *means*:
 
 - the browser is gone (SIGKILL, OOM, a remote endpoint that dropped): ``BROWSER_CRASHED`` naming what was being
-  done, whatever the inner code said. A ``TargetClosedError`` alone is not proof (a site may close its own tab),
-  so the session is asked with one cheap round trip (:func:`browser_gone`);
+  done, whatever the inner code said. A Playwright failure alone is not proof (a site may close its own tab, a
+  navigation may be aborted by the next one), so the session is asked with one cheap round trip
+  (:func:`browser_gone`);
 - a Playwright timeout: ``BROWSER_TIMEOUT``; any other Playwright error: ``BROWSER_ACTION_FAILED``.
 
 Like httpx's ``map_exceptions``: callers above ``browser/`` never see a Playwright type.
@@ -60,11 +61,6 @@ def _chain(exc: BaseException) -> list[BaseException]:
         out.append(node)
         node = node.__cause__ or node.__context__
     return out
-
-
-def closed_target_in(exc: BaseException) -> bool:
-    """Is a closed page/context/browser behind this exception (directly or as the cause of a wrapper)?"""
-    return any(isinstance(e, TargetClosedError) for e in _chain(exc))
 
 
 async def browser_gone(session: LiveSession) -> bool:

@@ -126,6 +126,11 @@ function clockBefore(entry, since) {
   return entry.repeats && entry.armed < since - OWN_CLOCK_MS;
 }
 
+// The act's time in this document's clock, from how long ago it began (`actAgo`, ms, or null: every clock counts).
+function actTime(actAgo, now) {
+  return typeof actAgo === "number" ? now - actAgo : -Infinity;
+}
+
 // When scheduled work last ran, leaving out the ticks of the clocks started before `since`.
 function lastRan(clock, since) {
   let ran = clock.ran;
@@ -170,7 +175,7 @@ function nothingDue(args) {
   const clock = boState().clock;
   if (!clock) { return { known: false, none: false }; }
   const now = performance.now();
-  const since = typeof args.actAgo === "number" ? now - args.actAgo : -Infinity;
+  const since = actTime(args.actAgo, now);
   const calm = now - Math.max(clock.last, lastRan(clock, since)) >= args.idle;
   return { known: true, none: calm && !workDue(clock, now + args.within, args.within, since) };
 }
@@ -179,11 +184,11 @@ function nothingDue(args) {
 const POLL_IDLE_MS = 20;
 
 // args: {quiet, timeout, actedAgo, idle, actAgo}. actedAgo (ms, or null): how long ago the session's latest acting
-// call began (or an answer came since it; actAgo: the act alone). With the document's quiet clock, the quiet window counts from its last change, but never from before that
-// act (what the act set off may still be on its way) — a page quiet since the act needs no further wait. `idle`
-// (ms, shorter than `quiet`): enough when the clock sees nothing scheduled before the window would end
-// (nothingScheduled): the window is there for what a timer, a frame or an animation may still do, and none will. A
-// clock the page started before that act (Wagtail's editor checks its form every 500 ms) is not waited for: its
+// call began (or an answer came since it; actAgo: the act alone). With the document's quiet clock, the quiet window
+// counts from its last change, but never from before that act (what the act set off may still be on its way) — a
+// page quiet since the act needs no further wait. `idle` (ms, shorter than `quiet`): enough when the clock sees
+// nothing scheduled before the window would end (nothingScheduled): the window is there for what a timer, a frame
+// or an animation may still do, and none will. A clock the page started before that act (Wagtail's editor checks its form every 500 ms) is not waited for: its
 // next tick is nothing the act set off, and a tick that changes the document restarts the window all the same.
 function waitQuiet(args) {
   const clock = boState().clock;
@@ -200,7 +205,7 @@ function waitQuiet(args) {
       last = Math.min(started, Math.max(clock.last, started - args.actedAgo));
     }
     const idle = typeof args.idle === "number" && args.idle < args.quiet ? args.idle : args.quiet;
-    const since = typeof args.actAgo === "number" ? started - args.actAgo : -Infinity;
+    const since = actTime(args.actAgo, started);
     const tick = () => {
       const now = performance.now();
       const ran = clock ? lastRan(clock, since) : 0;
