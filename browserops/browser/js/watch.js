@@ -188,8 +188,9 @@ const POLL_IDLE_MS = 20;
 // counts from its last change, but never from before that act (what the act set off may still be on its way) — a
 // page quiet since the act needs no further wait. `idle` (ms, shorter than `quiet`): enough when the clock sees
 // nothing scheduled before the window would end (nothingScheduled): the window is there for what a timer, a frame
-// or an animation may still do, and none will. A clock the page started before that act (Wagtail's editor checks its form every 500 ms) is not waited for: its
-// next tick is nothing the act set off, and a tick that changes the document restarts the window all the same.
+// or an animation may still do, and none will. A clock the page started before that act (Wagtail's editor checks
+// its form every 500 ms) is not waited for: its next tick is nothing the act set off, and a tick that changes the
+// document restarts the window all the same.
 function waitQuiet(args) {
   const clock = boState().clock;
   const later = clock ? clock.later : setTimeout;  // our own ticks are no work of the page's
