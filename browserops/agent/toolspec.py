@@ -41,6 +41,7 @@ class AskArgs(ToolArgs):
 SIDE_EFFECT_META = "browserops/side_effect"
 TRAITS_META = "browserops/traits"
 AGENT_META = "browserops/agent"  # the server's own agent (browser_task): never offered to an agent
+ALIAS_META = "browserops/alias_of"  # another name of a listed tool (for clients written against it): never offered
 
 
 @dataclass(frozen=True)
