@@ -20,7 +20,7 @@ from browserops.mcp_server import BrowserOpsMCP, build_server
 from browserops.tools.context import ToolContext
 from browserops.tools.registry import all_tools
 from tests.calls import call_tool
-from tests.mcp.helpers import call, kill_browser_with_marker, listed_items
+from tests.mcp.helpers import FRONT_DOOR_TOOLS, call, kill_browser_with_marker, listed_items
 from tests.site_requests import requested, reset_requests
 
 MARKER = f"--browserops-test-marker={uuid.uuid4().hex}"
@@ -46,7 +46,7 @@ def connect(app: BrowserOpsMCP) -> Client:
 async def test_every_catalogue_tool_is_listed_with_its_schema_and_annotations(app: BrowserOpsMCP) -> None:
     async with connect(app) as client:
         listed = {t.name: t for t in (await client.list_tools()).tools}
-        assert set(listed) == {t.name for t in all_tools()} | {"browser_task"}
+        assert set(listed) == {t.name for t in all_tools()} | FRONT_DOOR_TOOLS
         for tool in all_tools():
             mcp_tool = listed[tool.name]
             assert mcp_tool.input_schema == tool.input_schema()
