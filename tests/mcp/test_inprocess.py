@@ -20,7 +20,7 @@ from browserops.mcp_server import BrowserOpsMCP, build_server
 from browserops.tools.context import ToolContext
 from browserops.tools.registry import all_tools
 from tests.calls import call_tool
-from tests.mcp.helpers import call, kill_browser_with_marker, listed_items
+from tests.mcp.helpers import FRONT_DOOR_TOOLS, call, kill_browser_with_marker, listed_items
 from tests.site_requests import requested, reset_requests
 
 MARKER = f"--browserops-test-marker={uuid.uuid4().hex}"
@@ -47,7 +47,7 @@ async def test_every_catalogue_tool_is_listed_with_its_schema_and_annotations(ap
     async with connect(app) as client:
         listed = {t.name: t for t in (await client.list_tools()).tools}
         aliases = {alias for t in all_tools() for alias in t.aliases}
-        assert set(listed) == {t.name for t in all_tools()} | aliases | {"browser_task"}
+        assert set(listed) == {t.name for t in all_tools()} | aliases | FRONT_DOOR_TOOLS
         assert listed["browser_act_by_id"].meta == {**(listed["browser_act_by_index"].meta or {}),
                                                     "browserops/alias_of": "browser_act_by_index"}
         for tool in all_tools():

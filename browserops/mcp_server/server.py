@@ -1,18 +1,19 @@
-"""The MCP server: the whole tool catalogue over stdio or streamable HTTP (official ``mcp`` SDK, ``MCPServer``).
+"""The server itself: :class:`BrowserOpsMCP` (settings, workspace, one lazily started browser session, one lock), the
+catalogue tools served from their definitions, ``browser_task``, and the two-phase tools of :mod:`.two_phase`.
 
-One server process holds one browser session (:class:`BrowserOpsMCP`), started lazily on the first call.
-Calls are serialised with a lock: a second concurrent call waits its turn and never interleaves with the
-first on the same page (docs/design.md §3.3: one assistant, one session, one call at a time). If Chromium
-crashed, the next call restarts it and says so in ``data.browser_restarted``.
+One server process holds one browser session, started lazily on the first call. Calls are serialised with a lock: a
+second concurrent call waits its turn and never interleaves with the first on the same page (docs/design.md §3.3:
+one assistant, one session, one call at a time). If Chromium crashed, the next call restarts it and says so in
+``data.browser_restarted``.
 
-Each catalogue tool is registered with the input schema of its args model and annotations from its
-side-effect class; the result is the tool contract ``{"status", "error"?, "code"?, "data"?}`` as JSON text
-and as structured content (``isError`` set for ``status: "error"``). After page-changing tools the
-post-action banner hook runs (``banners_auto_close``); what the session noticed meanwhile (a tab the site
-opened, a dialog) is returned in ``data.notices``.
+Each catalogue tool is registered with the input schema of its args model and annotations from its side-effect class;
+the result is the tool contract ``{"status", "error"?, "code"?, "data"?}`` as JSON text and as structured content
+(``isError`` set for ``status: "error"``). After page-changing tools the post-action banner hook runs
+(``banners_auto_close``); what the session noticed meanwhile (a tab the site opened, a dialog) is returned in
+``data.notices``.
 
-``browser_task(goal, url?, max_steps?)`` runs the whole agent as a sub-agent over the same session (each of its
-tool calls takes the lock like any other call) and returns its final summary; destructive actions come back as
+``browser_task(goal, url?, max_steps?)`` runs the whole agent as a sub-agent over the same session (each of its tool
+calls takes the lock like any other call) and returns its final summary; destructive actions come back as
 ``needs_approval`` instead of being executed (:mod:`browserops.agent.task`).
 """
 
@@ -20,16 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import orjson
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
-from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import ConfigDict
+from mcp_types import CallToolResult, ToolAnnotations
 
 from browserops import __version__
 from browserops.agent.task import TASK_DESCRIPTION, TASK_TOOL, TaskArgs, run_task
@@ -37,9 +36,14 @@ from browserops.agent.toolspec import AGENT_META, ALIAS_META, SIDE_EFFECT_META, 
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, SideEffect, ToolResult, error_from
+from browserops.mcp_server.plan_tools import plan_tools
+from browserops.mcp_server.two_phase import BrowserChoice, PlanTools
+from browserops.mcp_server.wire import raw_metadata, to_call_tool_result
 from browserops.tools.context import ToolContext
 from browserops.tools.definitions import ToolDef, all_definitions
 from browserops.tools.runner import MCP, ToolRunner
+
+StartBrowser = Callable[[], Awaitable[None]]
 
 log = logging.getLogger(__name__)
 
@@ -51,29 +55,23 @@ INSTRUCTIONS = (
     "browser_list_interactives() → act by number (browser_overlay_act) → list again. Numbers are valid only "
     "for the latest listing. Every result is {status, error?, code?, data?}; codes are stable BROWSER_* "
     "values and the error text says what to do next. data.notices reports tabs the site opened and dialogs. "
-    "browser_task(goal) delegates a whole task to the built-in agent and returns its summary."
+    "browser_task(goal) delegates a whole task to the built-in agent and returns its summary. To change a site "
+    "with a person's approval: browser_prepare (read-only; returns the plan and its diff), then browser_run "
+    "(request_id only: the server asks the person to approve through this client), then browser_evidence."
 )
-
-# The tool contract, published as each tool's output schema.
-CONTRACT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "status": {"type": "string", "enum": ["ok", "error"]},
-        "code": {"type": "string", "description": "Stable BROWSER_* error code (errors only)."},
-        "error": {"type": "string", "description": "What went wrong and what to do next (errors only)."},
-        "data": {"type": "object"},
-    },
-    "required": ["status"],
-}
 
 
 class BrowserOpsMCP:
-    """The state behind the MCP tools: settings, workspace, one lazily started browser session, one lock."""
+    """The state behind the MCP tools: settings, workspace, one lazily started browser session, one lock.
+    ``run_flags``: the browser-mode flags of the command line that started the server (``--profile DIR`` …), for a
+    ``browserops run`` the person is told to type in a terminal."""
 
-    def __init__(self, settings: Settings, workspace: Path, options: SessionOptions | None = None) -> None:
+    def __init__(self, settings: Settings, workspace: Path, options: SessionOptions | None = None, *,
+                 run_flags: Sequence[str] = ()) -> None:
         self.settings = settings
         self.workspace = workspace
         self.options = options or SessionOptions.from_settings(settings)
+        self.run_flags = list(run_flags)
         self.session: BrowserSession | None = None
         self.runner: ToolRunner | None = None
         self._lock = asyncio.Lock()
@@ -100,10 +98,57 @@ class BrowserOpsMCP:
 
     async def close(self) -> None:
         async with self._lock:
-            if self.session is not None:
-                await self.session.close()
-                self.session = None
-                self.runner = None
+            await self._close()
+
+    async def _close(self) -> None:
+        if self.session is not None:
+            await self.session.close()
+            self.session = None
+            self.runner = None
+
+    # ------------------------------------------------------------------ the two phases' browser
+
+    @asynccontextmanager
+    async def plan_browser(self, choice: BrowserChoice) -> AsyncIterator[tuple[ToolContext, StartBrowser]]:
+        """A browser for prepare or run, and the function that makes sure it runs (called by the lane's holder).
+        ``server``: this server's own session, held (the lock) for the whole prepare or run, as a profile can be
+        open in one browser only. ``fresh``: a new headless browser of the settings, closed afterwards."""
+        if choice == "fresh":
+            session = BrowserSession(SessionOptions.from_settings(self.settings))
+            started = False
+
+            async def start() -> None:
+                nonlocal started
+                if not started:
+                    await session.start()
+                    started = True
+
+            try:
+                yield ToolContext(session=session, settings=self.settings, workspace=self.workspace), start
+            finally:
+                if started:
+                    await asyncio.shield(session.close())
+            return
+        async with self._lock:
+            own = (await self._runner()).ctx.session
+
+            async def alive() -> None:
+                await own.ensure_alive()
+
+            yield ToolContext(session=own, settings=self.settings, workspace=self.workspace), alive
+
+    def browser_args(self, choice: BrowserChoice) -> list[str]:
+        return list(self.run_flags) if choice == "server" else []
+
+    async def release_profile(self, choice: BrowserChoice) -> bool:
+        """Close this server's browser when a terminal run is to open the same profile (one browser per profile);
+        the next tool call starts it again. True when it did."""
+        if choice != "server" or self.options.profile_dir is None:
+            return False
+        async with self._lock:
+            was_open = self.session is not None
+            await self._close()
+        return was_open
 
 
 class AppToolHost:
@@ -125,26 +170,6 @@ class AppToolHost:
 
     async def close(self) -> None:
         return None
-
-
-class _RawArguments(ArgModelBase):
-    """Hands the call's arguments over untouched: the catalogue's own args model validates them, so a bad
-    argument comes back as BROWSER_INVALID_ARGS naming the field, like everywhere else."""
-
-    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
-
-    def model_dump_one_level(self) -> dict[str, Any]:
-        return {"arguments": dict(self.model_extra or {})}
-
-
-def to_call_tool_result(result: ToolResult) -> CallToolResult:
-    """The MCP door: here, and only here, a result becomes its wire dict (as JSON text and structured content)."""
-    wire = result.to_wire()
-    return CallToolResult(
-        content=[TextContent(type="text", text=orjson.dumps(wire).decode())],
-        structured_content=wire,
-        is_error=result.failed,
-    )
 
 
 def annotations_for(tool: ToolDef[Any]) -> ToolAnnotations:
@@ -175,7 +200,7 @@ def _mcp_tool(app: BrowserOpsMCP, tool: ToolDef[Any], alias: str | None = None) 
         name=alias or name,
         description=description,
         parameters=tool.input_schema(),
-        fn_metadata=FuncMetadata(arg_model=_RawArguments, output_schema=CONTRACT_SCHEMA),
+        fn_metadata=raw_metadata(),
         is_async=True,
         annotations=annotations_for(tool),
         meta=meta,
@@ -193,7 +218,7 @@ def _task_tool(app: BrowserOpsMCP) -> Tool:
         name=TASK_TOOL,
         description=TASK_DESCRIPTION,
         parameters=schema,
-        fn_metadata=FuncMetadata(arg_model=_RawArguments, output_schema=CONTRACT_SCHEMA),
+        fn_metadata=raw_metadata(),
         is_async=True,
         annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
                                     open_world_hint=True),
@@ -202,13 +227,15 @@ def _task_tool(app: BrowserOpsMCP) -> Tool:
 
 
 def build_server(app: BrowserOpsMCP) -> MCPServer:
-    """An MCPServer serving every catalogue tool through ``app``, and ``browser_task`` (the agent)."""
+    """An MCPServer serving every catalogue tool through ``app``, ``browser_task`` (the agent) and the two phases
+    (``browser_prepare``, ``browser_run``, ``browser_evidence``)."""
     return MCPServer(
         SERVER_NAME,
         instructions=INSTRUCTIONS,
         version=__version__,
         tools=[_mcp_tool(app, tool) for tool in all_definitions()]
-        + [_mcp_tool(app, tool, alias) for tool in all_definitions() for alias in tool.aliases] + [_task_tool(app)],
+        + [_mcp_tool(app, tool, alias) for tool in all_definitions() for alias in tool.aliases]
+        + [_task_tool(app)] + plan_tools(PlanTools(app)),
         log_level="WARNING",
     )
 
