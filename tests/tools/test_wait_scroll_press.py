@@ -305,7 +305,7 @@ async def test_the_quiet_clock_is_added_to_a_context_once_even_when_the_session_
     monkeypatch.setattr(waiting.scripts, "add_standalone", counted)
     session = tool_ctx.session
     for _ in range(3):
-        session.forget_state()
+        session.state.forget()
         await open_page(tool_ctx, demo_site.base_url + "/expense")
         assert await session.page.evaluate("() => !!window[Symbol.for('browserops.state')].clock")
     assert added in ([], [session.context]), added  # once for this context (or by an earlier test), never again

@@ -16,7 +16,8 @@ from browserops.browser.js.element import Desc, PopupOption
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.locate import Located, element_call, other_element
-from browserops.browser.page.waiting import NetworkTracker, track_network
+from browserops.browser.page.waiting import track_network
+from browserops.browser.state.network import NetworkTracker
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.text import fold
 

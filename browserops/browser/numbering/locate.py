@@ -25,11 +25,12 @@ from playwright.async_api import ElementHandle, Frame, Locator
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.elements import BLIND_ID_ATTR, BLIND_ID_PATTERN, ListedElement, latest_listing
+from browserops.browser.numbering.elements import BLIND_ID_ATTR, BLIND_ID_PATTERN, latest_listing
 from browserops.browser.numbering.frames import frame_by_label
 from browserops.browser.numbering.isolated import FrameWorlds, frame_worlds
 from browserops.browser.numbering.worlds import closed_roots_known
 from browserops.browser.scripts import ElementCall, NotInFrame, run_on
+from browserops.browser.state.listing import ListedElement
 from browserops.contract import BrowserOpsError, ErrorCode
 
 R = TypeVar("R")

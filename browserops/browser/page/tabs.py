@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -22,15 +21,8 @@ from browserops.browser.page import navigation
 from browserops.contract import BrowserOpsError, ErrorCode
 
 
-@dataclass
-class ToolOpenedTabs:
-    """The tabs a tool opened (the others the site opened itself)."""
-
-    pages: list[Page] = field(default_factory=list)
-
-
 def _ours(session: BrowserSession) -> list[Page]:
-    return session.state(ToolOpenedTabs).pages
+    return session.state.tool_tabs
 
 
 async def _title(page: Page) -> str:
