@@ -18,7 +18,7 @@ from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.locate import Located, element_call, other_element
 from browserops.browser.page.waiting import track_network
 from browserops.browser.state.network import NetworkTracker
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 from browserops.text import fold
 
 POPUP_WAIT_S = 1.5
@@ -210,12 +210,12 @@ REACHED_KINDS = ["combobox", "combobox-input", "listbox", "option", "checkable",
 POPUP_KINDS = ("combobox", "combobox-input", "listbox")
 
 
-async def select(session: BrowserSession, target: int | str, choice: str, *, timeout_ms: int) -> dict[str, Any]:
+async def select(session: BrowserSession, element: ElementRef, choice: str, *, timeout_ms: int) -> dict[str, Any]:
     """Choose an option by its text (exact, value, prefix, then partial; case-insensitive) in a native
     ``<select>``, an ARIA combobox or listbox; set a checkbox/radio/switch on (or off with "off")."""
     # One round trip finds it, scrolls it into view and hit-tests it (not a native <select>: Playwright's
     # select_option needs neither) and, for a native <select>, picks the matching option.
-    ready = await prepare(session, target, reach=REACHED_KINDS, native=choice, timeout_ms=timeout_ms)
+    ready = await prepare(session, element, reach=REACHED_KINDS, native=choice, timeout_ms=timeout_ms)
     located, desc, label, kind = ready.located, ready.desc, ready.label, ready.kind
     loc = located.locator
     page = session.page
@@ -267,13 +267,13 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
     return after
 
 
-async def select_many(session: BrowserSession, target: int | str, choices: list[str], *,
+async def select_many(session: BrowserSession, element: ElementRef, choices: list[str], *,
                       timeout_ms: int) -> dict[str, Any]:
     """Choose several options of a multi-select: a native ``<select multiple>`` gets exactly these options
     selected (the others cleared, as a person's Ctrl+clicks would leave it); a multi-select widget (a
     combobox or list box that keeps what was picked, e.g. Tom Select, Choices.js) gets each one picked in turn.
     ``selected`` in the result says what the native list holds afterwards; ``chosen`` what was picked."""
-    ready = await prepare(session, target, reach=[*POPUP_KINDS, "text"], timeout_ms=timeout_ms)
+    ready = await prepare(session, element, reach=[*POPUP_KINDS, "text"], timeout_ms=timeout_ms)
     located, desc, label, kind = ready.located, ready.desc, ready.label, ready.kind
     result: dict[str, Any] = {"action": "select", "target": public_desc(desc, located)}
     async with NavWatch(session, session.page) as nav:

@@ -31,10 +31,10 @@ from browserops.browser.js import element as element_js
 from browserops.browser.js import text as text_js
 from browserops.browser.js import watch as watch_js
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.locate import identify_target, locate
+from browserops.browser.numbering.locate import identify, locate
 from browserops.browser.scripts import PageCall, call_in_frame
 from browserops.browser.state.network import POLL_S, NetworkTracker
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 
 log = logging.getLogger(__name__)
 ElementState = Literal["visible", "hidden", "attached", "detached"]
@@ -218,7 +218,7 @@ async def _load_state(page: Page, state: str, budget: _Budget, timeout_ms: int) 
 async def wait(
     session: BrowserSession,
     *,
-    target: int | str | None = None,
+    element: ElementRef | None = None,
     state: str | None = None,
     network_idle: bool = False,
     ms: int | None = None,
@@ -240,16 +240,16 @@ async def wait(
     element_states = ("visible", "hidden", "attached", "detached")
     if state in ("load", "domcontentloaded", "networkidle"):
         out[state] = await _load_state(page, state, budget, timeout_ms)
-    if target is not None:
+    if element is not None:
         want = state if state in element_states else "visible"
-        _, blind_id = identify_target(session, target)  # a number means the element it has now, while we wait
+        _, blind_id = identify(session, element)  # a number means the element it has now, while we wait
 
         async def element_ok() -> bool:
             attached, visible = await _element_state(session, blind_id)
             return {"visible": visible, "hidden": not visible, "attached": attached, "detached": not attached}[want]
 
         if not await _poll(element_ok, budget):
-            raise BrowserOpsError(ErrorCode.TIMEOUT, f"Element {target!r} did not become {want} within "
+            raise BrowserOpsError(ErrorCode.TIMEOUT, f"Element {element!r} did not become {want} within "
                                   f"{timeout_ms} ms. List the elements to see the page as it is now.")
         out["element"] = want
     elif state in element_states:
@@ -280,7 +280,7 @@ async def wait(
                               else " and the DOM keeps changing; list the elements and go on."))
     if state == "settled":
         out.update(await settled(page, tracker, quiet_ms, budget, session))
-    conditions = any([target is not None, text, url_contains, network_idle, ms, state])
+    conditions = any([element is not None, text, url_contains, network_idle, ms, state])
     if (state == "dom_quiet" or not conditions) and state != "settled":
         quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()))
         out["dom_quiet"], out["nothing_scheduled"] = quiet["quiet"], quiet["idle"]
