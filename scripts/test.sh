@@ -9,4 +9,6 @@ unset PYTHONDONTWRITEBYTECODE
 uv run --frozen ruff check browserops tests bench domain_packs
 uv run --frozen mypy
 uv run --frozen lint-imports --no-cache
+# The page JavaScript (browserops/browser/js/*.js) with its JSDoc types: tsc from tests/js (npm ci in setup.sh).
+node tests/js/node_modules/typescript/bin/tsc -p tests/js --noEmit
 uv run --frozen pytest -q -n 2 --dist loadfile --durations=30 "$@"

@@ -161,7 +161,7 @@ function plainField(el, desc) {
   if (el.hasAttribute("list") || el.getAttribute("aria-autocomplete") || el.getAttribute("aria-haspopup")) {
     return false;
   }
-  for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+  for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && /** @type {ShadowRoot} */ (n.getRootNode()).host)) {
     if (n.onkeydown || n.onkeypress || n.onkeyup) { return false; }
   }
   return true;
@@ -228,7 +228,7 @@ function coverLayer(el) {
   const hit = deepElementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
   if (!hit) { return "element"; }
   const vw = document.documentElement.clientWidth || window.innerWidth;
-  for (let n = hit; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+  for (let n = hit; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && /** @type {ShadowRoot} */ (n.getRootNode()).host)) {
     if (n.localName === "dialog" || ["dialog", "alertdialog"].includes(n.getAttribute("role")) ||
       n.getAttribute("aria-modal") === "true") { return "dialog"; }
     const cs = getComputedStyle(n);
