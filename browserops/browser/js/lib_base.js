@@ -41,7 +41,10 @@ const TEXT_INPUT_TYPES = new Set(["text", "search", "email", "tel", "url", "pass
 
 /** @param {unknown} s @returns {string} */
 function norm(s) { return String(s == null ? "" : s).replace(/\s+/g, " ").trim(); }
+// A space between two CJK characters is layout, not a word break ("确 定" is the button 确定): browserops/text.py.
+const CJK = "\\u2e80-\\u2fdf\\u3040-\\u30ff\\u3100-\\u312f\\u31a0-\\u31ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff";
+const CJK_GAP = new RegExp(`(?<=[${CJK}]) (?=[${CJK}])`, "g");
 /** @param {unknown} s @returns {string} */
-function fold(s) { return norm(s).normalize("NFKC").toLowerCase(); }
+function fold(s) { return norm(norm(s).normalize("NFKC").toLowerCase()).replace(CJK_GAP, ""); }
 /** @param {unknown} text @param {number} n @returns {string} */
 function cut(text, n) { const s = norm(text); return s.length > n ? s.slice(0, n - 1) + "…" : s; }
