@@ -179,6 +179,22 @@ WIDGET_TASKS: tuple[Task, ...] = (
        set_("Loudness", "slider", 7), value="3"),
     _t("native", "covered-button", "send the report", "document.getElementById('send-out').textContent === 'yes'",
        click("Send report", "button")),
+    # Ant Design 5 in Simplified Chinese (issue 34): its selects' inputs are transparent under the shown value, its
+    # options have no role (role=option is a zero-size mirror), its buttons space two CJK characters ("确 定").
+    _t("antd", "select", "choose B级客户 as the customer level", "appState.level === 'B'",
+       choose("客户等级", "combobox", "B级客户")),
+    _t("antd", "multi-select", "tag the customer 重点 and 海外",
+       "JSON.stringify(appState.tags) === JSON.stringify(['重点', '海外'])",
+       choose("客户标签", "combobox", "重点", "海外")),
+    _t("antd", "search-select", "choose 厦门 as the city", "appState.city === '厦门'",
+       choose("所在城市", "combobox", "厦门")),
+    _t("antd", "date-picker", "set the signing date to 2026-11-02", "appState.day === '2026-11-02'",
+       type_("签约日期", "textbox", "2026-11-02"), press("签约日期", "textbox", "Enter")),
+    _t("antd", "number", "set the budget to 13250 (shown 13,250)", "appState.amount === 13250",
+       type_("年度预算", "spinbutton", "13250")),
+    _t("antd", "switch", "turn 启用 on", "appState.active === true", click("启用", "switch"), checked=False),
+    _t("antd", "popconfirm", "delete the customer and confirm", "appState.deleted === 1",
+       click("删除客户", "button"), click("确定", "button")),
 )
 
 # The same control many times over (issue 19): which one is meant is said by what it belongs to.

@@ -101,10 +101,31 @@ function popupOptions(el) {
     }
     for (const o of own) { if (visibleEl(o) && !options.includes(o)) { options.push(o); } }
   }
+  if (!options.length) { options.push(...shownOptions(el)); }
   if (!options.length && (el.localName === "input" || el.localName === "textarea")) {
     options.push(...suggestionItems(el));
   }
   return options;
+}
+
+// The options of an opened popup as a person sees them, where its role=option elements are not what is shown (antd
+// keeps them in a zero-size list of two or three for screen readers and draws the real list beside it): shown
+// elements outside the control that mark a choice (aria-selected) or name one (title), in a popup layer (an
+// ancestor placed absolute or fixed that does not hold the control).
+function shownOptions(el) {
+  const found = deepAll("[aria-selected], [title]").filter((o) => !composedContains(o, el) && !composedContains(el, o)
+    && visibleEl(o) && !o.querySelector("[aria-selected], [title]") && inPopupLayer(o, el));
+  const marked = found.filter((o) => o.hasAttribute("aria-selected"));
+  return marked.length ? marked : found;
+}
+
+function inPopupLayer(o, el) {
+  let n = o.parentElement;
+  for (let hops = 0; hops < 8 && n && n !== document.body; hops += 1, n = n.parentElement) {
+    const pos = getComputedStyle(n).position;
+    if (pos === "absolute" || pos === "fixed") { return !composedContains(n, el); }
+  }
+  return false;
 }
 
 function selectContent(el) {
@@ -217,7 +238,8 @@ function labelOnTop(el) {
   const hit = deepElementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
   if (!hit || hit === el || composedContains(el, hit)) { return false; }
   const label = hit.closest("label");
-  return !!label && (label.control === el || composedContains(label, el));
+  // Or a transparent control under its own widget's shown value (an antd select): the same, a person clicks that.
+  return (!!label && (label.control === el || composedContains(label, el))) || widgetOnTop(el, hit);
 }
 
 // What lies on top of el: "dialog" (a dialog, or a backdrop holding one or spread over the page), "banner"

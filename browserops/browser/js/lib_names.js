@@ -269,6 +269,9 @@ function nameOwn(el, role) {
   if (tag === "img" || tag === "area") { n = norm(el.getAttribute("alt")); if (n) { return n; } }
   if (tag === "fieldset") { const lg = el.querySelector(":scope > legend"); if (lg) { return visibleText(lg); } }
   if (tag === "table") { const cap = el.querySelector(":scope > caption"); if (cap) { return visibleText(cap); } }
+  // A <button> is labelable: its <label for> names it before its content does (HTML-AAM), as a switch drawn by a
+  // button (antd's) is named by its form label.
+  if (tag === "button") { n = labelText(el); if (n) { return n; } }
   if (NAME_FROM_CONTENT.has(role)) {
     n = contentName(el);
     if (n) { return n; }

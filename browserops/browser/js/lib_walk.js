@@ -6,6 +6,7 @@ const F_INTER = 1;   // inside an interactive element (its parts are not separat
 const F_POINTER = 2; // inside an element with cursor:pointer
 const F_SCOPE = 16;  // inside the requested scope
 const F_CLEAR = 32;  // inside (or is) an element with opacity 0, html and body excepted (see shownInWalk)
+const F_OWN_CLEAR = 64;  // is itself the first element with opacity 0 on its way up (see seenThrough)
 const FORM_TAGS = new Set(["button", "select", "textarea", "summary", "input"]);
 
 function intersect(a, b) {
@@ -26,8 +27,39 @@ function shown(el) {
 // and Chromium's accessibility tree ignores it too. Listing nothing during those seconds would be wrong.
 function shownInWalk(el, flags) {
   const toggle = el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type);
-  if ((flags & F_CLEAR) && !toggle) { return false; }
+  if ((flags & F_CLEAR) && !toggle && !((flags & F_OWN_CLEAR) && seenThrough(el))) { return false; }
   return el.checkVisibility({ visibilityProperty: true });
+}
+
+// A control its widget draws instead of it: the control itself transparent (opacity 0), what a person sees of it
+// (the shown value, a placeholder) drawn in the visible box around it — antd's and Element Plus's select inputs.
+// Chromium's accessibility tree exposes it as the control it is (combobox "客户等级"), so a listing does too; acting,
+// a person clicks what lies over it (widgetOnTop).
+const SEEN_THROUGH_ROLES = new Set(["combobox", "textbox", "searchbox", "spinbutton", "switch", "checkbox", "radio",
+  "slider", "listbox"]);
+/** @param {Element} el */
+function seenThrough(el) {
+  const tag = el.localName;
+  const role = el.getAttribute("role");
+  const field = (tag === "input" && /** @type {HTMLInputElement} */ (el).type !== "hidden") || tag === "textarea" ||
+    tag === "select" || (!!role && SEEN_THROUGH_ROLES.has(role));
+  const box = el.parentElement;
+  if (!field || !box || !box.checkVisibility({ visibilityProperty: true, opacityProperty: true })) { return false; }
+  const r = box.getBoundingClientRect();
+  return r.width >= 1 && r.height >= 1;
+}
+
+// Whether what lies on el's centre (hit) is its own widget's drawing: a transparent control (seenThrough) and the
+// hit inside the same small box (one of its three nearest ancestors holds both). Clicking there is clicking it.
+/** @param {Element} el @param {Element} hit */
+function widgetOnTop(el, hit) {
+  if (getComputedStyle(el).opacity !== "0") { return false; }
+  let a = el.parentElement;
+  for (let hops = 0; hops < 3 && a && a !== document.body && a !== document.documentElement; hops += 1) {
+    if (composedContains(a, hit)) { return seenThrough(el); }
+    a = a.parentElement;
+  }
+  return false;
 }
 
 // The shadow root of a host: its open one, or a closed one DevTools handed to this (isolated) world
@@ -116,8 +148,8 @@ function walkComposed(onElement, every) {
       // An icon-like leaf that may have a click listener attached by script (kind 3: onElement asks DevTools).
       if (!kind && ICON_TAGS.has(tag) && iconLeaf(el)) { kind = 3; }
     }
-    let f = flags;
-    if (cs.opacity === "0" && el !== docEl && el !== body) { f |= F_CLEAR; }
+    let f = flags & ~F_OWN_CLEAR;
+    if (cs.opacity === "0" && el !== docEl && el !== body) { f |= (f & F_CLEAR) ? F_CLEAR : F_CLEAR | F_OWN_CLEAR; }
     if (attrs && hiddenFromEveryone(el, cs, f)) { return; }
     if (kind || every) {
       const extra = onElement(el, cs, f, clip, kind);
@@ -231,6 +263,7 @@ function coveredBy(el, clip) {
   const label = hit.closest("label");
   if (label && (label.control === el || composedContains(label, el))) { return null; }
   if (labelsOf(el).includes(hit)) { return null; }
+  if (widgetOnTop(el, hit)) { return null; }  // its own widget's shown value over a transparent control
   return describeLayer(hit);
 }
 

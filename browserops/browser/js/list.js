@@ -213,7 +213,8 @@ function collect(st, args) {
     }
     const vp = inViewport(r, clip, off, args.fclip);
     if (scope && scope.viewport && !vp) { return extra; }
-    cands.push({ el, r, clip, vp, g: 0, y: r.top + off[1], ty: r.top + off[1], x: r.left + off[0], kind, cov: null });
+    cands.push({ el, r, clip, vp, g: 0, y: r.top + off[1], ty: r.top + off[1], x: r.left + off[0], kind, cov: null,
+      seen: (flags & F_OWN_CLEAR) !== 0 });
     return extra;
   };
   const { viewport } = walkComposed(onElement, wantScope);

@@ -213,7 +213,10 @@ function withoutWrappers(cands) {
   for (const { c, inner } of wrappers.values()) {
     if (inner.length !== 1) { continue; }
     const r = inner[0].r;
-    if (r.width * r.height >= 0.5 * c.r.width * c.r.height || r.width >= 0.85 * c.r.width) { drop.add(c); }
+    // A transparent control its widget draws (seenThrough) stands for the whole widget, whatever its own size.
+    if (inner[0].seen || r.width * r.height >= 0.5 * c.r.width * c.r.height || r.width >= 0.85 * c.r.width) {
+      drop.add(c);
+    }
   }
   return drop.size ? cands.filter((c) => !drop.has(c)) : cands;
 }
