@@ -139,6 +139,8 @@ async def prepare(session: BrowserSession, element: ElementRef, *, timeout_ms: i
                 )
             await asyncio.sleep(0.15)  # an animation may still be moving it away
             out = await _again(located, label, again)
+    if _applies(reach, kind) and out.get("drawn_by_widget") and _applies(under_cover, kind):
+        return Ready(located, desc, label, covered_by="its own widget's drawing")
     ready = Ready(located, desc, label, native=out.get("native"), focused=out.get("focused"),
                   flags=out.get("flags") or {}, plain=bool(out.get("plain")),
                   label_on_top=bool(out.get("label_on_top")))

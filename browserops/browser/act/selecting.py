@@ -34,11 +34,13 @@ OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "cle
 
 
 async def pick_popup_option(session: BrowserSession, located: Located, choice: str, label: str,
-                            desc: Desc, timeout_ms: int) -> dict[str, Any]:
+                            desc: Desc, timeout_ms: int, *, force: bool = False) -> dict[str, Any]:
     """Open a custom combobox/listbox like a person (click, then type to filter) and click the option; in a
     suggesting text field (autocomplete), type the text and click the suggestion that appears. Options that come
     from the server only after typing (Select2 with ajax, Tom Select's load, react-select Async, MUI
-    Autocomplete) are waited for, bounded; a text that is only part of several options' names is refused."""
+    Autocomplete) are waited for, bounded; a text that is only part of several options' names is refused.
+    ``force``: what lies on the control is its own drawing (a label's decoration, its widget's shown value over a
+    transparent input): the click goes there, as a person's does."""
     loc = located.locator
     ids = frame_ids(session, located.frame)
 
@@ -79,7 +81,7 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
             clicked = False
             focus_before = found.get("focus")
             if not typing_only and (not found.get("open") or desc.get("kind") == "combobox"):
-                await loc.click(timeout=timeout_ms)
+                await loc.click(timeout=timeout_ms, force=force)
                 clicked = True
             deadline = time.monotonic() + POPUP_WAIT_S
             found = await look()
@@ -239,7 +241,8 @@ async def select(session: BrowserSession, element: ElementRef, choice: str, *, t
                 result["chosen_value"] = picked["value"]  # what the form sends: masked like the label in traces
         elif kind in POPUP_KINDS or kind == "text":
             # A text field here is a suggesting one (autocomplete/typeahead): type the text, pick the suggestion.
-            result.update(await pick_popup_option(session, located, choice, label, desc, timeout_ms))
+            result.update(await pick_popup_option(session, located, choice, label, desc, timeout_ms,
+                                                  force=ready.label_on_top))
             result.update(await close_popup(session, located, [str(result.get("chosen") or "")], label, desc))
         elif kind == "option":
             try:
@@ -300,7 +303,8 @@ async def select_many(session: BrowserSession, element: ElementRef, choices: lis
         elif kind in POPUP_KINDS or kind == "text":  # a text box here suggests, or takes tags
             chosen = []
             for choice in choices:
-                popup = await pick_popup_option(session, located, choice, label, desc, timeout_ms)
+                popup = await pick_popup_option(session, located, choice, label, desc, timeout_ms,
+                                                force=ready.label_on_top)
                 chosen.append(popup["chosen"])
             result["chosen"] = chosen
             result.update(await close_popup(session, located, [str(c) for c in chosen], label, desc))

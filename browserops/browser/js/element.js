@@ -220,6 +220,10 @@ function prepare(el, args) {
     }
     if (out.cover) { out.cover_layer = coverLayer(el); out.cover_still = coverStill(el); return out; }
     if (labelOnTop(el)) { out.label_on_top = true; }
+    // A control of no size its widget draws (Element Plus's switch input): no point of it can be clicked, so it is
+    // activated as a screen reader does (focus + its default action), which its widget follows.
+    const r = el.getBoundingClientRect();
+    if ((r.width < 1 || r.height < 1) && seenThrough(el)) { out.drawn_by_widget = true; }
   }
   if (allows(args.focus, kind)) {
     out.focused = focusEl(el);

@@ -6,7 +6,7 @@ const F_INTER = 1;   // inside an interactive element (its parts are not separat
 const F_POINTER = 2; // inside an element with cursor:pointer
 const F_SCOPE = 16;  // inside the requested scope
 const F_CLEAR = 32;  // inside (or is) an element with opacity 0, html and body excepted (see shownInWalk)
-const F_OWN_CLEAR = 64;  // is itself the first element with opacity 0 on its way up (see seenThrough)
+const F_OWN_CLEAR = 64;  // is itself, or its parent is, the first element with opacity 0 on its way up (seenThrough)
 const FORM_TAGS = new Set(["button", "select", "textarea", "summary", "input"]);
 
 function intersect(a, b) {
@@ -43,18 +43,40 @@ function seenThrough(el) {
   const role = el.getAttribute("role");
   const field = (tag === "input" && /** @type {HTMLInputElement} */ (el).type !== "hidden") || tag === "textarea" ||
     tag === "select" || (!!role && SEEN_THROUGH_ROLES.has(role));
-  const box = el.parentElement;
-  if (!field || !box || !box.checkVisibility({ visibilityProperty: true, opacityProperty: true })) { return false; }
-  const r = box.getBoundingClientRect();
-  return r.width >= 1 && r.height >= 1;
+  if (!field) { return false; }
+  const box = seenBox(el);
+  return !!box && box.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+}
+
+// The widget's box a seen-through control is drawn in: the nearest ancestor above its transparent part that has a
+// size (a layout box may have none of its own: Element Plus's selection row), or null.
+/** @param {Element} el @returns {Element | null} */
+function seenBox(el) {
+  const holder = clearHolder(el);
+  let box = holder && holder.parentElement;
+  for (let hops = 0; hops < 3 && box && box !== document.body; hops += 1, box = box.parentElement) {
+    const r = box.getBoundingClientRect();
+    if (r.width >= 1 && r.height >= 1) { return box; }
+  }
+  return null;
 }
 
 // Whether what lies on el's centre (hit) is its own widget's drawing: a transparent control (seenThrough) and the
 // hit inside the same small box (one of its three nearest ancestors holds both). Clicking there is clicking it.
+// The transparent element a seen-through control is drawn under: itself, or its wrapper (Element Plus hides the
+// wrapper of its select's input), null when neither is transparent.
+/** @param {Element} el @returns {Element | null} */
+function clearHolder(el) {
+  if (getComputedStyle(el).opacity === "0") { return el; }
+  const up = el.parentElement;
+  return up && getComputedStyle(up).opacity === "0" ? up : null;
+}
+
 /** @param {Element} el @param {Element} hit */
 function widgetOnTop(el, hit) {
-  if (getComputedStyle(el).opacity !== "0") { return false; }
-  let a = el.parentElement;
+  const holder = clearHolder(el);
+  if (!holder) { return false; }
+  let a = holder.parentElement;
   for (let hops = 0; hops < 3 && a && a !== document.body && a !== document.documentElement; hops += 1) {
     if (composedContains(a, hit)) { return seenThrough(el); }
     a = a.parentElement;
@@ -148,7 +170,9 @@ function walkComposed(onElement, every) {
       // An icon-like leaf that may have a click listener attached by script (kind 3: onElement asks DevTools).
       if (!kind && ICON_TAGS.has(tag) && iconLeaf(el)) { kind = 3; }
     }
-    let f = flags & ~F_OWN_CLEAR;
+    // F_OWN_CLEAR reaches the transparent element and its children only (a widget may hide its input's wrapper).
+    let f = (flags & F_OWN_CLEAR) && getComputedStyle(el.parentElement || el).opacity === "0" ? flags
+      : flags & ~F_OWN_CLEAR;
     if (cs.opacity === "0" && el !== docEl && el !== body) { f |= (f & F_CLEAR) ? F_CLEAR : F_CLEAR | F_OWN_CLEAR; }
     if (attrs && hiddenFromEveryone(el, cs, f)) { return; }
     if (kind || every) {
@@ -283,7 +307,8 @@ function describeLayer(hit) {
 function visibleEl(el) {
   if (!el.isConnected || !el.checkVisibility({ visibilityProperty: true })) { return false; }
   const r = el.getBoundingClientRect();
-  return r.width >= 1 && r.height >= 1;
+  // A control its widget draws beside a box of no size of its own (Element Plus's switch input) is seen there.
+  return (r.width >= 1 && r.height >= 1) || seenThrough(el);
 }
 
 function deepAll(selector) {

@@ -200,8 +200,13 @@ function collect(st, args) {
       if (extra) { scopeFound = true; flags |= extra; }
     }
     if (!kind || (wantScope && !(flags & F_SCOPE)) || !shownInWalk(el, flags)) { return extra; }
-    const r = el.getBoundingClientRect();
-    if (r.width < 1 || r.height < 1) { return extra; }
+    let r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) {
+      // A control of no size its widget draws (seenThrough): listed where the widget's box is.
+      const box = (flags & F_OWN_CLEAR) && seenThrough(el) ? seenBox(el) : null;
+      if (!box) { return extra; }
+      r = box.getBoundingClientRect();
+    }
     // Kind 3 (an icon-like leaf): listed only when icon-sized, without text, and DevTools has seen a click
     // listener on it. Page JavaScript (this world included) cannot see listeners: undecided candidates are
     // handed to Python (out.iconCheck), which asks DevTools in the page's world and lists again.
