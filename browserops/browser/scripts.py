@@ -81,7 +81,7 @@ class PageScriptError(PlaywrightError):
 
 
 # Entry scripts kept in several files (no file over 500 lines), concatenated in this order.
-SCRIPT_PARTS: dict[str, tuple[str, ...]] = {"list": ("list", "list_items")}
+SCRIPT_PARTS: dict[str, tuple[str, ...]] = {"list": ("list", "list_items"), "element": ("element", "element_choices")}
 
 
 @cache

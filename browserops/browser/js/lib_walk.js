@@ -6,6 +6,7 @@ const F_INTER = 1;   // inside an interactive element (its parts are not separat
 const F_POINTER = 2; // inside an element with cursor:pointer
 const F_SCOPE = 16;  // inside the requested scope
 const F_CLEAR = 32;  // inside (or is) an element with opacity 0, html and body excepted (see shownInWalk)
+const F_IN_CONTROL = 128;  // inside an element interactive by markup or role (not only by a pointer cursor)
 const F_OWN_CLEAR = 64;  // is itself, or its parent is, the first element with opacity 0 on its way up (seenThrough)
 const FORM_TAGS = new Set(["button", "select", "textarea", "summary", "input"]);
 
@@ -27,7 +28,11 @@ function shown(el) {
 // and Chromium's accessibility tree ignores it too. Listing nothing during those seconds would be wrong.
 function shownInWalk(el, flags) {
   const toggle = el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type);
-  if ((flags & F_CLEAR) && !toggle && !((flags & F_OWN_CLEAR) && seenThrough(el))) { return false; }
+  // A seen-through control inside another control (a native <select> Choices.js keeps inside its combobox) is a
+  // part of that one, not a control of its own.
+  if ((flags & F_CLEAR) && !toggle && !((flags & F_OWN_CLEAR) && !(flags & F_IN_CONTROL) && seenThrough(el))) {
+    return false;
+  }
   return el.checkVisibility({ visibilityProperty: true });
 }
 
@@ -180,6 +185,7 @@ function walkComposed(onElement, every) {
       if (extra) { f |= extra; }
     }
     if (kind) { f |= F_INTER; }
+    if (kind === 1) { f |= F_IN_CONTROL; }
     if (pointer) { f |= F_POINTER; }
     if (tag === "select" && kind && (el.multiple || el.size > 1)) {
       // A list box (multiple, or several rows shown): its options are on screen, each a control of its own
