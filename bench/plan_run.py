@@ -57,9 +57,9 @@ from browserops.contract import ToolResult
 from browserops.demo_site import DemoSite
 from browserops.origins import OriginRules
 from browserops.packs import BUILTIN_DIR
-from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.model import PlanSource
-from browserops.plan.prepare import PlanRequest, prepare_plan
+from browserops.plan.prepare.prepare import PlanRequest, prepare_plan
+from browserops.plan.run.attempt import RunOptions, run_plan
 from browserops.plan.steps import Step
 from browserops.tools.context import ToolContext
 from browserops.tools.runner import ToolRunner

@@ -24,10 +24,10 @@ from browserops.cli.plan_support import (
 from browserops.cli.plan_support import _shell as shell
 from browserops.cli.prepare_goal import GoalSource
 from browserops.cli.run_trace import traced
-from browserops.plan.attempt import RunOptions, RunResult, run_plan
-from browserops.plan.diff import render_diff, summary_line
-from browserops.plan.loader import resolve_plan
-from browserops.plan.prepare import PlanRequest, PreparedPlan, prepare_plan
+from browserops.plan.model.diff import render_diff, summary_line
+from browserops.plan.model.loader import resolve_plan
+from browserops.plan.prepare.prepare import PlanRequest, PreparedPlan, prepare_plan
+from browserops.plan.run.attempt import RunOptions, RunResult, run_plan
 
 
 def _workspace_flag(state: CliState) -> str:

@@ -19,9 +19,9 @@ from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode, browser_mode_options
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.packs import get_pack, read_input_file
-from browserops.plan.loader import load_steps
 from browserops.plan.model import PlanSource
-from browserops.plan.prepare import PlanRequest
+from browserops.plan.model.loader import load_steps
+from browserops.plan.prepare.prepare import PlanRequest
 from browserops.plan.steps import Action, Step
 from browserops.tools.context import ToolContext
 

@@ -5,10 +5,9 @@ The engine reaches the browser only through the tool catalogue; where plan steps
 goal explored in ``agent/``) is not decided here.
 """
 
-from browserops.plan.build import PlanDraft, build_plan
-from browserops.plan.diff import render_diff, summary_line
-from browserops.plan.loader import load_plan, load_steps, parse_plan, parse_steps, resolve_plan
-from browserops.plan.model import (
+from browserops.plan.model.build import PlanDraft, build_plan
+from browserops.plan.model.diff import render_diff, summary_line
+from browserops.plan.model.document import (
     BrowserPlan,
     DiffEntry,
     EvidenceItem,
@@ -23,8 +22,9 @@ from browserops.plan.model import (
     new_request_id,
     stale_fields,
 )
-from browserops.plan.phrase import confirm_phrase, plan_digest, verify_phrase
-from browserops.plan.steps import Action, Expectation, Kind, SemanticTarget, Step, StepFile, ValueRef, Within
+from browserops.plan.model.loader import load_plan, load_steps, parse_plan, parse_steps, resolve_plan
+from browserops.plan.model.phrase import confirm_phrase, plan_digest, verify_phrase
+from browserops.plan.model.steps import Action, Expectation, Kind, SemanticTarget, Step, StepFile, ValueRef, Within
 
 __all__ = [
     "Action",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import orjson
 
-from browserops.plan.steps import Action, Step
+from browserops.plan.model.steps import Action, Step
 from browserops.text import fold
 
 

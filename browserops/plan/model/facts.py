@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from browserops.plan.model import PlanAction
-from browserops.plan.steps import Action, Kind
+from browserops.plan.model.document import PlanAction
+from browserops.plan.model.steps import Action, Kind
 
 
 def step_title(a: PlanAction) -> str:

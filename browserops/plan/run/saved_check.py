@@ -10,7 +10,7 @@ offer closes), and, for a step that must send (``Step.must_send``: a submit or p
 - a step that must send and sent nothing, or whose request is still unanswered, or whose Undo offer is still up
   with nothing sent, ends the run ``BROWSER_NOT_SAVED``: the page may say "saved", the server does not have it.
 
-The requests come from the session's :class:`~browserops.browser.launch.requests.RequestMonitor`; what the step
+The requests come from the session's ledger, read through the plan's door (:attr:`GuardedTools.probe`); what the step
 sent becomes its ledger (``StepEvent.sent``). Nothing here acts on the page: it only reads and waits.
 """
 
@@ -20,14 +20,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from browserops.browser.launch.requests import SentRequest as Sent
-from browserops.browser.launch.session import BrowserSession
-from browserops.browser.page.pending_save import PendingSave, pending_save
-from browserops.browser.page.waiting import nothing_due
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence.events import SentRequest
-from browserops.plan.model import PlanAction
-from browserops.plan.steps import Kind
+from browserops.plan.model.document import PlanAction
+from browserops.plan.model.steps import Kind
+from browserops.tools.save_probe import PendingSave, SaveProbe
+from browserops.tools.save_probe import SentRequest as Sent
 
 SAVE_WAIT_MS = 10_000
 POLL_S = 0.25  # how often the page is read again while nothing is sent or answered
@@ -49,7 +47,7 @@ def sent_line(entry: SentRequest | Sent) -> str:
 class SaveWatch:
     """One step's watch: where the session's ledger stood and what guarded the page before the step acted."""
 
-    session: BrowserSession
+    session: SaveProbe
     step: PlanAction
     mark: int
     before: PendingSave | None = None
@@ -58,11 +56,11 @@ class SaveWatch:
     acted_at: float | None = None  # when the step's acting call returned (monotonic)
 
     @classmethod
-    async def begin(cls, session: BrowserSession, step: PlanAction) -> SaveWatch:
+    async def begin(cls, session: SaveProbe, step: PlanAction) -> SaveWatch:
         session.requests.set_step(step.number)
         watch = cls(session, step, session.requests.mark())
         if _watched(step):
-            watch.before = await pending_save(session)
+            watch.before = await session.pending()
         return watch
 
     def acted(self) -> None:
@@ -101,7 +99,7 @@ class SaveWatch:
         quiet_since: float | None = None
         first = True
         while True:
-            pending = await pending_save(self.session)
+            pending = await self.session.pending()
             # The ledger is read after that await, never before: a request that left while the page was read
             # (an editor's ping as the new page starts) must keep the step from looking calm.
             now = time.monotonic()
@@ -142,11 +140,7 @@ class SaveWatch:
                                                                         else "")
 
     async def _nothing_due(self, within_s: float) -> bool:
-        try:
-            page = self.session.page
-        except BrowserOpsError:  # no page to ask (closed, or the browser gone): the look goes on
-            return False
-        return await nothing_due(page, int(within_s * 1000), self.session)
+        return await self.session.nothing_due(int(within_s * 1000))
 
     def _calm_since(self, now: float, *, first: bool) -> float:
         """Since when the step has been calm. On the first look, with nothing sent since the step began and nothing
@@ -184,13 +178,13 @@ def _watched(step: PlanAction) -> bool:
     return step.activates or step.sends is True
 
 
-async def before_close(session: BrowserSession, timeout_s: float = CLOSE_WAIT_S) -> dict[str, Any] | None:
+async def before_close(session: SaveProbe, timeout_s: float = CLOSE_WAIT_S) -> dict[str, Any] | None:
     """Before the browser closes after a run: wait (bounded) while a request that could change a server is in
     flight or an Undo offer is up, so closing the browser does not drop a change on the way. Returns what was
     still pending at the bound, or None."""
     started = time.monotonic()
     while True:
-        pending = await pending_save(session) if session.alive else PendingSave(None)
+        pending = await session.pending() if session.alive else PendingSave(None)
         flying = session.requests.in_flight()  # after the await: what left meanwhile counts
         if not flying and not pending.undo:
             return None

@@ -27,11 +27,11 @@ from typing import Any, Literal
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.listing_rows import listing_items
-from browserops.plan.guard import GuardedTools
-from browserops.plan.step_values import multi_text as multi_text
-from browserops.plan.step_values import upload_files as upload_files
-from browserops.plan.step_values import wanted_value as wanted_value
-from browserops.plan.steps import Action, SemanticTarget, Step, container_role
+from browserops.plan.interpret.guard import GuardedTools
+from browserops.plan.model.step_values import multi_text as multi_text
+from browserops.plan.model.step_values import upload_files as upload_files
+from browserops.plan.model.step_values import wanted_value as wanted_value
+from browserops.plan.model.steps import Action, SemanticTarget, Step, container_role
 from browserops.text import fold
 
 LIST_LIMIT = 500  # the catalogue's maximum: one listing covers any ordinary form

@@ -6,7 +6,7 @@ fenced, throwaway copy of the browser (:mod:`browserops.browser.launch.rehearsal
 person's browser (a ``--profile`` too), in which every request that could change a site is refused before it
 leaves — "read-only" means exactly that: only the safe methods of RFC 9110 (GET, HEAD, OPTIONS) reach a server.
 In that copy it rehearses the in-page steps (fills, selects, ``act`` clicks; never a submit or a payment) so it
-sees the fields they reveal (:mod:`browserops.plan.rehearse`), and nothing it types stays in the profile.
+sees the fields they reveal (:mod:`browserops.plan.prepare.rehearsal`), and nothing it types stays in the profile.
 
 The person's own browser is only used, headed, to wait for them to log in (``--login-wait``): their login is
 theirs to send. Everything else goes through :class:`GuardedTools` on the copy.
@@ -25,10 +25,10 @@ from pydantic import ValidationError
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, new_request_id
-from browserops.plan.build import PlanDraft, build_plan
-from browserops.plan.guard import PREPARE_CLASSES, REHEARSAL_CLASSES, GuardedTools
-from browserops.plan.loader import describe_errors
-from browserops.plan.model import (
+from browserops.plan.interpret.guard import PREPARE_CLASSES, REHEARSAL_CLASSES, GuardedTools
+from browserops.plan.interpret.pages import PageSeen, open_url, screenshot_into
+from browserops.plan.model.build import PlanDraft, build_plan
+from browserops.plan.model.document import (
     BrowserPlan,
     Fingerprint,
     PlanAction,
@@ -37,11 +37,11 @@ from browserops.plan.model import (
     fill_keys,
     number_steps,
 )
-from browserops.plan.pages import PageSeen, open_url, screenshot_into
-from browserops.plan.phrase import confirm_phrase
-from browserops.plan.rehearse import Progress, Walk
-from browserops.plan.step_facts import signs_in_here, step_title
-from browserops.plan.steps import Step
+from browserops.plan.model.facts import signs_in_here, step_title
+from browserops.plan.model.loader import describe_errors
+from browserops.plan.model.phrase import confirm_phrase
+from browserops.plan.model.steps import Step
+from browserops.plan.prepare.rehearsal import Progress, Walk
 from browserops.privacy import text_digest
 from browserops.tools.context import ToolContext
 from browserops.tools.rehearsal import rehearsal_context

@@ -1,5 +1,5 @@
-"""How a press step calls its tool, what happens to a browser dialog (``confirm()``, ``alert()``,
-``prompt()``, "leave this page?") a plan step opens, and what a submit step keeps of the page it led to.
+"""How a press step calls its tool, and what happens to a browser dialog (``confirm()``, ``alert()``,
+``prompt()``, "leave this page?") a plan step opens.
 
 A press on a target goes through ``browser_overlay_act``'s ``press`` word, by number like every act (with the
 listing window the number belongs to); without a target, or when the step names ``browser_press``, through
@@ -17,13 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.evidence import BundleWriter
-from browserops.plan.guard import GuardedTools
-from browserops.plan.model import PlanAction
-from browserops.plan.pages import PageSeen, snapshot_into
-from browserops.plan.reference import find_reference
-from browserops.plan.resolve import Resolved
-from browserops.privacy import mask_pii
+from browserops.plan.interpret.guard import GuardedTools
+from browserops.plan.interpret.resolve import Resolved
+from browserops.plan.model.document import PlanAction
 from browserops.text import fold
 
 
@@ -88,19 +84,3 @@ async def answer_planned_dialog(tools: GuardedTools, a: PlanAction, opened: Brow
     if result.failed:
         raise result.raised()
     return f"; answered {what} with {'OK' if answer.answer == 'accept' else 'Cancel'}"
-
-
-async def confirmation_page(tools: GuardedTools, writer: BundleWriter, a: PlanAction,
-                            seen: PageSeen) -> tuple[dict[str, Any], str | None]:
-    """What the page a submit step led to shows: (the run's ``confirmation``: its URL, title, status messages and
-    the ARIA snapshot kept in the bundle; the reference it names, if any)."""
-    summary = await tools.need("browser_extract", {"mode": "summary"})
-    seen.update(summary)
-    rel, _ = await snapshot_into(tools, writer, a.number, f"after-{a.label()}")
-    messages = [mask_pii(str(m))[:200] for m in summary.get("messages") or []]
-    reference = find_reference(messages + [str(h[1]) for h in summary.get("headings") or [] if len(h) > 1])
-    out: dict[str, Any] = {"step": a.number, "url": mask_pii(seen.url), "title": seen.title, "messages": messages,
-                           "snapshot": rel}
-    if reference:
-        out["reference"] = reference
-    return out, reference

@@ -17,6 +17,7 @@ from browserops.contract import SideEffect, ToolResult
 from browserops.tools.context import ToolContext
 from browserops.tools.definitions import ToolDef
 from browserops.tools.runner import SideEffectGuard, ToolRunner, plan_profile
+from browserops.tools.save_probe import SaveProbe
 
 PREPARE_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE})
 # prepare's rehearsal types and clicks, but only in a fenced, throwaway copy of the browser (browser/launch/
@@ -46,6 +47,9 @@ class GuardedTools:
         self.banners = banners
         self.calls: list[str] = []
         self.runner = ToolRunner(ctx, plan_profile(self.guard, self._fence, self._record, banners=banners))
+        # What the run reads between calls to tell a saved change (the request ledger, guards, Undo offers): reads
+        # only, through the same door.
+        self.probe = SaveProbe(ctx.session)
 
     async def _fence(self, tool: ToolDef[Any], args: Mapping[str, Any]) -> None:
         if self.before_effect is not None and tool.side_effect in EFFECT_CLASSES:

@@ -8,12 +8,12 @@ from typing import NoReturn
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import StepEvent
-from browserops.plan.guard import GuardedTools
-from browserops.plan.model import BrowserPlan, PlanAction, stale_fields
-from browserops.plan.resolve import PageListing, current_value
-from browserops.plan.step_facts import what_ran
-from browserops.plan.step_outcome import StepOutcome
-from browserops.plan.steps import CONFIRM_FREE, Action
+from browserops.plan.interpret.guard import GuardedTools
+from browserops.plan.interpret.resolve import PageListing, current_value
+from browserops.plan.model.document import BrowserPlan, PlanAction, stale_fields
+from browserops.plan.model.facts import what_ran
+from browserops.plan.model.steps import CONFIRM_FREE, Action
+from browserops.plan.run.outcome import StepOutcome
 
 CONFIRM_FREE_VALUES = frozenset(effect.value for effect in CONFIRM_FREE)
 

@@ -26,9 +26,10 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.plan.guard import GuardedTools
-from browserops.plan.pages import settle
-from browserops.plan.record_values import (
+from browserops.plan.interpret.guard import GuardedTools
+from browserops.plan.interpret.pages import settle
+from browserops.plan.interpret.resolve import label_key, list_all
+from browserops.plan.record.values import (
     CHECK_ROLES,
     CLICK_ROLES,
     TEXT_ROLES,
@@ -46,7 +47,6 @@ from browserops.plan.record_values import (
     step_target,
     unlisted_control,
 )
-from browserops.plan.resolve import label_key, list_all
 
 __all__ = ["Recorder", "Recording", "save_name", "stable_text"]
 

@@ -23,10 +23,9 @@ from typing import Any
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
-from browserops.plan.form_check import form_problems
-from browserops.plan.guard import GuardedTools
-from browserops.plan.model import DiffEntry, PageFingerprint, PlanAction, PrepareProblem
-from browserops.plan.pages import (
+from browserops.plan.interpret.acting import press_call, word_call
+from browserops.plan.interpret.guard import GuardedTools
+from browserops.plan.interpret.pages import (
     PageSeen,
     login_error,
     login_shown,
@@ -36,7 +35,7 @@ from browserops.plan.pages import (
     snapshot_into,
     wait_expect,
 )
-from browserops.plan.resolve import (
+from browserops.plan.interpret.resolve import (
     PageListing,
     Resolved,
     current_value,
@@ -44,10 +43,11 @@ from browserops.plan.resolve import (
     upload_files,
     wanted_value,
 )
-from browserops.plan.step_acting import press_call, word_call
-from browserops.plan.step_facts import signs_in_here, step_title
-from browserops.plan.steps import Action, Kind, absolute_url, word_action
-from browserops.plan.walk_record import Blind, WalkRecord
+from browserops.plan.model.document import DiffEntry, PageFingerprint, PlanAction, PrepareProblem
+from browserops.plan.model.facts import signs_in_here, step_title
+from browserops.plan.model.steps import Action, Kind, absolute_url, word_action
+from browserops.plan.prepare.form_check import form_problems
+from browserops.plan.prepare.walk_record import Blind, WalkRecord
 from browserops.privacy import mask_pii
 from browserops.tools.rehearsal import RequestFence
 

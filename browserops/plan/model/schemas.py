@@ -14,8 +14,8 @@ from pydantic import BaseModel
 
 from browserops.evidence.events import StepEvent
 from browserops.evidence.models import BundleInfo
-from browserops.plan.model import BrowserPlan
-from browserops.plan.steps import StepFile
+from browserops.plan.model.document import BrowserPlan
+from browserops.plan.model.steps import StepFile
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

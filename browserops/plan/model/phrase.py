@@ -14,7 +14,7 @@ import re
 
 import orjson
 
-from browserops.plan.model import BrowserPlan
+from browserops.plan.model.document import BrowserPlan
 
 WORDS: tuple[str, ...] = (
     "acorn", "actor", "adobe", "aisle", "album", "alloy", "amber", "angle", "ankle", "apple", "apron", "arbor",

@@ -17,9 +17,9 @@ from pydantic import BaseModel, ValidationError
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence.layout import PLAN_FILE, REQUEST_ID_PATTERN
 from browserops.evidence.store import find_bundle
-from browserops.plan.model import BrowserPlan
-from browserops.plan.phrase import canonical_json
-from browserops.plan.steps import StepFile
+from browserops.plan.model.document import BrowserPlan
+from browserops.plan.model.phrase import canonical_json
+from browserops.plan.model.steps import StepFile
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_REPORTED_ERRORS = 5

@@ -2,7 +2,7 @@
 is in (``within``), where a value comes from in the input data, what proves a step worked, how a dialog the step
 opens is answered (``dialog``) and the keys a ``press`` step may press.
 
-Kept apart from :mod:`browserops.plan.steps` (which re-exports them) so the step model stays readable.
+Kept apart from :mod:`browserops.plan.model.steps` (which re-exports them) so the step model stays readable.
 """
 
 from __future__ import annotations

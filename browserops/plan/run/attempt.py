@@ -27,12 +27,12 @@ from browserops.evidence import BundleWriter, StepEvent, VerifyReport, layout, v
 from browserops.evidence.manifest import read_manifest
 from browserops.lane import open_lane
 from browserops.origins import origin_of
-from browserops.plan.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
-from browserops.plan.model import BrowserPlan, missing_evidence
-from browserops.plan.phrase import normalize_phrase, verify_phrase
-from browserops.plan.step_outcome import StepFailed, StepOutcome
-from browserops.plan.step_runner import Progress, StepExecutor
-from browserops.plan.steps import Action
+from browserops.plan.interpret.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
+from browserops.plan.model.document import BrowserPlan, missing_evidence
+from browserops.plan.model.phrase import normalize_phrase, verify_phrase
+from browserops.plan.model.steps import Action
+from browserops.plan.run.executor import Progress, StepExecutor
+from browserops.plan.run.outcome import StepFailed, StepOutcome
 from browserops.privacy import EnteredValues
 from browserops.tools.context import ToolContext
 

@@ -20,9 +20,9 @@ from typing import Any, NoReturn
 from browserops.contract import BrowserOpsError, ErrorCode, result_error
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.evidence.events import SentRequest
-from browserops.plan.guard import GuardedTools
-from browserops.plan.model import BrowserPlan, PlanAction, fill_keys, stale_fields
-from browserops.plan.pages import (
+from browserops.plan.interpret.acting import answer_planned_dialog, press_call, word_call
+from browserops.plan.interpret.guard import GuardedTools
+from browserops.plan.interpret.pages import (
     PageSeen,
     open_url,
     page_name,
@@ -32,13 +32,21 @@ from browserops.plan.pages import (
     snapshot_into,
     wait_expect,
 )
-from browserops.plan.resolve import PageListing, Resolved, current_value, resolve_target, upload_files, wanted_value
-from browserops.plan.saved_check import SaveWatch, before_close, ledger_entry
-from browserops.plan.step_acting import answer_planned_dialog, confirmation_page, press_call, word_call
-from browserops.plan.step_checks import PageChecks
-from browserops.plan.step_facts import signs_in_here
-from browserops.plan.step_outcome import StepFailed, StepOutcome, move_export
-from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url, word_action
+from browserops.plan.interpret.resolve import (
+    PageListing,
+    Resolved,
+    current_value,
+    resolve_target,
+    upload_files,
+    wanted_value,
+)
+from browserops.plan.model.document import BrowserPlan, PlanAction, fill_keys, stale_fields
+from browserops.plan.model.facts import signs_in_here
+from browserops.plan.model.steps import CONFIRM_FREE, Action, Kind, absolute_url, word_action
+from browserops.plan.run.confirmation import confirmation_page
+from browserops.plan.run.outcome import StepFailed, StepOutcome, move_export
+from browserops.plan.run.saved_check import SaveWatch, before_close, ledger_entry
+from browserops.plan.run.stale import PageChecks
 from browserops.privacy import EnteredValues
 
 Progress = Callable[[str], None]
@@ -68,7 +76,7 @@ class StepExecutor(PageChecks):
         self.snapshots = 0
         self.entered = EnteredValues()  # every form the run's values took in the page (masked out of a trace)
         self.last_after: bytes | None = None  # the latest after screenshot, while nothing happened since
-        self.session = tools.ctx.session
+        self.session = tools.probe
         self.watch: SaveWatch | None = None  # the running step's wait for its change to be saved
         self.saw: str | None = None  # the expected text the running step's click brought
         self.ledger_mark = self.session.requests.mark()  # what the session sent before this run is not its ledger
@@ -378,7 +386,7 @@ class StepExecutor(PageChecks):
                     outcome: StepOutcome | None = None, phase: str = "error") -> NoReturn:
         """Record the failed step with a screenshot and the page's snapshot, then stop the run."""
         self.last_after = None
-        session = self.tools.ctx.session
+        session = self.session
         if not session.alive and exc.code is not ErrorCode.CRASHED:
             # Whatever the step saw (a text that never came), the browser went away.
             exc = session.crashed_error(f"running step {step}")

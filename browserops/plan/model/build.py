@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from browserops.plan.model import (
+from browserops.plan.model.document import (
     FORMAT_VERSION,
     BrowserPlan,
     DiffEntry,
@@ -25,7 +25,7 @@ from browserops.plan.model import (
     number_steps,
     required_evidence,
 )
-from browserops.plan.steps import PlanModel, Step
+from browserops.plan.model.steps import PlanModel, Step
 
 
 @dataclass(frozen=True, kw_only=True)

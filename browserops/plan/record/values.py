@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from browserops.contract import BrowserOpsError
-from browserops.plan.guard import GuardedTools
-from browserops.plan.resolve import label_key
-from browserops.plan.steps import container_role
+from browserops.plan.interpret.guard import GuardedTools
+from browserops.plan.interpret.resolve import label_key
+from browserops.plan.model.steps import container_role
 from browserops.words import sensitive_field_hints
 
 TEXT_ROLES = frozenset({"textbox", "searchbox", "spinbutton"})

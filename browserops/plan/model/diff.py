@@ -21,9 +21,9 @@ import orjson
 
 from browserops.contract import SideEffect
 from browserops.evidence.layout import export_relpath
-from browserops.plan.model import BrowserPlan, PlanAction
-from browserops.plan.step_values import multi_text
-from browserops.plan.steps import CONFIRM_FREE, SIDE_EFFECT_RANK, Action, Kind
+from browserops.plan.model.document import BrowserPlan, PlanAction
+from browserops.plan.model.step_values import multi_text
+from browserops.plan.model.steps import CONFIRM_FREE, SIDE_EFFECT_RANK, Action, Kind
 
 MAX_VALUE_CHARS = 80
 _MARK = {Kind.SUBMIT: ">", Kind.PAYMENT: "$", Kind.ACT: ">", Kind.PRESS: ">", Kind.EXPORT: "↓", Kind.NAVIGATE: "→",

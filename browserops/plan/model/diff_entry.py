@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from browserops.plan.steps import PlanModel
+from browserops.plan.model.steps import PlanModel
 
 DiffOp = Literal["+", "~", "-"]
 

@@ -25,8 +25,8 @@ from browserops.evidence.layout import (
     new_request_id,
     screenshot_relpath,
 )
-from browserops.plan.diff_entry import DiffEntry
-from browserops.plan.steps import (
+from browserops.plan.model.diff_entry import DiffEntry
+from browserops.plan.model.steps import (
     CONFIRM_FREE,
     SIDE_EFFECT_RANK,
     Action,

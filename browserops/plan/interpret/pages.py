@@ -18,8 +18,8 @@ from typing import Any
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter
 from browserops.listing_rows import listing_items
-from browserops.plan.guard import GuardedTools
-from browserops.plan.steps import Expectation
+from browserops.plan.interpret.guard import GuardedTools
+from browserops.plan.model.steps import Expectation
 
 _LOGIN_PATH = re.compile(r"(^|/)(log-?in|sign-?in|signon|auth|sso|session/new|accounts?/login)(/|$|\.)", re.I)
 LOGIN_POLL_S = 1.0

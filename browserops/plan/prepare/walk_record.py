@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from browserops.plan.model import DiffEntry, PageFingerprint, PrepareProblem
+from browserops.plan.model.document import DiffEntry, PageFingerprint, PrepareProblem
 
 
 @dataclass(frozen=True)

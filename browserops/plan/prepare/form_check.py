@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from browserops.contract import BrowserOpsError
-from browserops.plan.guard import GuardedTools
-from browserops.plan.resolve import Resolved
+from browserops.plan.interpret.guard import GuardedTools
+from browserops.plan.interpret.resolve import Resolved
 
 _HOW = {"constraint": "the browser says", "aria-invalid": "the page marks it invalid", "error-text": "the page says"}
 
