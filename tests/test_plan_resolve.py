@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from browserops.cli.plan_support import start_url
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter
-from browserops.plan.interpret.resolve import Resolved, current_value, match_items, wanted_value
+from browserops.plan.interpret.field_values import current_value
+from browserops.plan.interpret.resolve import Resolved, match_items, wanted_value
 from browserops.plan.interpret.resolve import label_key as normalise
 from browserops.plan.model import number_steps
 from browserops.plan.model.phrase import confirm_phrase

@@ -20,7 +20,6 @@ from browserops.plan.model.steps import (
     DEFAULT_KIND,
     SIDE_EFFECT_RANK,
     Action,
-    ActionSpec,
     Kind,
     Step,
     StepActionName,
@@ -28,9 +27,9 @@ from browserops.plan.model.steps import (
     StepValue,
     absolute_url,
     action_spec,
-    default_kind,
     word_action,
 )
+from browserops.plan.model.verbs import ActionSpec, default_kind
 
 __all__ = [
     "ACTIONS", "CLICK_KINDS", "CONFIRM_FREE", "DEFAULT_ACTION", "DEFAULT_KIND", "SIDE_EFFECT_RANK", "Action",

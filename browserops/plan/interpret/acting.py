@@ -1,26 +1,52 @@
-"""How a press step calls its tool, and what happens to a browser dialog (``confirm()``, ``alert()``,
-``prompt()``, "leave this page?") a plan step opens.
+"""How a step acts on its element: the one table from a step's verb to the tool call that performs it, used by every
+phase that acts (prepare's rehearsal, the run). A new verb is added here once.
 
-A press on a target goes through ``browser_overlay_act``'s ``press`` word, by number like every act (with the
-listing window the number belongs to); without a target, or when the step names ``browser_press``, through
-``browser_press`` on the element (or on what has the focus).
-
-Answering a dialog commits or cancels what the page asked about (Flask-Admin's "Are you sure you want to delete
-this record?"), so the plan says in advance how it is answered (``dialog: accept`` / ``dismiss`` on the step,
-optionally only if the dialog says one of ``text``); the reviewer sees it in the diff and confirms it with the
-plan. A dialog the step did not announce, or one that says something else, is cancelled — Cancel is the answer
-that lets nothing happen — and the run stops, telling the step file's author what to write.
+A typing, choosing, ticking or clicking step goes through ``browser_overlay_act`` by number (with the listing window
+the number belongs to); an upload through ``browser_upload``; a press on a target through the ``press`` word of
+``browser_overlay_act``, without a target (or when the step names ``browser_press``) through ``browser_press`` on the
+element or on what has the focus; a word of the acting table the plan has no verb of its own for through
+``browser_overlay_act`` with that word. A field that already holds the planned value, or a checkbox already in the
+wanted state, is not acted on (:class:`Unchanged`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.plan.interpret.guard import GuardedTools
-from browserops.plan.interpret.resolve import Resolved
+from browserops.plan.interpret.field_values import current_value
+from browserops.plan.interpret.resolve import Resolved, upload_files, wanted_value
 from browserops.plan.model.document import PlanAction
-from browserops.text import fold
+from browserops.plan.model.steps import Action, word_action
+
+StepInput = str | bool | list[str] | None
+
+
+@dataclass(frozen=True)
+class Act:
+    """One acting call of a step and what it should leave behind, for the read-back (:mod:`.read_back`)."""
+
+    tool: str
+    args: dict[str, Any]
+    did: str  # how the step's note says what was done ('typed into textbox "Merchant" (#2)')
+    where: str  # how the element reads in messages ('textbox "Merchant" (#2)', 'the focused element')
+    logged: dict[str, Any] | None = None  # the arguments as the event records them (a secret masked)
+    clicks: bool = False  # it may activate something: its expectation is awaited and the page settles after
+    types: bool = False  # typing: the field must hold the planned value afterwards
+    checked: bool | None = None  # a tick: the state the element must be in afterwards
+    entered: tuple[str, ...] = ()  # the values it puts into the page (masked out of a trace)
+
+    @property
+    def answers_dialog(self) -> bool:
+        """Whether a dialog the call opens may be one the step announced (a click, a press, a tick)."""
+        return self.clicks or self.checked is not None
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """The element already is as the step wants it: nothing to do."""
+
+    note: str
 
 
 def press_call(a: PlanAction, el: Resolved | None) -> tuple[str, dict[str, Any], str]:
@@ -42,45 +68,40 @@ def word_call(a: PlanAction, el: Resolved, value: Any) -> tuple[dict[str, Any], 
     return args, ({**args, "text": "(sensitive)"} if a.sensitive and text else None)
 
 
-def _said(info: dict[str, object]) -> tuple[str, str]:
-    kind = str(info.get("type") or "dialog")
-    what = "a leave-page confirmation" if kind == "beforeunload" else f"a {kind} dialog"
-    return what, str(info.get("message") or "")
-
-
-async def _cancel(tools: GuardedTools) -> str:
-    result = await tools.call("browser_dialog", {"accept": False})
-    return "it was cancelled, so nothing it asked about happened" if not result.failed else \
-        f"cancelling it failed too ({result.error})"
-
-
-async def answer_planned_dialog(tools: GuardedTools, a: PlanAction, opened: BrowserOpsError) -> str:
-    """Answer the dialog step ``a``'s action opened (``opened`` is its BROWSER_DIALOG_OPEN) as the step says, and
-    return the note for the step's outcome; raise when the plan did not announce it or it says something else."""
-    info = opened.details.get("dialog")
-    what, message = _said(info if isinstance(info, dict) else {})
-    answer = a.dialog
-    if answer is None:
-        cancelled = await _cancel(tools)
-        excerpt = " ".join(message.split()[:6]).replace('"', "'")
-        raise BrowserOpsError(
-            ErrorCode.DIALOG_OPEN,
-            f"Step {a.number} opened {what} the plan does not answer: {message[:200]!r}; {cancelled}. If the step "
-            f"should answer it, add to step {a.number} of the step file `dialog: accept` (OK) or `dialog: dismiss` "
-            f'(Cancel) — to check what it says too: `dialog: {{answer: accept, text: ["{excerpt}"]}}` — and '
-            "prepare again.",
-            details={"dialog": info, "step": a.number},
-        )
-    if answer.text and not any(fold(t) in fold(message) for t in answer.text):
-        cancelled = await _cancel(tools)
-        raise BrowserOpsError(
-            ErrorCode.SITE_CHANGED,
-            f"Step {a.number} opened {what} saying {message[:200]!r}, not one of "
-            f"{', '.join(repr(t) for t in answer.text[:4])} as the plan expects; {cancelled}. The site changed: "
-            "update the step's dialog text and prepare again.",
-            details={"dialog": info, "step": a.number},
-        )
-    result = await tools.call("browser_dialog", {"accept": answer.answer == "accept"})
-    if result.failed:
-        raise result.raised()
-    return f"; answered {what} with {'OK' if answer.answer == 'accept' else 'Cancel'}"
+def act_for(a: PlanAction, el: Resolved | None, value: StepInput) -> Act | Unchanged | None:
+    """How step ``a`` acts on ``el`` with ``value`` (the plan's value, or the secret from the input); None when it
+    cannot (a sensitive value the input does not hold)."""
+    if a.action is Action.PRESS:
+        tool, args, where = press_call(a, el)
+        return Act(tool, args, did=where, where=where, clicks=True)
+    assert el is not None
+    where = f'{el.role} "{el.name}" (#{el.number})'
+    if word_action(a.action) is not None:
+        args, logged = word_call(a, el, value)
+        return Act("browser_overlay_act", args, did=f"{a.action} on {where}", where=where, logged=logged,
+                   clicks=True, entered=(value,) if isinstance(value, str) else ())
+    if a.action in (Action.TYPE, Action.SELECT):
+        if not isinstance(value, str | list):
+            return None
+        if not a.sensitive and current_value(a, el) == wanted_value(a):
+            return Unchanged(f"{where} already holds the value")
+        typing = a.action is Action.TYPE
+        # Several options (a multiple select, a two-list chooser, a tag input): one call picks them all.
+        chosen = {"options": value} if isinstance(value, list) else {"text": value}
+        args = {"index": el.number, "action": "type" if typing else "select", **chosen, **el.act_args()}
+        return Act("browser_overlay_act", args, did=f"{'typed into' if typing else 'chose in'} {where}", where=where,
+                   logged={**args, "text": "(sensitive)"} if a.sensitive else None, types=typing,
+                   entered=tuple(value) if isinstance(value, list) else (value,))
+    if a.action is Action.CHECK:
+        want = a.value is True
+        if (el.state.get("checked") is True) == want:
+            return Unchanged(f"{where} is already {'on' if want else 'off'}")
+        return Act("browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()},
+                   did=f"{'checked' if want else 'unchecked'} {where}", where=where, checked=want)
+    if a.action is Action.UPLOAD:
+        files = upload_files(a)
+        return Act("browser_upload", {"id": el.number, "files": files}, where=where,
+                   did=f"attached {len(files)} file{'s' if len(files) != 1 else ''} to {where}")
+    # a click: submit, payment or another action
+    return Act("browser_overlay_act", {"index": el.number, "action": "click", **el.act_args()},
+               did=f"clicked {where}", where=where, clicks=True)

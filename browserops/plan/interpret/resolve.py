@@ -28,10 +28,9 @@ from typing import Any, Literal
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.listing_rows import listing_items
 from browserops.plan.interpret.guard import GuardedTools
-from browserops.plan.model.step_values import multi_text as multi_text
 from browserops.plan.model.step_values import upload_files as upload_files
 from browserops.plan.model.step_values import wanted_value as wanted_value
-from browserops.plan.model.steps import Action, SemanticTarget, Step, container_role
+from browserops.plan.model.steps import SemanticTarget, container_role
 from browserops.text import fold
 
 LIST_LIMIT = 500  # the catalogue's maximum: one listing covers any ordinary form
@@ -334,35 +333,3 @@ class PageListing:
         item, candidate, tier = hit
         window = windows.get(int(item["n"]), {})
         return _resolved(item, candidate, tier, window if window.get("offset") else {})
-
-
-# --------------------------------------------------------------------------- values
-
-
-def current_value(step: Step, element: Resolved) -> str | None:
-    """What the field holds now, as the diff shows it (None for a secret field: never read)."""
-    state = element.state
-    if step.sensitive:
-        return "(filled)" if state.get("filled") or state.get("value") else ""
-    if step.action is Action.CHECK:
-        checked = state.get("checked") is True
-        if step.display is not None:
-            return step.display if checked else ""
-        return "true" if checked else "false"
-    if step.action is Action.UPLOAD:
-        files = int(state.get("files") or 0)
-        return f"{files} file{'s' if files != 1 else ''} attached" if files else ""
-    if step.action is Action.SELECT and isinstance(step.value, list):
-        return multi_text(listed_values(state))
-    value = state.get("value")
-    return str(value) if value is not None else ""
-
-
-def listed_values(state: dict[str, Any]) -> list[str]:
-    """The options a field that takes several holds now: the listing's ``values`` (a multiple select's picks, a
-    two-list chooser's chosen list, a tag input's tags), else its value text split at commas."""
-    values = state.get("values")
-    if isinstance(values, list):
-        return [str(v) for v in values if str(v).strip()]
-    text = str(state.get("value") or "")
-    return [part.strip() for part in text.split(",") if part.strip()]

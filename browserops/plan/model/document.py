@@ -34,8 +34,8 @@ from browserops.plan.model.steps import (
     PlanModel,
     Step,
     StepActionName,
-    action_schema,
 )
+from browserops.plan.model.verbs import action_schema
 
 FORMAT_VERSION = 1
 

@@ -4,22 +4,20 @@ A :class:`Step` never carries a CSS selector, XPath or script: it names its elem
 screen reader) would — an ARIA role plus candidate accessible names and labels, in several languages. The
 runner re-lists the page, resolves the target to an element **number** and acts through the tools.
 
-Each verb (``action``) implies the least side-effect class it can have and the tools that perform it
-(:data:`ACTIONS`: the tools whose definition names the verb's ``plan_verb``, the first the default). A step may
-*raise* its side-effect class (e.g. a navigation that logs you out), never lower it, so no hand edit can make a
-click run without the confirm phrase.
+Each verb (``action``) implies the least side-effect class it can have and the tools that perform it (the verbs'
+table, :mod:`browserops.plan.model.verbs`, whose names this module re-exports). A step may *raise* its side-effect
+class (e.g. a navigation that logs you out), never lower it, so no hand edit can make a click run without the confirm
+phrase.
 """
 
 from __future__ import annotations
 
 import urllib.parse
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from browserops.contract import PlanVerb, SideEffect
+from browserops.contract import SideEffect
 from browserops.plan.model.step_parts import FIELD_PATTERN as FIELD_PATTERN
 from browserops.plan.model.step_parts import ROLE_PATTERN as ROLE_PATTERN
 from browserops.plan.model.step_parts import SAFE_FILE_NAME as SAFE_FILE_NAME
@@ -33,162 +31,18 @@ from browserops.plan.model.step_parts import ValueRef as ValueRef
 from browserops.plan.model.step_parts import Within as Within
 from browserops.plan.model.step_parts import activating, check_key
 from browserops.plan.model.step_parts import container_role as container_role
-from browserops.tools.definitions import all_definitions
-from browserops.tools.definitions.acting import ACTION_WORDS
-
-
-class Kind(StrEnum):
-    """What a step means for the business (drives the diff, the summary and the counts)."""
-
-    NAVIGATE = "navigate"
-    READ = "read"
-    EXPORT = "export"
-    FILL = "fill"
-    SUBMIT = "submit"
-    PAYMENT = "payment"
-    ACT = "act"  # any other click that changes the page (open a menu, add a row)
-    PRESS = "press"  # a key pressed on an element or the page (Escape closes a popup, Tab moves on)
-
-
-class Action(StrEnum):
-    """The verb the runner performs."""
-
-    NAVIGATE = "navigate"
-    CLICK = "click"
-    TYPE = "type"
-    SELECT = "select"
-    CHECK = "check"  # checkbox / radio / switch to a wanted state: clicked only if it differs
-    UPLOAD = "upload"
-    DOWNLOAD = "download"
-    WAIT_TEXT = "wait_text"
-    SNAPSHOT = "snapshot"
-    PRESS = "press"  # a key or chord (``key``) on the target, or on the page when there is none
-
-
-@dataclass(frozen=True)
-class ActionSpec:
-    verb: PlanVerb  # the tools that perform it are the ones whose traits name it (the first one is the default)
-    least: SideEffect
-    kinds: frozenset[Kind]
-    needs_target: bool
-    value: Literal["none", "text", "choices", "bool", "files"]  # choices: one option (text) or several (a list)
-    page_tool: str | None = None  # the tool that performs it when the step names no target
-
-    @property
-    def tools(self) -> tuple[str, ...]:
-        found = tuple(d.name for d in all_definitions() if d.traits.plan_verb == self.verb)
-        return found + ((self.page_tool,) if self.page_tool else ())
-
-
-_BROWSER_ACT_KINDS = frozenset({Kind.FILL, Kind.SUBMIT, Kind.PAYMENT, Kind.ACT, Kind.PRESS})
-# Steps that may activate something on the page (clicks; a press of Enter or Space): what follows is another page.
-CLICK_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT})
-
-ACTIONS: dict[Action, ActionSpec] = {
-    Action.NAVIGATE: ActionSpec("navigate", SideEffect.READ_ONLY, frozenset({Kind.NAVIGATE}), False, "none"),
-    Action.CLICK: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.SUBMIT, Kind.PAYMENT, Kind.ACT}), True,
-                             "none"),
-    Action.TYPE: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "text"),
-    Action.SELECT: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "choices"),
-    Action.CHECK: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "bool"),
-    Action.UPLOAD: ActionSpec("upload", SideEffect.BROWSER_ACT, frozenset({Kind.FILL}), True, "files"),
-    Action.DOWNLOAD: ActionSpec("download", SideEffect.EXPORT, frozenset({Kind.EXPORT}), True, "none"),
-    Action.WAIT_TEXT: ActionSpec("wait_text", SideEffect.READ_ONLY, frozenset({Kind.READ}), False, "none"),
-    Action.SNAPSHOT: ActionSpec("snapshot", SideEffect.READ_ONLY, frozenset({Kind.READ}), False, "none"),
-    # On a target: the "press" action word of browser_overlay_act, by number like every other act; on the page
-    # (no target): browser_press on whatever has the focus.
-    Action.PRESS: ActionSpec("act", SideEffect.BROWSER_ACT, frozenset({Kind.PRESS, Kind.SUBMIT, Kind.PAYMENT,
-                                                                       Kind.ACT}), False, "none",
-                             page_tool="browser_press"),
-}
-
-# The action a kind gets when a step names only its kind.
-DEFAULT_ACTION: dict[Kind, Action] = {
-    Kind.NAVIGATE: Action.NAVIGATE,
-    Kind.READ: Action.WAIT_TEXT,
-    Kind.EXPORT: Action.DOWNLOAD,
-    Kind.FILL: Action.TYPE,
-    Kind.SUBMIT: Action.CLICK,
-    Kind.PAYMENT: Action.CLICK,
-    Kind.ACT: Action.CLICK,
-    Kind.PRESS: Action.PRESS,
-}
-# The kind a step gets when it names only its action (a bare click is "act", never silently "read").
-DEFAULT_KIND: dict[Action, Kind] = {
-    Action.NAVIGATE: Kind.NAVIGATE,
-    Action.CLICK: Kind.ACT,
-    Action.TYPE: Kind.FILL,
-    Action.SELECT: Kind.FILL,
-    Action.CHECK: Kind.FILL,
-    Action.UPLOAD: Kind.FILL,
-    Action.DOWNLOAD: Kind.EXPORT,
-    Action.WAIT_TEXT: Kind.READ,
-    Action.SNAPSHOT: Kind.READ,
-    Action.PRESS: Kind.PRESS,
-}
-
-# An ``action`` may also be any word of the acting tools' table (tools/definitions/acting.py) that the plan has no
-# verb of its own for: a new word added there is a plan verb at once, performed by browser_overlay_act with that
-# word, judged as a click (it "activates") or as typing, and taking text when the word does.
-StepActionName = Action | str
-
-
-def word_action(action: StepActionName | None) -> str | None:
-    """The acting tool's word a step's action is, when it is not one of the plan's own verbs."""
-    return action if isinstance(action, str) and not isinstance(action, Action) else None
-
-
-def action_spec(action: StepActionName) -> ActionSpec:
-    """What an action means: the plan's own table, or a spec derived from the acting word's traits."""
-    if isinstance(action, Action):
-        return ACTIONS[action]
-    word = ACTION_WORDS[action]
-    kinds = frozenset({Kind.FILL}) if word.commits == "type" else CLICK_KINDS
-    return ActionSpec("act", SideEffect.BROWSER_ACT, kinds, True, "text" if word.text == "required" else "none")
-
-
-def default_kind(action: StepActionName) -> Kind:
-    """The kind a step gets when it names only its action (a bare click is "act", never silently "read")."""
-    if isinstance(action, Action):
-        return DEFAULT_KIND[action]
-    return Kind.FILL if ACTION_WORDS[action].commits == "type" else Kind.ACT
-
-
-def _verbs() -> list[str]:
-    """Every action a step may name: the plan's own verbs, then the acting table's other words, as it is now."""
-    return [a.value for a in Action] + [w for w in ACTION_WORDS if w not in Action._value2member_map_]
-
-
-def _check_action(value: Any) -> Any:
-    if value is None or isinstance(value, Action):
-        return value
-    if isinstance(value, str):
-        word = value.strip().lower()
-        if word in Action._value2member_map_:
-            return Action(word)
-        if word in ACTION_WORDS:
-            return word
-    raise ValueError(f"{str(value)[:40]!r} is not an action (use {', '.join(_verbs())})")
-
-
-def action_schema(schema: dict[str, Any]) -> None:
-    # Filled in when a schema is generated, so the words listed are the acting table's at that moment.
-    description = schema.get("description", "")
-    nullable = "default" in schema  # the step file's action may be left out; a plan's is always there
-    schema.clear()
-    choices: list[dict[str, Any]] = [{"enum": _verbs(), "type": "string"}] + ([{"type": "null"}] if nullable else [])
-    schema.update({"anyOf": choices, "description": description, "title": "Action"},
-                  **({"default": None} if nullable else {}))
-
-
-# Side-effect classes in order of consequence. Without --confirm only read-only and export steps run.
-SIDE_EFFECT_RANK: dict[SideEffect, int] = {
-    SideEffect.READ_ONLY: 0,
-    SideEffect.EXPORT: 1,
-    SideEffect.LOCAL_WRITE: 2,
-    SideEffect.BROWSER_ACT: 3,
-}
-CONFIRM_FREE = frozenset({SideEffect.READ_ONLY, SideEffect.EXPORT})
+from browserops.plan.model.verbs import ACTIONS as ACTIONS
+from browserops.plan.model.verbs import BROWSER_ACT_KINDS, ActionSpec, action_schema, check_action, default_kind
+from browserops.plan.model.verbs import CLICK_KINDS as CLICK_KINDS
+from browserops.plan.model.verbs import CONFIRM_FREE as CONFIRM_FREE
+from browserops.plan.model.verbs import DEFAULT_ACTION as DEFAULT_ACTION
+from browserops.plan.model.verbs import DEFAULT_KIND as DEFAULT_KIND
+from browserops.plan.model.verbs import SIDE_EFFECT_RANK as SIDE_EFFECT_RANK
+from browserops.plan.model.verbs import Action as Action
+from browserops.plan.model.verbs import Kind as Kind
+from browserops.plan.model.verbs import StepActionName as StepActionName
+from browserops.plan.model.verbs import action_spec as action_spec
+from browserops.plan.model.verbs import word_action as word_action
 
 StepValue = str | bool | list[str]
 
@@ -263,7 +117,7 @@ class Step(PlanModel):
     @field_validator("action", mode="before")
     @classmethod
     def _action(cls, value: Any) -> Any:
-        return _check_action(value)
+        return check_action(value)
 
     @field_validator("url")
     @classmethod
@@ -312,7 +166,7 @@ class Step(PlanModel):
         if (self.key is None) is (self.action is Action.PRESS):
             raise ValueError("press step needs a 'key' (e.g. Escape, Enter, Tab)" if self.key is None
                              else f"'key' belongs to press steps, not to a {where}")
-        if (self.sends is not None or self.save_wait_ms is not None) and self.kind not in _BROWSER_ACT_KINDS:
+        if (self.sends is not None or self.save_wait_ms is not None) and self.kind not in BROWSER_ACT_KINDS:
             raise ValueError(f"'sends' and 'saveWaitMs' belong to steps that change the page, not to a {where}")
         if self.dialog is not None and self.action not in (Action.CLICK, Action.PRESS, Action.CHECK) \
                 and self.kind not in CLICK_KINDS:
@@ -326,7 +180,7 @@ class Step(PlanModel):
         elif self.tool not in tools:
             raise ValueError(f"tool {self.tool!r} cannot perform {self.action} (use {', '.join(tools)})")
         least = spec.least
-        if self.kind in _BROWSER_ACT_KINDS:
+        if self.kind in BROWSER_ACT_KINDS:
             least = SideEffect.BROWSER_ACT
         if self.side_effect is None:
             self.side_effect = least

@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, new_request_id
 from browserops.plan.interpret.guard import PREPARE_CLASSES, REHEARSAL_CLASSES, GuardedTools
+from browserops.plan.interpret.interpreter import Progress
 from browserops.plan.interpret.pages import PageSeen, open_url, screenshot_into
 from browserops.plan.model.build import PlanDraft, build_plan
 from browserops.plan.model.document import (
@@ -41,7 +42,7 @@ from browserops.plan.model.facts import signs_in_here, step_title
 from browserops.plan.model.loader import describe_errors
 from browserops.plan.model.phrase import confirm_phrase
 from browserops.plan.model.steps import Step
-from browserops.plan.prepare.rehearsal import Progress, Walk
+from browserops.plan.prepare.rehearsal import RehearsalPhase
 from browserops.privacy import text_digest
 from browserops.tools.context import ToolContext
 from browserops.tools.rehearsal import rehearsal_context
@@ -126,12 +127,12 @@ async def prepare_plan(ctx: ToolContext, workspace: Path, request: PlanRequest, 
                            login_wait_s=login_wait_s, on_wait=progress)
         async with rehearsal_context(ctx) as (copy, fence):
             tools = GuardedTools(copy, REHEARSAL_CLASSES, who="prepare's rehearsal")
-            walk = Walk(tools, fence, writer, actions, start_url=request.start_url, keys=fill_keys(actions),
+            walk = RehearsalPhase(tools, fence, writer, actions, start_url=request.start_url, keys=fill_keys(actions),
                         secrets=secret_values(actions, request.inputs), progress=progress)
             current = 0
             try:
                 walk.say(f"Opening {request.start_url}")
-                await walk.open(request.start_url, 0, "navigate")
+                await walk.open_start(request.start_url)
                 for a in actions:
                     current = a.number
                     await walk.step(a)
@@ -165,7 +166,7 @@ def _named(exc: BrowserOpsError, step: PlanAction | None) -> BrowserOpsError:
                            details={**exc.details, "step": step.number})
 
 
-async def _error_evidence(tools: GuardedTools, writer: BundleWriter, walk: Walk, exc: BrowserOpsError,
+async def _error_evidence(tools: GuardedTools, writer: BundleWriter, walk: RehearsalPhase, exc: BrowserOpsError,
                           step: PlanAction | None) -> None:
     """What the page looked like when prepare gave up, on the event of the step it stopped at (best effort: the
     error is what matters)."""

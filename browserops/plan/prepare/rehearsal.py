@@ -1,4 +1,4 @@
-"""prepare's walk over a plan's steps, rehearsing what happens inside a page in a fenced, throwaway browser.
+"""prepare's phase of the step interpreter: rehearsing what happens inside a page in a fenced, throwaway browser.
 
 The walk runs in a :class:`~browserops.browser.launch.rehearsal.RehearsalSession` (a copy of the person's browser
 whose fence refuses every request that could change a site, see that module). It follows ``navigate`` steps,
@@ -18,13 +18,15 @@ invalid — is a :class:`~browserops.plan.model.PrepareProblem` with a code, in 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
-from browserops.plan.interpret.acting import press_call, word_call
+from browserops.plan.interpret.acting import Act, Unchanged
+from browserops.plan.interpret.field_values import current_value
 from browserops.plan.interpret.guard import GuardedTools
+from browserops.plan.interpret.interpreter import Progress, StepInterpreter, StepRecord
 from browserops.plan.interpret.pages import (
     PageSeen,
     login_error,
@@ -33,29 +35,22 @@ from browserops.plan.interpret.pages import (
     page_name,
     settle,
     snapshot_into,
-    wait_expect,
 )
-from browserops.plan.interpret.resolve import (
-    PageListing,
-    Resolved,
-    current_value,
-    match_items,
-    upload_files,
-    wanted_value,
-)
+from browserops.plan.interpret.read_back import Mismatch
+from browserops.plan.interpret.resolve import PageListing, Resolved, match_items, wanted_value
 from browserops.plan.model.document import DiffEntry, PageFingerprint, PlanAction, PrepareProblem
 from browserops.plan.model.facts import signs_in_here, step_title
-from browserops.plan.model.steps import Action, Kind, absolute_url, word_action
+from browserops.plan.model.steps import Action, Kind
 from browserops.plan.prepare.form_check import form_problems
 from browserops.plan.prepare.walk_record import Blind, WalkRecord
 from browserops.privacy import mask_pii
 from browserops.tools.rehearsal import RequestFence
 
-Progress = Callable[[str], None]
 UNMADE_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT})  # never rehearsed
+CLICKED_KINDS = frozenset({Kind.ACT, Kind.PRESS})  # rehearsed clicks: what follows is another listing
 
 
-class Walk:
+class RehearsalPhase:
     """One prepare pass over the steps in the rehearsal browser, recording into the bundle as it goes."""
 
     def __init__(self, tools: GuardedTools, fence: RequestFence, writer: BundleWriter, actions: Sequence[PlanAction],
@@ -65,9 +60,7 @@ class Walk:
         self.fence = fence
         self.writer = writer
         self.actions = actions
-        self.start_url = start_url
         self.keys = keys
-        self.secrets = secrets
         self.progress = progress
         self.seen = PageSeen()
         self.found = WalkRecord()
@@ -75,12 +68,17 @@ class Walk:
         self.unmade: PlanAction | None = None  # the latest click prepare did not make
         self.page = PageListing(tools)
         self.page_mark = 0  # refusals before this index happened on earlier pages
+        self.mark = 0  # refusals before this index happened before the current step acted
         self.segment: tuple[list[dict[str, Any]], dict[str, str]] | None = None  # listing at the page's start
         self.last_rehearsed: int | None = None  # in the current segment
+        self.interpreter = StepInterpreter(self, tools, actions, start_url=start_url, secrets=secrets)
 
     def say(self, line: str) -> None:
         if self.progress:
             self.progress(line)
+
+    async def step(self, a: PlanAction) -> None:
+        await self.interpreter.step(a)
 
     # ------------------------------------------------------------------ pages
 
@@ -91,8 +89,14 @@ class Walk:
         pages.append(PageFingerprint(url=self.seen.url, title=self.seen.title, snapshot=rel, sha256=sha))
         return rel
 
-    async def open(self, url: str, step: int, kind: str) -> None:
-        event = StepEvent.begin(step=step, tool="browser_navigate", args={"url": url}, kind=kind)
+    async def open_start(self, url: str) -> None:
+        """The plan's start URL, before its steps."""
+        event = StepEvent.begin(step=0, tool="browser_navigate", args={"url": url}, kind="navigate")
+        rel = await self._open(url, 0)
+        self.writer.log_event(event.end(status="ok", page_url=self.seen.url, page_title=self.seen.title,
+                                        note=f"snapshot {rel}"))
+
+    async def _open(self, url: str, step: int) -> str:
         self.fence.name_document(url)
         self.blind = None
         try:
@@ -104,77 +108,171 @@ class Walk:
             self.blind = Blind(self.unmade.number, f"this page asks to sign in, because {step_title(self.unmade)} "
                                "signs in and prepare does not make that click")
         rel = await self.look()
-        self.writer.log_event(event.end(status="ok", page_url=self.seen.url, page_title=self.seen.title,
-                                        note=f"snapshot {rel}"))
         self._new_segment()
         self.page_mark = len(self.fence.refusals)
+        return rel
 
     def _new_segment(self) -> None:
         self.page.forget()
         self.segment = None
         self.last_rehearsed = None
 
-    # ------------------------------------------------------------------ steps
+    # ------------------------------------------------------------------ the phase's moves (interpret.Phase)
 
-    async def step(self, a: PlanAction) -> None:
-        head = f"[{a.number}/{len(self.actions)}] {a.kind.value}" + (f" {a.field}" if a.field else "")
-        if a.action is Action.NAVIGATE:
-            assert a.url is not None
-            url = absolute_url(self.start_url, a.url)
-            if a.number == 1 and url == self.start_url and self.blind is None:
-                self.say(f"{head}: already on {url}")
-                self.writer.log_event(StepEvent.begin(step=a.number, tool=a.tool, kind=a.kind.value,
-                                                      side_effect=a.side_effect).end(
-                    status="ok", page_url=self.seen.url, page_title=self.seen.title, note="already on the start URL"))
-                return
-            self.say(f"{head}: opening {url}")
-            await self.open(url, a.number, a.kind.value)
+    async def admit(self, rec: StepRecord) -> bool:
+        if self.blind is not None and rec.action.action is not Action.NAVIGATE:
+            self._not_read(rec, self.blind.reason)
+        return rec.status != "skipped"
+
+    async def open(self, rec: StepRecord, url: str, *, already: bool) -> None:
+        rec.event.args = {"url": url}
+        if already and self.blind is None:
+            rec.note, rec.said = "already on the start URL", f"already on {url}"
             return
-        if self.blind is not None:
-            self._not_read(a, head, self.blind.reason)
-            return
-        if a.action is Action.WAIT_TEXT:
-            await self._wait_text(a, head)
-        elif a.target is None and a.action is Action.PRESS:
-            await self._press_on_focus(a, head)
-        elif a.target is None:
-            rel = await self.look()  # a snapshot step
-            self.say(f"{head}: {rel}")
-            self.writer.log_event(StepEvent.begin(step=a.number, kind=a.kind.value, tool="browser_snapshot").end(
-                status="ok", note=f"snapshot {rel}"))
-        else:
-            await self._target_step(a, head)
+        self.say(f"{rec.head}: opening {url}")
+        rec.note = f"snapshot {await self._open(url, rec.action.number)}"
 
-    def _not_read(self, a: PlanAction, head: str, reason: str) -> None:
-        self.found.not_read[a.number] = reason
-        if a.kind is Kind.FILL:
-            self._fill_unread(a)
-        self.say(f"{head}: not read ({reason})")
-        self.writer.log_event(StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect,
-                                              tool=a.tool).end(status="skipped", note=f"not read: {reason}"))
-
-    async def _wait_text(self, a: PlanAction, head: str) -> None:
-        assert a.expect is not None
-        if await wait_expect(self.tools, a.expect, self.seen) is None:
-            wanted = a.expect.text or a.expect.url_contains
-            await self._missing(a, head, f"the page does not show {wanted!r} ({self.seen.url})")
+    async def text(self, rec: StepRecord, proof: dict[str, Any] | None) -> None:
+        a, rec.event.tool = rec.action, "browser_wait"
+        if proof is None:
+            assert a.expect is not None
+            await self._missing(rec, f"the page does not show {a.expect.text or a.expect.url_contains!r} "
+                                f"({self.seen.url})")
             return
         await settle(self.tools)  # the text may come before the data the next steps read
         self.page.forget()  # the page may have changed while it was awaited
-        self.say(f"{head}: found")
-        self.writer.log_event(StepEvent.begin(step=a.number, kind=a.kind.value, tool="browser_wait").end(
-            status="ok", note="expected text is on the page"))
+        rec.note, rec.said = "expected text is on the page", "found"
 
-    async def _missing(self, a: PlanAction, head: str, what: str, cause: BrowserOpsError | None = None) -> None:
+    async def snapshot(self, rec: StepRecord) -> None:
+        rec.event.tool = "browser_snapshot"
+        rel = await self.look()
+        rec.note, rec.said = f"snapshot {rel}", rel
+
+    async def find(self, rec: StepRecord) -> Resolved | None:
+        a = rec.action
+        assert a.target is not None
+        rec.event.tool = "browser_list_interactives"
+        try:
+            element = await self.page.resolve(a.target)
+        except BrowserOpsError as exc:
+            if exc.code is not ErrorCode.SITE_CHANGED:
+                raise
+            if a.optional:
+                rec.status, rec.note, rec.said = "skipped", "optional target not on the page", \
+                    "optional target not found"
+                return None
+            await self._missing(rec, f"{a.target.describe()} is not on the page", exc)
+            return None
+        element = await self._note_revealed(a, element)
+        a.prepared_number, a.matched_name = element.number, element.matched
+        within = a.target.within
+        if within is not None:
+            a.matched_within = element.within
+        inside = f' in {within.role} "{element.within}"' if within is not None and element.within else ""
+        rec.event.target = StepTarget(role=element.role, name=element.name, number=element.number)
+        rec.note = f"#{element.number}, matched {element.how} on {element.matched!r}{inside}"
+        rec.said = f'{element.role} "{element.name}"{inside} is #{element.number}'
+        return element
+
+    async def ready(self, rec: StepRecord, el: Resolved | None, act: Act | Unchanged | None) -> bool:
+        a = rec.action
+        self.mark = len(self.fence.refusals)
+        if el is None:  # a press on whatever has the focus
+            rec.event.tool, rec.note = "browser_press", f"presses {a.key} on the focused element"
+            if a.activates:  # Enter or Space may activate something: what follows is not read
+                self.blind = Blind(a.number, f"on the page {step_title(a)} may lead to: prepare does not press "
+                                   f"{a.key} on the focused element")
+                rec.said = f"{a.key} on the focused element, not rehearsed"
+                return False
+            rec.said = f"{a.key} on the focused element"
+            return True
+        if a.kind is Kind.FILL:
+            self._fill(a, current_value(a, el))
+            return True
+        if a.kind in UNMADE_KINDS:
+            await self._check_form(a, el)
+            self.unmade = a
+            self.blind = Blind(a.number, f"on the page {step_title(a)} leads to: prepare never submits or pays")
+            return False
+        return a.kind in CLICKED_KINDS  # an export or a read is found, not acted on
+
+    async def perform(self, rec: StepRecord, act: Act) -> dict[str, Any] | None:
+        a = rec.action
+        if act.clicks:
+            self.fence.expect_urls([a.expect.url_contains] if a.expect and a.expect.url_contains else [])
+        try:
+            data = await self.tools.need(act.tool, act.args)
+        except BrowserOpsError as exc:
+            await self._failed(a, exc)
+            rec.note += f"; rehearsal failed: {exc.code.value}"
+            return None
+        if act.clicks:
+            self.seen.update(data)
+        return data
+
+    async def mismatch(self, rec: StepRecord, found: Mismatch) -> None:
+        self._problem(rec.action, ErrorCode.ACTION_FAILED, found.message)
+
+    async def expectation_missing(self, rec: StepRecord, act: Act) -> None:
+        a = rec.action
+        assert a.expect is not None
+        needed = [r for r in self.fence.since(self.mark) if r.needed]
+        if needed:  # the page waited for what the fence refused: not a problem of the plan
+            self._rehearsed(a)
+        else:
+            self._problem(a, ErrorCode.ACTION_FAILED, f"Rehearsing {step_title(a)}: after the click the page did "
+                          f"not show {a.expect.text or a.expect.url_contains!r}.")
+            self.blind = Blind(a.number, f"{step_title(a)} did not show what it expects when rehearsed")
+        rec.note += "; rehearsed: the expected text did not come"
+
+    async def settle(self) -> None:
+        await settle(self.tools)
+
+    async def acted(self, rec: StepRecord, act: Act | Unchanged | None) -> None:
+        a = rec.action
+        if act is None:
+            rec.note += "; not rehearsed (a value of several items)"
+            return
+        if isinstance(act, Unchanged) and a.action is not Action.CHECK:
+            rec.note += "; already holds the value"
+            return
+        if isinstance(act, Act) and a.target is not None:
+            rec.event.tool = "browser_overlay_act"
+        self._rehearsed(a)
+        if a.target is not None and a.kind in CLICKED_KINDS:
+            self._new_segment()
+        rec.note += "; rehearsed"
+
+    async def failed(self, rec: StepRecord, exc: BrowserOpsError) -> NoReturn:
+        raise exc
+
+    def done(self, rec: StepRecord) -> None:
+        self.fence.expect_urls([])
+        if rec.said is not None:
+            self.say(f"{rec.head}: {rec.said}")
+        self.writer.log_event(rec.event.end(status="skipped" if rec.status == "skipped" else "ok",
+                                            page_url=self.seen.url, page_title=self.seen.title, note=rec.note))
+
+    # ------------------------------------------------------------------ what the walk cannot see
+
+    def _not_read(self, rec: StepRecord, reason: str) -> None:
+        a = rec.action
+        self.found.not_read[a.number] = reason
+        if a.kind is Kind.FILL:
+            self._fill_unread(a)
+        rec.status, rec.note, rec.said = "skipped", f"not read: {reason}", f"not read ({reason})"
+
+    async def _missing(self, rec: StepRecord, what: str, cause: BrowserOpsError | None = None) -> None:
         """Something a step needs is not on the page. Not read (with the reason) when the walk may not be on the
         page the run will see; a login page is a login wall; else the step file does not match the page."""
+        a = rec.action
         needed = [r for r in self.fence.since(self.page_mark) if r.needed]
         if needed:
-            self._not_read(a, head, f"{what}; prepare refused {needed[-1].describe()} on this page (read-only), "
+            self._not_read(rec, f"{what}; prepare refused {needed[-1].describe()} on this page (read-only), "
                            "which the page may have needed")
             return
         if self.unmade is not None:
-            self._not_read(a, head, f"{what}; {step_title(self.unmade)} was not made by prepare")
+            self._not_read(rec, f"{what}; {step_title(self.unmade)} was not made by prepare")
             return
         wall = await login_shown(self.tools, self.seen)
         if wall is not None and not signs_in_here(self.actions, a.number - 1):
@@ -193,61 +291,6 @@ class Walk:
             "plan starts on the wrong page. Fix the target (or the start URL) and prepare again.",
             details={**details, "step": a.number, "failedStep": a.number},
         )
-
-    async def _target_step(self, a: PlanAction, head: str) -> None:
-        assert a.target is not None
-        event = StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect,
-                                tool="browser_list_interactives")
-        try:
-            element = await self.page.resolve(a.target)
-        except BrowserOpsError as exc:
-            if exc.code is not ErrorCode.SITE_CHANGED:
-                raise
-            if a.optional:
-                self.say(f"{head}: optional target not found")
-                self.writer.log_event(event.end(status="skipped", note="optional target not on the page"))
-                return
-            await self._missing(a, head, f"{a.target.describe()} is not on the page", exc)
-            return
-        element = await self._note_revealed(a, element)
-        a.prepared_number, a.matched_name = element.number, element.matched
-        within = a.target.within
-        if within is not None:
-            a.matched_within = element.within
-        inside = f' in {within.role} "{element.within}"' if within is not None and element.within else ""
-        event.target = StepTarget(role=element.role, name=element.name, number=element.number)
-        note = f"#{element.number}, matched {element.how} on {element.matched!r}{inside}"
-        if a.kind is Kind.FILL:
-            self._fill(a, current_value(a, element))
-            note += await self._rehearse_fill(a, element, event)
-        elif a.kind in UNMADE_KINDS:
-            await self._check_form(a, element)
-            self.unmade = a
-            self.blind = Blind(a.number, f"on the page {step_title(a)} leads to: prepare never submits or pays")
-        elif a.kind in (Kind.ACT, Kind.PRESS):
-            note += await self._rehearse_click(a, element, event)
-        self.say(f'{head}: {element.role} "{element.name}"{inside} is #{element.number}')
-        self.writer.log_event(event.end(status="ok", note=note))
-
-    async def _press_on_focus(self, a: PlanAction, head: str) -> None:
-        """A press step without a target acts on whatever has the focus: Escape, Tab and arrows are rehearsed
-        (they stay on the page); Enter or Space may activate something, so what follows is not read."""
-        event = StepEvent.begin(step=a.number, kind=a.kind.value, side_effect=a.side_effect, tool="browser_press")
-        if a.activates:
-            self.blind = Blind(a.number, f"on the page {step_title(a)} may lead to: prepare does not press "
-                               f"{a.key} on the focused element")
-            self.say(f"{head}: {a.key} on the focused element, not rehearsed")
-            self.writer.log_event(event.end(status="ok", note=f"presses {a.key} on the focused element"))
-            return
-        mark = len(self.fence.refusals)
-        tool, args, _ = press_call(a, None)
-        result = await self.tools.call(tool, args)
-        if result.get("status") != "ok":
-            await self._failed(a, BrowserOpsError(ErrorCode.ACTION_FAILED, str(result.get("error"))))
-        else:
-            self._rehearsed(a, mark)
-        self.say(f"{head}: {a.key} on the focused element")
-        self.writer.log_event(event.end(status="ok", note=f"presses {a.key} on the focused element; rehearsed"))
 
     async def _note_revealed(self, a: PlanAction, element: Resolved) -> Resolved:
         """Remember the page's listing at its first target; a later target missing from it appeared only after
@@ -292,91 +335,14 @@ class Walk:
     def _problem(self, a: PlanAction, code: ErrorCode, message: str) -> None:
         self.found.problems.append(PrepareProblem(step=a.number, code=code.value, message=mask_pii(message)[:1000]))
 
-    async def _act(self, args: dict[str, Any]) -> dict[str, Any]:
-        result = await self.tools.call("browser_overlay_act" if "index" in args else "browser_upload", args)
-        if result.get("status") != "ok":
-            raise BrowserOpsError(ErrorCode(str(result.get("code"))) if result.get("code") in
-                                  ErrorCode._value2member_map_ else ErrorCode.ACTION_FAILED, str(result.get("error")))
-        return dict(result.get("data") or {})
-
-    async def _rehearse_fill(self, a: PlanAction, el: Resolved, event: StepEvent) -> str:
-        value = self.secrets.get(a.number) if a.sensitive else a.value
-        where = f'{el.role} "{el.name}"'
-        mark = len(self.fence.refusals)
-        try:
-            if word_action(a.action) is not None:  # an acting word the plan has no verb of its own for
-                await self._act(word_call(a, el, value)[0])
-            elif a.action in (Action.TYPE, Action.SELECT) and isinstance(value, str | list):
-                verb = "type" if a.action is Action.TYPE else "select"
-                if not a.sensitive and current_value(a, el) == wanted_value(a):
-                    return "; already holds the value"
-                chosen = {"options": value} if isinstance(value, list) else {"text": value}
-                data = await self._act({"index": el.number, "action": verb, **chosen, **el.act_args()})
-                if verb == "type" and data.get("matches") is False:
-                    self._problem(a, ErrorCode.ACTION_FAILED, f"{where} holds something other than the planned "
-                                  "value after typing it (an input mask, a picker or a length limit?).")
-            elif a.action is Action.CHECK:
-                if (el.state.get("checked") is True) != (a.value is True):
-                    await self._act({"index": el.number, "action": "click", **el.act_args()})
-            elif a.action is Action.UPLOAD:
-                await self._act({"id": el.number, "files": upload_files(a)})
-            else:
-                return "; not rehearsed (a value of several items)"
-        except BrowserOpsError as exc:
-            await self._failed(a, exc)
-            return f"; rehearsal failed: {exc.code.value}"
-        self._rehearsed(a, mark)
-        event.tool = "browser_overlay_act"
-        return "; rehearsed"
-
-    async def _rehearse_click(self, a: PlanAction, el: Resolved, event: StepEvent) -> str:
-        mark = len(self.fence.refusals)
-        self.fence.expect_urls([a.expect.url_contains] if a.expect and a.expect.url_contains else [])
-        try:
-            if a.action is Action.PRESS:
-                tool, args, _ = press_call(a, el)
-                result = await self.tools.call(tool, args)
-                if result.get("status") != "ok":
-                    raise BrowserOpsError(ErrorCode.ACTION_FAILED, str(result.get("error")))
-                data = dict(result.get("data") or {})
-            elif word_action(a.action) is not None:
-                data = await self._act(word_call(a, el, self.secrets.get(a.number) if a.sensitive else a.value)[0])
-            else:
-                data = await self._act({"index": el.number, "action": "click", **el.act_args()})
-            self.seen.update(data)
-            if a.expect is not None and await wait_expect(self.tools, a.expect, self.seen) is None:
-                wanted = a.expect.text or a.expect.url_contains
-                self._blind_after(a, mark, f"after the click the page did not show {wanted!r}")
-                return "; rehearsed: the expected text did not come"
-            # The expected text may come before the data the next steps read (a record's title before its
-            # form's choices): the page is read once it has settled.
-            await settle(self.tools)
-        except BrowserOpsError as exc:
-            await self._failed(a, exc)
-            return f"; rehearsal failed: {exc.code.value}"
-        finally:
-            self.fence.expect_urls([])
-        event.tool = "browser_overlay_act"
-        self._rehearsed(a, mark)
-        self._new_segment()
-        return "; rehearsed"
-
-    def _rehearsed(self, a: PlanAction, mark: int) -> None:
+    def _rehearsed(self, a: PlanAction) -> None:
         self.found.rehearsed.append(a.number)
         self.last_rehearsed = a.number
         self.page.forget()
-        needed = [r for r in self.fence.since(mark) if r.needed]
+        needed = [r for r in self.fence.since(self.mark) if r.needed]
         if needed:
             self.blind = Blind(a.number, f"{step_title(a)} sent {needed[0].describe()}, which prepare refused "
                                "(read-only); the page may depend on it")
-
-    def _blind_after(self, a: PlanAction, mark: int, what: str) -> None:
-        needed = [r for r in self.fence.since(mark) if r.needed]
-        if needed:  # the page waited for what the fence refused: not a problem of the plan
-            self._rehearsed(a, mark)
-            return
-        self._problem(a, ErrorCode.ACTION_FAILED, f"Rehearsing {step_title(a)}: {what}.")
-        self.blind = Blind(a.number, f"{step_title(a)} did not show what it expects when rehearsed")
 
     async def _failed(self, a: PlanAction, exc: BrowserOpsError) -> None:
         """A step that could not be rehearsed is a problem; the page after it is not the run's."""

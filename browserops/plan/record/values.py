@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from browserops.contract import BrowserOpsError
+from browserops.plan.interpret.field_values import CHECK_ROLES as CHECK_ROLES
+from browserops.plan.interpret.field_values import listed_value as listed_value
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.resolve import label_key
 from browserops.plan.model.steps import container_role
 from browserops.words import sensitive_field_hints
 
 TEXT_ROLES = frozenset({"textbox", "searchbox", "spinbutton"})
-CHECK_ROLES = frozenset({"checkbox", "switch", "radio"})
 CLICK_ROLES = frozenset({"button", "link", "menuitem", "tab", "row"})
 KEY_WORDS = 4
 KEY_CHARS = 24
@@ -106,22 +107,6 @@ def is_sensitive(item: dict[str, Any]) -> bool:
     return bool(sensitive_field_hints(str(item.get("name", "")), str(item.get("type") or ""),
                                       str(state.get("autocomplete") or item.get("autocomplete") or ""),
                                       str(state.get("inputmode") or item.get("inputmode") or "")))
-
-
-def listed_value(item: dict[str, Any]) -> Any:
-    state = item.get("state") or {}
-    role = item.get("role")
-    if role in CHECK_ROLES:
-        return state.get("checked") is True
-    if item.get("type") == "file":
-        return int(state.get("files") or 0)
-    if item.get("type") == "password":
-        return bool(state.get("filled"))
-    if isinstance(state.get("values"), list):
-        # A field that takes several (a multiple select, a chooser's list, tag input): its picks as a list, as its
-        # change event gives them — the joined value text would turn a recorded list back into one string.
-        return [str(v) for v in state["values"]]
-    return str(state.get("value") or "")
 
 
 def event_value(event: dict[str, Any]) -> Any:

@@ -8,7 +8,7 @@ Order of checks, so that a refused run changes nothing (not even the bundle):
 3. sensitive values must be in the input data (``BROWSER_INPUT_INVALID``), from an unchanged input file;
 4. in the lane: a confirmed plan runs once (``BROWSER_PLAN_STALE``).
 
-Then the bundle gets a new attempt, the browser starts (``start_browser``), and :class:`StepExecutor` walks the
+Then the bundle gets a new attempt, the browser starts (``start_browser``), and :class:`RunPhase` walks the
 steps. The attempt finishes ``complete`` or ``incomplete`` (with the error), also on cancellation; only a
 SIGKILL leaves it unfinished, which ``evidence verify`` reports.
 """
@@ -28,10 +28,11 @@ from browserops.evidence.manifest import read_manifest
 from browserops.lane import open_lane
 from browserops.origins import origin_of
 from browserops.plan.interpret.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
+from browserops.plan.interpret.interpreter import Progress
 from browserops.plan.model.document import BrowserPlan, missing_evidence
 from browserops.plan.model.phrase import normalize_phrase, verify_phrase
 from browserops.plan.model.steps import Action
-from browserops.plan.run.executor import Progress, StepExecutor
+from browserops.plan.run.executor import RunPhase
 from browserops.plan.run.outcome import StepFailed, StepOutcome
 from browserops.privacy import EnteredValues
 from browserops.tools.context import ToolContext
@@ -166,7 +167,7 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
         tools = GuardedTools(ctx, CONFIRMED_CLASSES if confirmed else UNCONFIRMED_CLASSES,
                              who="run" if confirmed else "run without --confirm", banners=True,
                              before_effect=lane.check)
-        executor = StepExecutor(tools, writer, plan, confirmed=confirmed, secrets=secrets, progress=options.progress,
+        executor = RunPhase(tools, writer, plan, confirmed=confirmed, secrets=secrets, progress=options.progress,
                                 login_wait_s=options.login_wait_s)
         started = writer.info.attempts[-1].started
         # run goes nowhere prepare did not look: the session's origin rules, narrowed to the plan's origins.
@@ -215,7 +216,7 @@ async def _before_finish(writer: BundleWriter, hook: Callable[[BundleWriter, lis
         writer.log_event(event.end(status="error", code=exc.code.value, error=exc.message))
 
 
-async def _attempt(writer: BundleWriter, executor: StepExecutor, plan: BrowserPlan, confirmed: bool,
+async def _attempt(writer: BundleWriter, executor: RunPhase, plan: BrowserPlan, confirmed: bool,
                    options: RunOptions) -> BrowserOpsError | None:
     """The steps; any exit but a BrowserOpsError (cancellation, Ctrl+C, a bug) still closes the attempt."""
     try:

@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import NoReturn
 
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.evidence import StepEvent
+from browserops.plan.interpret.field_values import current_value
 from browserops.plan.interpret.guard import GuardedTools
-from browserops.plan.interpret.resolve import PageListing, current_value
+from browserops.plan.interpret.interpreter import StepRecord
+from browserops.plan.interpret.resolve import PageListing
 from browserops.plan.model.document import BrowserPlan, PlanAction, stale_fields
 from browserops.plan.model.facts import what_ran
 from browserops.plan.model.steps import CONFIRM_FREE, Action
@@ -27,10 +28,9 @@ class PageChecks:
     checked: set[int]
     outcomes: list[StepOutcome]
 
-    async def _fail(self, event: StepEvent, step: int, label: str, exc: BrowserOpsError, *,
-                    outcome: StepOutcome | None = None, phase: str = "error") -> NoReturn:
+    async def _fail(self, rec: StepRecord, exc: BrowserOpsError, *, phase: str = "error", step: int | None = None,
+                    label: str | None = None) -> NoReturn:
         raise NotImplementedError
-
 
     def _page_steps(self, a: PlanAction) -> list[PlanAction]:
         """The steps with a target from ``a`` on that act on the same page: up to the next navigation, and no
@@ -46,7 +46,7 @@ class PageChecks:
                 break
         return out
 
-    async def _check_page(self, a: PlanAction, event: StepEvent, outcome: StepOutcome) -> PageListing:
+    async def _check_page(self, rec: StepRecord) -> PageListing:
         """Before touching a page: every target its steps need is there, and every field the diff was computed
         from still holds the value prepare saw. Otherwise nothing on the page is changed. Returns the listing
         the check used: nothing has happened on the page since, so step ``a`` resolves in it.
@@ -54,6 +54,7 @@ class PageChecks:
         A target prepare never saw (behind a click it does not make), on a page where an earlier step acts
         first, may appear only because of that step (the row a typed search shows): it is looked for when its
         step comes instead. A target prepare saw must be here before anything is touched."""
+        a = rec.action
         fingerprint = self.plan.fingerprint
         values = fingerprint.values if fingerprint is not None else {}
         current: dict[str, str | None] = {}
@@ -76,25 +77,25 @@ class PageChecks:
                 if exc.code is ErrorCode.SITE_CHANGED:
                     exc = BrowserOpsError(exc.code, f"Step {b.number} ({b.label()}): {exc.message} {self._so_far()}",
                                           details={**exc.details, "failedStep": b.number})
-                await self._fail(event, a.number, a.label(), exc, outcome=outcome, phase="error")
+                await self._fail(rec, exc, phase="error")
             if key is not None and not b.sensitive and key in values:
                 current[key] = current_value(b, element) or None
         if fingerprint is None:
             return page
-        await self._stale(a, event, outcome, stale_fields(self.plan, {**fingerprint.values, **current}))
+        await self._stale(rec, stale_fields(self.plan, {**fingerprint.values, **current}))
         return page
 
     def _so_far(self) -> str:
         return what_ran([(o.number, o.kind) for o in self.outcomes if o.status == "ok" and o.side_effect
                          not in CONFIRM_FREE_VALUES])
 
-    async def _stale(self, a: PlanAction, event: StepEvent, outcome: StepOutcome, stale: list[str]) -> None:
+    async def _stale(self, rec: StepRecord, stale: list[str]) -> None:
         if stale:
             names = ", ".join(stale)
-            await self._fail(event, a.number, a.label(), BrowserOpsError(
+            await self._fail(rec, BrowserOpsError(
                 ErrorCode.PLAN_STALE,
                 f"The page changed since prepare: {names} no longer hold{'s' if len(stale) == 1 else ''} the "
                 f"value{'s' if len(stale) > 1 else ''} the diff was computed against. {self._so_far()} Re-run "
                 "`browserops prepare` and review the new diff.",
                 details={"fields": stale},
-            ), outcome=outcome, phase="error")
+            ), phase="error")
