@@ -1,8 +1,9 @@
-"""Two-phase commit (docs/design.md §5): the plan model (plan.json, step files, :func:`build_plan`), the diff and
-the confirm phrase, and the engine — ``prepare`` (read-only: looks, rehearses in-page steps in a fenced copy of the
-browser, and writes the plan) and ``run`` (executes it after ``--confirm <phrase>``, in the lane, with evidence).
-The engine reaches the browser only through the tool catalogue; where plan steps come from (packs in ``packs/``, a
-goal explored in ``agent/``) is not decided here.
+"""Two-phase commit (docs/design.md §5): the plan model (``model/``: plan.json, step files, :func:`build_plan`, the
+diff and the confirm phrase) and the engine — one step interpreter (``interpret/``) walked by three phases:
+``prepare/`` (read-only: looks, rehearses in-page steps in a fenced copy of the browser, and writes the plan),
+``run/`` (executes it after ``--confirm <phrase>``, in the lane, with evidence) and ``record/`` (writes a step file
+from what a person does). The engine reaches the browser only through the tool catalogue (``interpret/guard.py``);
+where plan steps come from (packs in ``packs/``, a goal explored in ``agent/``) is not decided here.
 """
 
 from browserops.plan.model.build import PlanDraft, build_plan

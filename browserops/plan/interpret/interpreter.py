@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn, Protocol
 
 from browserops.contract import BrowserOpsError
-from browserops.evidence import StepEvent
+from browserops.evidence import BundleWriter, StepEvent
 from browserops.plan.interpret.acting import Act, StepInput, Unchanged, act_for
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.pages import PageSeen, wait_expect
@@ -93,6 +93,21 @@ class Phase(Protocol):
 
     def done(self, rec: StepRecord) -> None:
         """The step is over: log its event and say its progress line."""
+
+
+class PhaseBase:
+    """What every phase that walks steps holds: the door to the browser, the bundle it records into, where its
+    progress lines go and where the tab is."""
+
+    def __init__(self, tools: GuardedTools, writer: BundleWriter, progress: Progress | None) -> None:
+        self.tools = tools
+        self.writer = writer
+        self.progress = progress
+        self.seen = PageSeen()
+
+    def say(self, line: str) -> None:
+        if self.progress:
+            self.progress(line)
 
 
 class StepInterpreter:

@@ -6,44 +6,7 @@ how messages name a step (``facts``). Nothing here lists, acts or waits: that is
 ``browserops.plan.model`` is also a name packs import (cli_contract.md): it offers the plan document's names.
 """
 
-from browserops.plan.model.document import (
-    FORMAT_VERSION,
-    BrowserPlan,
-    DiffEntry,
-    EvidenceItem,
-    Fingerprint,
-    PageFingerprint,
-    PlanAction,
-    PlanCounts,
-    PlanSource,
-    PrepareProblem,
-    Requirement,
-    SideEffectsSummary,
-    fill_keys,
-    missing_evidence,
-    new_request_id,
-    number_steps,
-    required_evidence,
-    stale_fields,
-)
+from browserops.plan.model import document as _document
+from browserops.plan.model.document import *  # noqa: F403  (the plan document's names, as document.__all__ lists them)
 
-__all__ = [
-    "FORMAT_VERSION",
-    "BrowserPlan",
-    "DiffEntry",
-    "EvidenceItem",
-    "Fingerprint",
-    "PageFingerprint",
-    "PlanAction",
-    "PlanCounts",
-    "PlanSource",
-    "PrepareProblem",
-    "Requirement",
-    "SideEffectsSummary",
-    "fill_keys",
-    "missing_evidence",
-    "new_request_id",
-    "number_steps",
-    "required_evidence",
-    "stale_fields",
-]
+__all__ = list(_document.__all__)

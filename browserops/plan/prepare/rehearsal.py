@@ -26,9 +26,8 @@ from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.interpret.acting import Act, Unchanged
 from browserops.plan.interpret.field_values import current_value
 from browserops.plan.interpret.guard import GuardedTools
-from browserops.plan.interpret.interpreter import Progress, StepInterpreter, StepRecord
+from browserops.plan.interpret.interpreter import PhaseBase, Progress, StepInterpreter, StepRecord
 from browserops.plan.interpret.pages import (
-    PageSeen,
     login_error,
     login_shown,
     open_url,
@@ -37,32 +36,28 @@ from browserops.plan.interpret.pages import (
     snapshot_into,
 )
 from browserops.plan.interpret.read_back import Mismatch
-from browserops.plan.interpret.resolve import PageListing, Resolved, match_items, wanted_value
-from browserops.plan.model.document import DiffEntry, PageFingerprint, PlanAction, PrepareProblem
+from browserops.plan.interpret.resolve import PageListing, Resolved, match_items
+from browserops.plan.model.document import PageFingerprint, PlanAction
 from browserops.plan.model.facts import signs_in_here, step_title
 from browserops.plan.model.steps import Action, Kind
 from browserops.plan.prepare.form_check import form_problems
 from browserops.plan.prepare.walk_record import Blind, WalkRecord
-from browserops.privacy import mask_pii
 from browserops.tools.rehearsal import RequestFence
 
 UNMADE_KINDS = frozenset({Kind.SUBMIT, Kind.PAYMENT})  # never rehearsed
 CLICKED_KINDS = frozenset({Kind.ACT, Kind.PRESS})  # rehearsed clicks: what follows is another listing
 
 
-class RehearsalPhase:
+class RehearsalPhase(PhaseBase):
     """One prepare pass over the steps in the rehearsal browser, recording into the bundle as it goes."""
 
     def __init__(self, tools: GuardedTools, fence: RequestFence, writer: BundleWriter, actions: Sequence[PlanAction],
                  *, start_url: str, keys: Mapping[int, str], secrets: Mapping[int, str],
                  progress: Progress | None = None) -> None:
-        self.tools = tools
+        super().__init__(tools, writer, progress)
         self.fence = fence
-        self.writer = writer
         self.actions = actions
         self.keys = keys
-        self.progress = progress
-        self.seen = PageSeen()
         self.found = WalkRecord()
         self.blind: Blind | None = None
         self.unmade: PlanAction | None = None  # the latest click prepare did not make
@@ -72,10 +67,6 @@ class RehearsalPhase:
         self.segment: tuple[list[dict[str, Any]], dict[str, str]] | None = None  # listing at the page's start
         self.last_rehearsed: int | None = None  # in the current segment
         self.interpreter = StepInterpreter(self, tools, actions, start_url=start_url, secrets=secrets)
-
-    def say(self, line: str) -> None:
-        if self.progress:
-            self.progress(line)
 
     async def step(self, a: PlanAction) -> None:
         await self.interpreter.step(a)
@@ -187,7 +178,7 @@ class RehearsalPhase:
             rec.said = f"{a.key} on the focused element"
             return True
         if a.kind is Kind.FILL:
-            self._fill(a, current_value(a, el))
+            self.found.read(self.keys[a.number], a, current_value(a, el))
             return True
         if a.kind in UNMADE_KINDS:
             await self._check_form(a, el)
@@ -211,7 +202,7 @@ class RehearsalPhase:
         return data
 
     async def mismatch(self, rec: StepRecord, found: Mismatch) -> None:
-        self._problem(rec.action, ErrorCode.ACTION_FAILED, found.message)
+        self.found.problem(rec.action, ErrorCode.ACTION_FAILED, found.message)
 
     async def expectation_missing(self, rec: StepRecord, act: Act) -> None:
         a = rec.action
@@ -220,7 +211,7 @@ class RehearsalPhase:
         if needed:  # the page waited for what the fence refused: not a problem of the plan
             self._rehearsed(a)
         else:
-            self._problem(a, ErrorCode.ACTION_FAILED, f"Rehearsing {step_title(a)}: after the click the page did "
+            self.found.problem(a, ErrorCode.ACTION_FAILED, f"Rehearsing {step_title(a)}: after the click the page did "
                           f"not show {a.expect.text or a.expect.url_contains!r}.")
             self.blind = Blind(a.number, f"{step_title(a)} did not show what it expects when rehearsed")
         rec.note += "; rehearsed: the expected text did not come"
@@ -259,7 +250,7 @@ class RehearsalPhase:
         a = rec.action
         self.found.not_read[a.number] = reason
         if a.kind is Kind.FILL:
-            self._fill_unread(a)
+            self.found.not_read_value(self.keys[a.number], a)
         rec.status, rec.note, rec.said = "skipped", f"not read: {reason}", f"not read ({reason})"
 
     async def _missing(self, rec: StepRecord, what: str, cause: BrowserOpsError | None = None) -> None:
@@ -310,30 +301,7 @@ class RehearsalPhase:
                     a.revealed_by = self.last_rehearsed
         return element
 
-    # ------------------------------------------------------------------ values
-
-    def _fill(self, a: PlanAction, before: str | None) -> None:
-        key = self.keys[a.number]
-        if a.sensitive:
-            # Only whether it changes: '+' into an empty field, '~' over a filled one. Never a value or digest.
-            entry = DiffEntry.compute(key, a.number, before, "(new)", sensitive=True)
-        else:
-            self.found.values[key] = before or None
-            entry = DiffEntry.compute(key, a.number, before, wanted_value(a))
-        if entry is not None:
-            self.found.diff.append(entry)
-
-    def _fill_unread(self, a: PlanAction) -> None:
-        key = self.keys[a.number]
-        self.found.unread.append(a.number)
-        if not a.sensitive:
-            self.found.unread_fields.append(key)
-        self.found.diff.append(DiffEntry.not_read(key, a.number, wanted_value(a), sensitive=a.sensitive))
-
     # ------------------------------------------------------------------ rehearsing
-
-    def _problem(self, a: PlanAction, code: ErrorCode, message: str) -> None:
-        self.found.problems.append(PrepareProblem(step=a.number, code=code.value, message=mask_pii(message)[:1000]))
 
     def _rehearsed(self, a: PlanAction) -> None:
         self.found.rehearsed.append(a.number)
@@ -346,7 +314,7 @@ class RehearsalPhase:
 
     async def _failed(self, a: PlanAction, exc: BrowserOpsError) -> None:
         """A step that could not be rehearsed is a problem; the page after it is not the run's."""
-        self._problem(a, exc.code, f"Rehearsing {step_title(a)}: {exc.message}")
+        self.found.problem(a, exc.code, f"Rehearsing {step_title(a)}: {exc.message}")
         self.blind = Blind(a.number, f"{step_title(a)} could not be rehearsed ({exc.code.value})")
         if exc.code is ErrorCode.DIALOG_OPEN:  # Cancel the page's question: the walk goes on reading
             with contextlib.suppress(BrowserOpsError):
@@ -356,4 +324,4 @@ class RehearsalPhase:
         """Just before a submit: what the form itself says is wrong (constraint validation, aria-invalid, error
         text on the page), each a problem of this step."""
         for found in await form_problems(self.tools, el):
-            self._problem(a, ErrorCode.FORM_INVALID, found)
+            self.found.problem(a, ErrorCode.FORM_INVALID, found)

@@ -29,6 +29,7 @@ from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.pages import settle
 from browserops.plan.interpret.resolve import label_key, list_all
+from browserops.plan.record.fills import FieldNotes, fill_step
 from browserops.plan.record.values import (
     CHECK_ROLES,
     CLICK_ROLES,
@@ -37,7 +38,6 @@ from browserops.plan.record.values import (
     Recording,
     drop_searches,
     event_value,
-    field_key,
     is_sensitive,
     listed_value,
     same_values,
@@ -80,13 +80,8 @@ class Recorder:
         self._earlier: list[dict[str, Any]] = []  # the last listing of the document before this one
         self._doc: object = None  # the document the baseline was taken on (the watch says which)
         self._pending: dict[str, Change] = {}  # blind id -> change, in the order first changed
-        self._files: dict[str, list[str]] = {}
-        self._options: dict[str, list[str]] = {}  # blind id -> the choices a select offered
-        self._labels: dict[str, list[str]] = {}  # blind id -> the field's label texts, placeholder, title
-        self._groups: dict[str, tuple[str, list[str]]] = {}  # radio blind id -> (group's label, its radios' ids)
-        self._secret: set[str] = set()  # fields whose value the page's listener withheld (autocomplete says so)
+        self._notes = FieldNotes()  # what the page's listener said about each field besides its value
         self._picked: set[str] = set()  # widgets whose value is an option picked (it came with the select's event)
-        self._key_names: dict[str, str] = {}  # widget blind id -> the label of the select it stands for
         self._answer_due: int | None = None  # the step whose click may have opened a dialog (its answer is next)
         self._keys: set[str] = set()
 
@@ -121,7 +116,7 @@ class Recorder:
         self._items = items
         for item in items:
             blind = str(item["id"])
-            if blind in self._secret or blind in self._picked:
+            if blind in self._notes.secret or blind in self._picked:
                 continue  # only whether it is filled is known / the option picked came with its event
             if (blind in self._pending and isinstance(self._pending[blind].value, str) and not is_sensitive(item)
                     and item.get("role") != "combobox"):
@@ -153,16 +148,7 @@ class Recorder:
 
     async def _on_change(self, event: dict[str, Any]) -> None:
         blind = str(event.get("blindId") or "")
-        if event.get("files") is not None and blind:
-            self._files[blind] = [str(f) for f in event["files"]]
-        if isinstance(event.get("labels"), list) and blind:
-            self._labels[blind] = [str(t) for t in event["labels"] if str(t).strip()]
-        if event.get("groupLabel") and isinstance(event.get("group"), list) and blind:
-            self._groups[blind] = (str(event["groupLabel"]), [str(g) for g in event["group"]])
-        if isinstance(event.get("filled"), bool) and blind:
-            self._secret.add(blind)
-        if isinstance(event.get("options"), list) and blind:
-            self._options[blind] = [str(o) for o in event["options"] if str(o).strip()]
+        self._notes.take(blind, event)
         item = self._known(blind)
         now = event_value(event)
         if event.get("moved") and item is not None and now is not None:  # a chooser's list: what it holds
@@ -193,11 +179,11 @@ class Recorder:
         widget = min(widgets, key=lambda i: (i.get("role") != "combobox", int(i.get("n") or 0)))
         blind = str(widget["id"])
         self._picked.add(blind)
-        self._options[blind] = self._options.get(str(event.get("blindId")), [])
+        self._notes.options[blind] = self._notes.options.get(str(event.get("blindId")), [])
         labels = [str(t) for t in event.get("labels") or [] if str(t).strip()]
-        self._labels[blind] = list(dict.fromkeys([*labels, *self._labels.get(blind, [])]))
+        self._notes.labels[blind] = list(dict.fromkeys([*labels, *self._notes.labels.get(blind, [])]))
         if labels:
-            self._key_names[blind] = labels[0]  # the select's own label names the business field
+            self._notes.key_names[blind] = labels[0]  # the select's own label names the business field
         self._pending.pop(blind, None)
         self._changed(blind, widget, now)
         picked = [label_key(v) for v in (now if isinstance(now, list) else [now])]
@@ -325,55 +311,21 @@ class Recorder:
     def _target(self, item: dict[str, Any]) -> dict[str, Any]:
         listing = next((listed for listed in (self._items, self._earlier)
                         if any(i["id"] == item["id"] for i in listed)), [item])
-        return step_target(item, listing, self._labels.get(str(item["id"]), []))
+        return step_target(item, listing, self._notes.labels.get(str(item["id"]), []))
 
     def _flush(self) -> None:
         """The current page's changed fields become fill steps, in the order they were first changed."""
         for blind, change in self._pending.items():
-            item, value = change.item, change.value
-            role, name = str(item.get("role")), str(item.get("name") or "")
-            target = self._target(item)
-            if not target["names"] and not target.get("labels"):
-                continue  # an unnamed field cannot be found again by meaning; the author adds it by hand
-            key = field_key(self._key_names.get(blind, name), self._keys, self._labels.get(blind))
-            step: dict[str, Any] = {"kind": "fill", "field": key, "target": target}
-            if role in CHECK_ROLES:
-                if role == "radio":
-                    if value is not True:
-                        continue  # the radio that was left; the one chosen records the choice
-                    step.update(action="check", value=True, display=name)
-                    self._keys.discard(key)
-                    choices = self._choices(blind)
-                    if choices:  # a named group: the choice among its radios (a pack makes them an enum)
-                        step.update(field=field_key(self._groups[blind][0], self._keys), options=choices)
-                        self.recording.inputs[step["field"]] = name  # for a pack; the step itself names the radio
-                else:
-                    step.update(action="check", valueRef={"key": key})
-                    self.recording.inputs[key] = bool(value)
-            elif item.get("type") == "file":
-                names = self._files.get(blind) or []
-                step.update(action="upload", valueRef={"key": key})
-                self.recording.inputs[key] = names[0] if len(names) == 1 else names
-            elif is_sensitive(item) or blind in self._secret:
-                step.update(action="type", valueRef={"key": key, "sensitive": True})
-                self.recording.inputs[key] = None
-                self.recording.sensitive.append(key)
-            elif role in ("combobox", "listbox") or item.get("type") == "select" or isinstance(value, list):
-                step.update(action="select", valueRef={"key": key})
-                if self._options.get(blind):
-                    step["options"] = self._options[blind]
-                self.recording.inputs[key] = value
-            else:
-                step.update(action="type", valueRef={"key": key})
-                self.recording.inputs[key] = value
-            self.recording.steps.append(step)
-            self.say(f"fill: {role} \"{name}\"" + (" (sensitive: no value kept)" if key in self.recording.sensitive
-                                                     else ""))
+            choices = self._choices(blind) if change.item.get("role") == "radio" else []
+            line = fill_step(self.recording, blind, change, self._target(change.item), self._notes, self._keys,
+                             choices)
+            if line is not None:
+                self.say(line)
         self._pending = {}
 
     def _choices(self, blind: str) -> list[str]:
         """The names of the radios in a chosen radio's named group (empty: no name, or fewer than two)."""
-        _, members = self._groups.get(blind, ("", []))
+        _, members = self._notes.groups.get(blind, ("", []))
         names = [str(i.get("name") or "") for m in members if (i := self._known(m)) is not None]
         return names if len(names) > 1 and all(names) else []
 

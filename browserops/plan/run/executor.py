@@ -23,9 +23,8 @@ from browserops.plan.interpret.acting import Act, Unchanged
 from browserops.plan.interpret.dialogs import answer_planned_dialog
 from browserops.plan.interpret.field_values import current_value
 from browserops.plan.interpret.guard import GuardedTools
-from browserops.plan.interpret.interpreter import Progress, StepInterpreter, StepRecord
+from browserops.plan.interpret.interpreter import PhaseBase, Progress, StepInterpreter, StepRecord
 from browserops.plan.interpret.pages import (
-    PageSeen,
     open_url,
     page_name,
     screenshot_into,
@@ -48,18 +47,15 @@ from browserops.privacy import EnteredValues
 DOWNLOAD_MS = 30_000
 
 
-class RunPhase(PageChecks):
+class RunPhase(PhaseBase, PageChecks):
     """One run attempt over a plan. ``confirmed`` decides whether browser-act steps run at all."""
 
     def __init__(self, tools: GuardedTools, writer: BundleWriter, plan: BrowserPlan, *, confirmed: bool,
                  secrets: Mapping[int, str], progress: Progress | None = None, login_wait_s: float = 0.0) -> None:
-        self.tools = tools
-        self.writer = writer
+        super().__init__(tools, writer, progress)
         self.plan = plan
         self.confirmed = confirmed
-        self.progress = progress
         self.login_wait_s = login_wait_s
-        self.seen = PageSeen()
         self.outcomes: list[StepOutcome] = []
         self.keys = fill_keys(plan.actions)
         self.checked: set[int] = set()  # steps whose page values were checked against the fingerprint
@@ -77,10 +73,6 @@ class RunPhase(PageChecks):
         self.started = 0.0  # when the running step began (monotonic)
         self.settled_calls: int | None = None  # how many tool calls had run when the page last settled
         self.interpreter = StepInterpreter(self, tools, plan.actions, start_url=plan.start_url, secrets=secrets)
-
-    def say(self, line: str) -> None:
-        if self.progress:
-            self.progress(line)
 
     async def run(self) -> None:
         event = StepEvent.begin(step=0, kind="navigate", tool="browser_navigate", args={"url": self.plan.start_url})
