@@ -39,7 +39,7 @@ from browserops.evidence.attestation import seal
 from browserops.evidence.events import StepEvent
 from browserops.evidence.manifest import render_manifest, write_manifest
 from browserops.evidence.models import Approval, Attempt, BundleInfo, FinalStatus, Phase, confirmed_run
-from browserops.evidence.signing import SIGNATURE_FILE, Signer, load_signer, mark_signed
+from browserops.evidence.signing import SIGNATURE_FILE, Signer, load_signer
 from browserops.evidence.summary import render_summary
 from browserops.privacy import mask_pii
 
@@ -326,7 +326,6 @@ class BundleWriter:
         if self.signer is not None:
             # Signature before manifest: a crash in between leaves no manifest, which reads as interrupted.
             seal(self.path, self.signer, data, request_id=self._info.request_id, status=status)
-            mark_signed(self.path.parent.parent, self.signer.fingerprint)
         manifest = write_manifest(self.path, data)
         self._finished = True
         return manifest
