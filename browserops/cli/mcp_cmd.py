@@ -40,7 +40,8 @@ def mcp(state: CliState, use_http: bool, port: int, browser: BrowserMode) -> Non
     from browserops.mcp_server import BrowserOpsMCP, serve_http, serve_stdio
 
     settings = state.loaded().settings
-    app = BrowserOpsMCP(settings, state.workspace, browser.session_options(settings))
+    app = BrowserOpsMCP(settings, state.workspace, browser.session_options(settings),
+                        run_flags=browser.cli_args(with_headed=False))
     if use_http:
         state.progress(f"browserops MCP server on http://127.0.0.1:{port}/mcp (workspace {state.workspace}); "
                        "Ctrl+C to stop.")
