@@ -33,8 +33,7 @@ from browserops.plan.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, Guarde
 from browserops.plan.model import BrowserPlan, missing_evidence
 from browserops.plan.phrase import normalize_phrase, plan_digest, verify_phrase
 from browserops.plan.step_outcome import StepFailed, StepOutcome
-from browserops.plan.step_runner import Progress, StepExecutor
-from browserops.plan.steps import Action
+from browserops.plan.step_runner import Progress, StepExecutor, input_texts
 from browserops.privacy import EnteredValues
 from browserops.tools.context import ToolContext
 
@@ -218,9 +217,7 @@ def typed_values(plan: BrowserPlan, secrets: Mapping[int, str], entered: Entered
     """Every form of what the run enters into fields: the plan's typed and chosen values and the sensitive ones
     from the input, in each spelling they take (a date converted, digits an input mask regrouped), and what the
     fields held afterwards (``entered``, collected by the runner from each result)."""
-    values = [v for a in plan.actions if a.action in (Action.TYPE, Action.SELECT)
-              for v in (a.value if isinstance(a.value, list) else [a.value]) if isinstance(v, str)]
-    forms = EnteredValues([*values, *secrets.values()])
+    forms = EnteredValues([*input_texts(plan), *secrets.values()])
     return sorted({*forms.forms(), *(entered.forms() if entered is not None else [])}, key=len, reverse=True)
 
 

@@ -198,7 +198,10 @@ class PlanSource(PlanModel):
     kind: Literal["pack", "steps", "agent"]
     name: str | None = Field(None, max_length=200, description="Pack name, or the step file's title.")
     path: str | None = Field(None, max_length=4000, description="Step file or input file path.")
-    input_digest: str | None = Field(None, pattern=r"^[0-9a-f]{64}$", description="SHA-256 of the input file.")
+    input_digest: str | None = Field(
+        None, pattern=r"^(?:hmac-sha256:)?[0-9a-f]{64}$",
+        description="Keyed digest (HMAC-SHA256, the workspace's secret) of the input file; plans prepared before "
+        "keyed digests hold its plain SHA-256.")
 
 
 @dataclass(frozen=True)

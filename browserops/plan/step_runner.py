@@ -39,10 +39,16 @@ from browserops.plan.step_checks import PageChecks
 from browserops.plan.step_facts import signs_in_here
 from browserops.plan.step_outcome import StepFailed, StepOutcome, move_export
 from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url, word_action
-from browserops.privacy import EnteredValues
+from browserops.privacy import SECRET, EnteredValues
 
 Progress = Callable[[str], None]
 DOWNLOAD_MS = 30_000
+
+
+def input_texts(plan: BrowserPlan) -> list[str]:
+    """The texts the plan types or chooses (its sensitive values come from the input at run time)."""
+    return [v for a in plan.actions if a.action in (Action.TYPE, Action.SELECT)
+            for v in (a.value if isinstance(a.value, list) else [a.value]) if isinstance(v, str)]
 
 
 class StepExecutor(PageChecks):
@@ -67,6 +73,10 @@ class StepExecutor(PageChecks):
         self.exports: list[dict[str, Any]] = []
         self.snapshots = 0
         self.entered = EnteredValues()  # every form the run's values took in the page (masked out of a trace)
+        # The ledger writes no path segment that holds one of the plan's input values, and no digest of a body that
+        # carries a secret (privacy.py).
+        tools.ctx.session.requests.hide(EnteredValues([*input_texts(plan), *secrets.values()]),
+                                        secrets=EnteredValues(secrets.values()))
         self.last_after: bytes | None = None  # the latest after screenshot, while nothing happened since
         self.session = tools.ctx.session
         self.watch: SaveWatch | None = None  # the running step's wait for its change to be saved
@@ -279,7 +289,7 @@ class StepExecutor(PageChecks):
             # Several options (a multiple select, a two-list chooser, a tag input): one call picks them all.
             chosen = {"options": value} if isinstance(value, list) else {"text": value}
             args = {"index": el.number, "action": verb, **chosen, **el.act_args()}
-            logged = {**args, "text": "(sensitive)"} if a.sensitive else None
+            logged = {**args, "text": dict(SECRET)} if a.sensitive else None  # no length, no digest
             data = await self._call("browser_overlay_act", args, event, logged)
             for one in value if isinstance(value, list) else [value]:
                 self.entered.add(one)
