@@ -43,6 +43,7 @@ TRAITS_META = "browserops/traits"
 # A front-door tool for a master agent, never offered to an agent: the server's own agent (browser_task) and its
 # two-phase tools (browser_prepare, browser_run, browser_evidence).
 AGENT_META = "browserops/agent"
+ALIAS_META = "browserops/alias_of"  # another name of a listed tool (for clients written against it): never offered
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 
 from browserops import __version__
 from browserops.agent.task import TASK_DESCRIPTION, TASK_TOOL, TaskArgs, run_task
-from browserops.agent.toolspec import AGENT_META, SIDE_EFFECT_META, TRAITS_META, ToolSpec, catalogue_specs
+from browserops.agent.toolspec import AGENT_META, ALIAS_META, SIDE_EFFECT_META, TRAITS_META, ToolSpec, catalogue_specs
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, SideEffect, ToolResult, error_from
@@ -184,21 +184,28 @@ def annotations_for(tool: ToolDef[Any]) -> ToolAnnotations:
     )
 
 
-def _mcp_tool(app: BrowserOpsMCP, tool: ToolDef[Any]) -> Tool:
+def _mcp_tool(app: BrowserOpsMCP, tool: ToolDef[Any], alias: str | None = None) -> Tool:
+    """The tool as MCP lists it; with ``alias``, the same tool under another name it answers to (a client written
+    against that name finds it listed), marked so that an agent is not offered it twice."""
     name = tool.name
+    meta: dict[str, Any] = {SIDE_EFFECT_META: tool.side_effect.value, TRAITS_META: tool.traits.to_meta()}
+    description = f"{tool.description} [side effect: {tool.side_effect.value}]"
+    if alias is not None:
+        meta[ALIAS_META] = name
+        description = f"Another name of {name}. {description}"
 
     async def run(arguments: dict[str, Any]) -> CallToolResult:
         return to_call_tool_result(await app.call(name, arguments))
 
     return Tool(
         fn=run,
-        name=name,
-        description=f"{tool.description} [side effect: {tool.side_effect.value}]",
+        name=alias or name,
+        description=description,
         parameters=tool.input_schema(),
         fn_metadata=raw_metadata(),
         is_async=True,
         annotations=annotations_for(tool),
-        meta={SIDE_EFFECT_META: tool.side_effect.value, TRAITS_META: tool.traits.to_meta()},
+        meta=meta,
     )
 
 
@@ -228,7 +235,9 @@ def build_server(app: BrowserOpsMCP) -> MCPServer:
         SERVER_NAME,
         instructions=INSTRUCTIONS,
         version=__version__,
-        tools=[_mcp_tool(app, tool) for tool in all_definitions()] + [_task_tool(app)] + plan_tools(PlanTools(app)),
+        tools=[_mcp_tool(app, tool) for tool in all_definitions()]
+        + [_mcp_tool(app, tool, alias) for tool in all_definitions() for alias in tool.aliases]
+        + [_task_tool(app)] + plan_tools(PlanTools(app)),
         log_level="WARNING",
     )
 

@@ -28,7 +28,7 @@ async def test_streamable_http(workspace: Path, demo_site: DemoSite) -> None:
         await wait_listening(port, proc)
         async with Client(f"http://127.0.0.1:{port}/mcp") as client:
             names = {t.name for t in (await client.list_tools()).tools}
-            assert names == {t.name for t in all_tools()} | FRONT_DOOR_TOOLS
+            assert names == {n for t in all_tools() for n in (t.name, *t.aliases)} | FRONT_DOOR_TOOLS
             nav = await call(client, "browser_navigate", url=demo_site.base_url + "/search?q=stapler")
             assert nav["status"] == "ok" and nav["data"]["title"] == "Search results"
             tabs = await call(client, "browser_switch_tab")

@@ -28,7 +28,7 @@ def server_params(workspace: Path, *extra: str) -> StdioServerParameters:
 async def test_stdio_session_end_to_end(workspace: Path, demo_site: DemoSite) -> None:
     async with Client(server_params(workspace)) as client:
         names = {t.name for t in (await client.list_tools()).tools}
-        assert names == {t.name for t in all_tools()} | FRONT_DOOR_TOOLS
+        assert names == {n for t in all_tools() for n in (t.name, *t.aliases)} | FRONT_DOOR_TOOLS
         # The browser starts lazily: nothing runs before the first call.
         assert not browser_of_server(str(workspace))
 
