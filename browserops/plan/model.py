@@ -346,6 +346,12 @@ def number_steps(steps: Sequence[Step]) -> list[PlanAction]:
     return actions
 
 
+def input_texts(plan: BrowserPlan) -> list[str]:
+    """The texts the plan types or chooses (its sensitive values come from the input at run time)."""
+    return [v for a in plan.actions if a.action in (Action.TYPE, Action.SELECT)
+            for v in (a.value if isinstance(a.value, list) else [a.value]) if isinstance(v, str)]
+
+
 def fill_keys(actions: Sequence[PlanAction]) -> dict[int, str]:
     """step number -> the name each fill goes by in the diff and the fingerprint: its field (else
     ``stepN``), made unique within the plan. Prepare and run derive it the same way from the plan alone."""

@@ -45,12 +45,6 @@ Progress = Callable[[str], None]
 DOWNLOAD_MS = 30_000
 
 
-def input_texts(plan: BrowserPlan) -> list[str]:
-    """The texts the plan types or chooses (its sensitive values come from the input at run time)."""
-    return [v for a in plan.actions if a.action in (Action.TYPE, Action.SELECT)
-            for v in (a.value if isinstance(a.value, list) else [a.value]) if isinstance(v, str)]
-
-
 class StepExecutor(PageChecks):
     """One run attempt over a plan. ``confirmed`` decides whether browser-act steps run at all."""
 
@@ -73,10 +67,6 @@ class StepExecutor(PageChecks):
         self.exports: list[dict[str, Any]] = []
         self.snapshots = 0
         self.entered = EnteredValues()  # every form the run's values took in the page (masked out of a trace)
-        # The ledger writes no path segment that holds one of the plan's input values, and no digest of a body that
-        # carries a secret (privacy.py).
-        tools.ctx.session.requests.hide(EnteredValues([*input_texts(plan), *secrets.values()]),
-                                        secrets=EnteredValues(secrets.values()))
         self.last_after: bytes | None = None  # the latest after screenshot, while nothing happened since
         self.session = tools.ctx.session
         self.watch: SaveWatch | None = None  # the running step's wait for its change to be saved
