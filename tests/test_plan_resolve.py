@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from browserops.cli.plan_support import start_url
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter
 from browserops.plan.attempt import check_confirm, check_plan_file, sensitive_values
@@ -21,6 +20,7 @@ from browserops.plan.reference import find_reference
 from browserops.plan.resolve import Resolved, current_value, match_items, wanted_value
 from browserops.plan.resolve import label_key as normalise
 from browserops.plan.steps import SemanticTarget, Step
+from browserops.twophase import start_url
 from tests.plan_samples import expense_plan
 
 

@@ -23,7 +23,7 @@ from browserops.plan.model import (
     new_request_id,
     stale_fields,
 )
-from browserops.plan.phrase import confirm_phrase, plan_digest, verify_phrase
+from browserops.plan.phrase import confirm_phrase, contains_phrase, plan_digest, verify_phrase
 from browserops.plan.steps import Action, Expectation, Kind, SemanticTarget, Step, StepFile, ValueRef, Within
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "Within",
     "build_plan",
     "confirm_phrase",
+    "contains_phrase",
     "load_plan",
     "load_steps",
     "missing_evidence",
