@@ -14,7 +14,7 @@ from tests.realapps.harness import RunningApp
 from tests.realapps.suite import app_tests
 
 CORPUS_APP = "wagtail_site"
-test_task, test_a_task_twice_on_fresh_seeds = app_tests(CORPUS_APP, twice="edit_and_publish")
+test_task = app_tests(CORPUS_APP, twice="edit_and_publish")
 
 
 def test_a_page_wagtail_refuses_fails_the_run_and_saves_nothing(app: RunningApp, profile: Path,
