@@ -24,7 +24,7 @@ from pydantic import Field, ValidationError
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error, error_from, ok
 from browserops.evidence import Approval
-from browserops.mcp_server.approval import Approve, Gate, approval_of, gate
+from browserops.mcp_server.approval import Approve, Gate, approval_of, gate, refuse_phrase
 from browserops.plan import BrowserPlan
 from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.prepare import PreparedPlan, prepare_plan
@@ -145,7 +145,10 @@ class PlanTools:
 
     async def prepare(self, arguments: Mapping[str, Any], ctx: Context[Any, Any] | None = None) -> ToolResult:
         try:
+            refuse_phrase(arguments)
             args = PrepareArgs.model_validate(dict(arguments))
+        except BrowserOpsError as exc:
+            return error_from(exc)
         except ValidationError as exc:
             return _invalid(exc)
         host = self.host
@@ -263,6 +266,7 @@ class PlanTools:
 
     def evidence(self, arguments: Mapping[str, Any]) -> ToolResult:
         try:
+            refuse_phrase(arguments)
             args = EvidenceArgs.model_validate(dict(arguments))
             return ok(evidence_view(self.host.workspace, args.request_id, hide_phrase=True))
         except ValidationError as exc:
