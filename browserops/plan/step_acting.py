@@ -23,7 +23,7 @@ from browserops.plan.model import PlanAction
 from browserops.plan.pages import PageSeen, snapshot_into
 from browserops.plan.reference import find_reference
 from browserops.plan.resolve import Resolved
-from browserops.privacy import mask_pii
+from browserops.privacy import SECRET, mask_pii
 from browserops.text import fold
 
 
@@ -43,7 +43,7 @@ def word_call(a: PlanAction, el: Resolved, value: Any) -> tuple[dict[str, Any], 
     of its own for (steps.action_spec), and the same masked for the log when the value is sensitive."""
     text = {"text": value} if isinstance(value, str) else {}
     args = {"index": el.number, "action": str(a.action), **text, **el.act_args()}
-    return args, ({**args, "text": "(sensitive)"} if a.sensitive and text else None)
+    return args, ({**args, "text": dict(SECRET)} if a.sensitive and text else None)  # no length, no digest
 
 
 def _said(info: dict[str, object]) -> tuple[str, str]:

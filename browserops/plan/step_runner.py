@@ -39,7 +39,7 @@ from browserops.plan.step_checks import PageChecks
 from browserops.plan.step_facts import signs_in_here
 from browserops.plan.step_outcome import StepFailed, StepOutcome, move_export
 from browserops.plan.steps import CONFIRM_FREE, Action, Kind, absolute_url, word_action
-from browserops.privacy import EnteredValues
+from browserops.privacy import SECRET, EnteredValues
 
 Progress = Callable[[str], None]
 DOWNLOAD_MS = 30_000
@@ -279,7 +279,7 @@ class StepExecutor(PageChecks):
             # Several options (a multiple select, a two-list chooser, a tag input): one call picks them all.
             chosen = {"options": value} if isinstance(value, list) else {"text": value}
             args = {"index": el.number, "action": verb, **chosen, **el.act_args()}
-            logged = {**args, "text": "(sensitive)"} if a.sensitive else None
+            logged = {**args, "text": dict(SECRET)} if a.sensitive else None  # no length, no digest
             data = await self._call("browser_overlay_act", args, event, logged)
             for one in value if isinstance(value, list) else [value]:
                 self.entered.add(one)

@@ -7,10 +7,13 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from mcp.client import Client
 
+from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import Approval, BundleWriter, StepEvent, read_info
-from browserops.mcp_server.approval import approval_message, refuse_model_confirmation
+from browserops.mcp_server import BrowserOpsMCP, build_server
+from browserops.mcp_server.approval import approval_message, refuse_model_confirmation, refuse_phrase
 from browserops.plan import confirm_phrase, contains_phrase, plan_digest
 from browserops.plan.attempt import check_confirm
 from browserops.twophase import evidence_view
@@ -56,6 +59,22 @@ def test_the_caller_cannot_confirm(arguments: dict[str, object]) -> None:
 
 def test_plain_arguments_pass() -> None:
     refuse_model_confirmation({"request_id": REQUEST_ID, "browser": "fresh", "no_wait": True})
+    # prepare and evidence refuse a phrase, not a field a pack may well call "confirm".
+    refuse_phrase({"pack": "demo", "input": {"confirm": True, "approved": "yes"}})
+    with pytest.raises(BrowserOpsError) as caught:
+        refuse_phrase({"steps": f"title: x\nsteps: []\n# {confirm_phrase(expense_plan())}"})
+    assert caught.value.code is ErrorCode.CONFIRM_BY_MODEL
+
+
+async def test_every_plan_tool_refuses_a_phrase_in_its_arguments(workspace: Path) -> None:
+    phrase = confirm_phrase(expense_plan())
+    async with Client(build_server(BrowserOpsMCP(Settings(), workspace))) as client:
+        for name, args in (("browser_prepare", {"steps": f"title: {phrase}", "url": "http://127.0.0.1:9/"}),
+                           ("browser_run", {"request_id": REQUEST_ID, "note": phrase}),
+                           ("browser_evidence", {"request_id": phrase})):
+            result = await client.call_tool(name, args)
+            assert result.structured_content is not None
+            assert result.structured_content["code"] == "BROWSER_CONFIRM_BY_MODEL", (name, result.structured_content)
 
 
 def test_the_question_shows_the_plan_and_never_its_phrase() -> None:

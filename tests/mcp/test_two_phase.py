@@ -20,6 +20,7 @@ import pytest
 import yaml
 from mcp.client import Client, ClientRequestContext
 from mcp.client.stdio import StdioServerParameters
+from mcp.shared.dispatcher import ProgressFnT
 from mcp_types import ElicitRequestParams, ElicitResult, Implementation
 
 from browserops.demo_site import DemoSite
@@ -64,8 +65,8 @@ class Session:
         self.client = client
         self.seen = seen
 
-    async def call(self, name: str, **args: Any) -> dict[str, Any]:
-        result = await self.client.call_tool(name, args)
+    async def call(self, name: str, progress: ProgressFnT | None = None, **args: Any) -> dict[str, Any]:
+        result = await self.client.call_tool(name, args, progress_callback=progress)
         self.seen.extend(c.text for c in result.content if c.type == "text")
         self.seen.append(orjson.dumps(result.structured_content).decode())
         return contract(result)
@@ -245,9 +246,16 @@ async def test_sensitive_values_in_a_fresh_browser(site: DemoSite, workspace: Pa
     person = Person("accept")
     async with Client(_stdio(workspace), mode="legacy", elicitation_callback=person, client_info=CLIENT) as client:
         session = Session(client, seen)
-        prepared = await session.call("browser_prepare", steps=steps, input={"password": "demo"},
+        ticks: list[tuple[float, float | None, str | None]] = []
+
+        async def tick(progress: float, total: float | None, message: str | None) -> None:
+            ticks.append((progress, total, message))
+
+        prepared = await session.call("browser_prepare", progress=tick, steps=steps, input={"password": "demo"},
                                       base_url=site.base_url, browser="fresh")
         assert prepared["status"] == "ok", prepared
+        # The client hears each step as it goes (step and field only: nothing read from the page).
+        assert (3.0, 3.0, "[3/3] submit") in ticks and (2.0, 3.0, "[2/3] fill password") in ticks, ticks
         request_id = prepared["data"]["requestId"]
         assert "password = (sensitive)" in prepared["data"]["diffText"]
         assert '"demo"' not in _text(prepared["data"]["planFile"])
