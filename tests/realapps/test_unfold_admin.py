@@ -1,61 +1,14 @@
 """Django 5.2's admin under django-unfold 0.91 in Russian, through browserops' two phases in real Chromium; the
 sqlite database is the proof.
 
-One server per module, reseeded (a fresh copy of the seeded file) before every attempt. The tasks run in a
-``--profile`` that signed in once on the desk's sign-in page.
+One server per session (tests/realapps/conftest.py), reseeded (a fresh copy of the seeded file) before every
+attempt; the tasks run in a ``--profile`` signed in once on the desk's Russian sign-in page. The tests every app gets
+are in tests/realapps/suite.py; each task's plain Playwright peer runs in bench/real_apps.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from tests.realapps.suite import app_tests
 
-import pytest
-
-from tests.realapps.apps.unfold_admin import app as desk
-from tests.realapps.apps.unfold_admin.tasks import KNOWN_GAPS, TASKS, check_unchanged, profile_for
-from tests.realapps.corpus_checks import assert_done, assert_gap_holds, run_baseline
-from tests.realapps.harness import RunningApp
-from tests.realapps.twophase import two_phase
-
-PASSING = sorted(set(TASKS) - set(KNOWN_GAPS))
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
-    with desk.start(tmp_path_factory.mktemp("unfold-admin")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def signed_in(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return profile_for(app, tmp_path_factory.mktemp("unfold-profile"), next(iter(TASKS.values())))
-
-
-# Defined only while some task passes: an empty parametrisation would show as a skipped test.
-if PASSING:
-    @pytest.mark.parametrize("name", PASSING)
-    def test_task_done_and_in_the_database(app: RunningApp, signed_in: Path, name: str, tmp_path: Path) -> None:
-        task = TASKS[name]
-        desk.reseed(app)
-        assert_done(app, task, two_phase(tmp_path / "ws", app, task, profile=signed_in))
-
-
-if KNOWN_GAPS:
-    @pytest.mark.parametrize("name", sorted(KNOWN_GAPS))
-    def test_known_gap_still_fails_as_recorded(app: RunningApp, signed_in: Path, name: str, tmp_path: Path) -> None:
-        desk.reseed(app)
-        outcome = two_phase(tmp_path / "ws", app, TASKS[name], profile=signed_in)
-        assert_gap_holds(app, TASKS[name], outcome, KNOWN_GAPS[name], check_unchanged)
-
-
-@pytest.mark.parametrize("name", sorted(TASKS))
-async def test_baseline_playwright_script_does_the_task(app: RunningApp, name: str, tmp_path: Path) -> None:
-    """The plain Playwright peer of each task does it (signing in itself), and its check tells the seed from the
-    done task."""
-    task = TASKS[name]
-    desk.reseed(app)
-    with pytest.raises(AssertionError):
-        task.check(app)
-    await run_baseline(app, task, tmp_path / "shots")
-    task.check(app)
+CORPUS_APP = "unfold_admin"
+test_task = app_tests(CORPUS_APP, twice="edit_order")

@@ -4,8 +4,8 @@ questions.
 ``start(tmp)`` migrates and seeds a database once per version of the glue (kept in ``.seed-cache/``), serves a fresh
 copy with Django's own ``runserver`` (``--noreload``; it logs method, path and status of every request) on a free
 port, and ``reseed(app)`` puts a fresh copy of the seeded file in place between tasks. The questions read the
-sqlite file directly, read-only. Sessions live in files beside it, so a profile signed in once stays signed in
-across reseeds.
+sqlite file directly, read-only. Sessions live in files beside it, so a profile signed in once stays signed
+in across reseeds.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -41,24 +42,30 @@ def _manage(env: dict[str, str], *args: str) -> None:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
 
 
+def seed() -> Path:
+    """The migrated and seeded database, built once per version of the app's glue and pins (scripts/setup.sh builds
+    it, so a test session only copies it)."""
+    def build(path: Path) -> None:
+        with tempfile.TemporaryDirectory(prefix="orderdesk-seed-") as sessions:
+            _manage(_env(path, Path(sessions)), "migrate", "--verbosity", "0")
+            _manage(_env(path, Path(sessions)), "seed_corpus", "--password", PASSWORD)
+
+    return seeded_database(HERE, build)
+
+
 @contextlib.contextmanager
 def start(tmp: Path) -> Iterator[RunningApp]:
     live, sessions = tmp / "live.sqlite3", tmp / "sessions"
     sessions.mkdir(parents=True, exist_ok=True)
-
-    def build(path: Path) -> None:
-        _manage(_env(path, sessions), "migrate", "--verbosity", "0")
-        _manage(_env(path, sessions), "seed_corpus", "--password", PASSWORD)
-
-    seed = seeded_database(HERE, build)
-    copy_database(seed, live)
+    seed_file = seed()
+    copy_database(seed_file, live)
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     cmd = [str(PYTHON), "manage.py", "runserver", "--noreload", "--insecure", f"127.0.0.1:{port}"]
     with app_process(cmd, cwd=HERE, env=_env(live, sessions), health_url=base_url + "/admin/login/",
                      log_path=tmp / "requests.log"):
         yield RunningApp("unfold_admin", base_url, tmp / "requests.log",
-                         {"seed": seed, "database": live, "sessions": sessions})
+                         {"seed": seed_file, "database": live, "sessions": sessions})
 
 
 def reseed(app: RunningApp) -> None:
@@ -108,24 +115,9 @@ def clients_and_tags(app: RunningApp, *, seeded: bool = False) -> dict[str, list
             "tags": [tuple(r) for r in query(db, "SELECT name FROM sales_tag ORDER BY id")]}
 
 
-async def signed_in_profile(app: RunningApp, profile: Path) -> None:
-    """A browser profile that signed in once on the desk's own sign-in page (Django's session cookie outlives the
-    browser), made with the same Chromium browserops uses, as a person logs in once in a dedicated profile."""
-    from playwright.async_api import async_playwright
-
-    from browserops.browser.launch.discovery import find_chromium, launch_args
-
-    async with async_playwright() as playwright:
-        context = await playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=find_chromium().path, args=launch_args(), headless=True)
-        try:
-            page = context.pages[0] if context.pages else await context.new_page()
-            await sign_in(page, app.base_url)
-        finally:
-            await context.close()
-
-
 async def sign_in(page: Any, base_url: str) -> None:
+    """Sign in on the desk's own (Russian) sign-in page; Django's session cookie outlives the browser, so a profile
+    signed in once stays signed in."""
     await page.goto(base_url + "/admin/login/")
     await page.get_by_role("textbox", name="Имя пользователя").fill(USERNAME)
     await page.get_by_role("textbox", name="Пароль").fill(PASSWORD)

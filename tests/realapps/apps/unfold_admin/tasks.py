@@ -2,7 +2,7 @@
 target as the page reads it, the database checks (every field the plan set, everything else as seeded), and each
 task as a plain Playwright script (the baseline bench/real_apps.py times the run against).
 
-The tasks run in a ``--profile`` that signed in once on the desk's sign-in page (``profile_for``).
+The tasks run in a ``--profile`` that signed in once on the desk's sign-in page with ``sign_in``.
 """
 
 from __future__ import annotations
@@ -71,17 +71,10 @@ def check_unchanged(app: RunningApp) -> None:
     assert desk.clients_and_tags(app) == desk.clients_and_tags(app, seeded=True), "clients or tags changed"
 
 
-def profile_for(app: RunningApp, folder: Path, task: CorpusTask) -> Path:
-    """The --profile the tasks run in: signed in once on the desk's own sign-in page."""
-    import asyncio
-
-    asyncio.run(desk.signed_in_profile(app, folder))
-    return folder
-
-
 # --- the same tasks as plain Playwright scripts -------------------------------------------------------------------
 
-sign_in = desk.sign_in  # how bench/real_apps.py signs the baselines' browser in (its cookies), as the profile is
+# The plain sign-in: the corpus signs the tasks' --profile in with it once, bench/real_apps.py the baselines' browser.
+sign_in = desk.sign_in
 
 
 async def _open(page: Any, base_url: str, path: str) -> None:
