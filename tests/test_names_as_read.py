@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from browserops.plan.resolve import match_items
+from browserops.plan.interpret.resolve import match_items
 from browserops.plan.steps import SemanticTarget
 from browserops.text import fold, name_key, without_icon_words
 

@@ -25,6 +25,11 @@ def mcp(state: CliState, use_http: bool, port: int, browser: BrowserMode) -> Non
     protocol in stdio mode, so all messages go to stderr.
 
     \b
+    Besides the catalogue: browser_task (the agent), and the two phases — browser_prepare, browser_run (the
+    server asks the person to approve through the client, MCP elicitation; a client without it gets the
+    read-only part and a `run --review` command for the person's terminal) and browser_evidence.
+
+    \b
     Client config (Claude Desktop, Cursor, ...):
       {"mcpServers": {"browserops": {"command": "uv",
         "args": ["run", "--directory", "/path/to/browserops", "browserops", "mcp"]}}}

@@ -59,8 +59,20 @@ def _strings(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
             yield from _strings(v, key)
 
 
+def refuse_phrase(arguments: Mapping[str, Any]) -> None:
+    """BROWSER_CONFIRM_BY_MODEL when any argument (of any of the plan tools) carries something shaped like a confirm
+    phrase: the caller, a model, must never hold one, so one in its hands is a leak to stop, not to use."""
+    if any(contains_phrase(text) for _, text in _strings(dict(arguments))):
+        raise BrowserOpsError(
+            ErrorCode.CONFIRM_BY_MODEL,
+            "An argument holds a confirm phrase. The phrase is for a person in a terminal, never for the caller of "
+            "these tools, so nothing ran. Leave it out; browser_run asks the person to approve.",
+        )
+
+
 def refuse_model_confirmation(arguments: Mapping[str, Any]) -> None:
-    """BROWSER_CONFIRM_BY_MODEL when an argument carries a confirm phrase or is named like a confirmation."""
+    """BROWSER_CONFIRM_BY_MODEL when an argument of browser_run carries a confirm phrase or is named like a
+    confirmation."""
     for key in arguments:
         if str(key).replace("-", "_").lower() in CONFIRM_KEYS:
             raise BrowserOpsError(
@@ -68,12 +80,7 @@ def refuse_model_confirmation(arguments: Mapping[str, Any]) -> None:
                 f"browser_run takes no {key!r} argument: a plan's side effects are confirmed by the person, not by "
                 "the caller. Nothing ran. Call browser_run with request_id only; the server asks the person.",
             )
-    if any(contains_phrase(text) for _, text in _strings(dict(arguments))):
-        raise BrowserOpsError(
-            ErrorCode.CONFIRM_BY_MODEL,
-            "An argument holds a confirm phrase. The phrase is for a person in a terminal, never for the caller of "
-            "these tools, so nothing ran. Call browser_run with request_id only; the server asks the person.",
-        )
+    refuse_phrase(arguments)
 
 
 def approval_message(plan: BrowserPlan) -> str:

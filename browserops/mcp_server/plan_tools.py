@@ -46,13 +46,13 @@ def _meta(side_effect: SideEffect) -> dict[str, Any]:
 
 
 def _prepare_tool(tools: PlanTools) -> Tool:
-    async def run(arguments: dict[str, Any]) -> CallToolResult:
-        return to_call_tool_result(await tools.prepare(arguments))
+    async def run(arguments: dict[str, Any], ctx: Context) -> CallToolResult:
+        return to_call_tool_result(await tools.prepare(arguments, ctx))
 
     # prepare writes the plan and its bundle into the workspace; it changes nothing on a site.
     return Tool(fn=run, name=PREPARE_TOOL, description=PREPARE_DESCRIPTION, parameters=_schema(PrepareArgs),
-                fn_metadata=raw_metadata(), is_async=True, annotations=_annotations(SideEffect.LOCAL_WRITE),
-                meta=_meta(SideEffect.LOCAL_WRITE))
+                fn_metadata=raw_metadata(), is_async=True, context_kwarg="ctx",
+                annotations=_annotations(SideEffect.LOCAL_WRITE), meta=_meta(SideEffect.LOCAL_WRITE))
 
 
 def _evidence_tool(tools: PlanTools) -> Tool:

@@ -9,7 +9,10 @@ and the exact command for the person to run in a terminal (``run --review``), wh
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -21,10 +24,10 @@ from pydantic import Field, ValidationError
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error, error_from, ok
 from browserops.evidence import Approval
-from browserops.mcp_server.approval import Approve, Gate, approval_of, gate
+from browserops.mcp_server.approval import Approve, Gate, approval_of, gate, refuse_phrase
 from browserops.plan import BrowserPlan
-from browserops.plan.attempt import RunOptions, run_plan
-from browserops.plan.prepare import PreparedPlan, prepare_plan
+from browserops.plan.prepare.prepare import PreparedPlan, prepare_plan
+from browserops.plan.run.attempt import RunOptions, run_plan
 from browserops.tools.context import ToolContext
 from browserops.tools.definitions import ToolArgs, describe_validation_error
 from browserops.twophase import evidence_view, prepared_json, read_input, run_command, run_json, source_from_data
@@ -94,6 +97,38 @@ class PlanHost(Protocol):
     async def release_profile(self, choice: BrowserChoice) -> bool: ...
 
 
+_STEP_LINE = re.compile(r"^\[(\d+)/(\d+)\] ([^:]*)")
+
+
+class Ticker:
+    """The engine's progress lines as MCP progress notifications (which also keep a client from timing out a long
+    call): ``[3/11] fill amount`` as progress 3 of 11 with that message — the step and its field, which the plan
+    already names; what follows the colon (element names, notes from the page) is left out."""
+
+    def __init__(self, ctx: Context[Any, Any] | None) -> None:
+        self.ctx = ctx
+        self._sending: set[asyncio.Task[None]] = set()
+
+    def __call__(self, line: str) -> None:
+        match = _STEP_LINE.match(line)
+        if self.ctx is None or match is None:
+            return
+        task = asyncio.get_running_loop().create_task(
+            self._send(float(match.group(1)), float(match.group(2)), match.group(0)))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def flush(self) -> None:
+        """Before the result: a notification sent after it would belong to a finished request."""
+        if self._sending:
+            await asyncio.gather(*self._sending, return_exceptions=True)
+
+    async def _send(self, progress: float, total: float, message: str) -> None:
+        assert self.ctx is not None
+        with contextlib.suppress(Exception):  # progress is a courtesy: a closed stream must not fail the call
+            await self.ctx.report_progress(progress, total, message)
+
+
 def _invalid(exc: ValidationError) -> ToolResult:
     return error(ErrorCode.INVALID_ARGS, describe_validation_error(exc))
 
@@ -108,9 +143,12 @@ class PlanTools:
 
     # ------------------------------------------------------------------ prepare
 
-    async def prepare(self, arguments: Mapping[str, Any]) -> ToolResult:
+    async def prepare(self, arguments: Mapping[str, Any], ctx: Context[Any, Any] | None = None) -> ToolResult:
         try:
+            refuse_phrase(arguments)
             args = PrepareArgs.model_validate(dict(arguments))
+        except BrowserOpsError as exc:
+            return error_from(exc)
         except ValidationError as exc:
             return _invalid(exc)
         host = self.host
@@ -118,9 +156,11 @@ class PlanTools:
             source = source_from_data(host.workspace, args.pack, args.steps, args.input)
             request = dataclasses.replace(source.request, start_url=plan_start_url(
                 source.start, list(source.request.steps), args.url, args.base_url or host.settings.base_url or None))
-            async with host.plan_browser(args.browser) as (ctx, start):
+            ticker = Ticker(ctx)
+            async with host.plan_browser(args.browser) as (browser_ctx, start):
                 await start()
-                prepared = await prepare_plan(ctx, host.workspace, request)
+                prepared = await prepare_plan(browser_ctx, host.workspace, request, progress=ticker)
+            await ticker.flush()
         except BrowserOpsError as exc:
             return error_from(exc)
         plan = prepared.plan
@@ -170,7 +210,7 @@ class PlanTools:
         elif isinstance(outcome, AcceptedElicitation) and isinstance(outcome.data, Gate) and outcome.data.can_ask:
             # Asked for a question and got none: never run unconfirmed steps on a guess.
             return error(ErrorCode.INTERNAL, "The approval question was not asked; nothing ran.")
-        return await self._run(plan, checked.bundle, args, approval)
+        return await self._run(plan, checked.bundle, args, approval, Ticker(ctx))
 
     def _terminal(self, plan: BrowserPlan, choice: BrowserChoice) -> str:
         return run_command(self.host.workspace, plan.request_id, review=True,
@@ -182,7 +222,8 @@ class PlanTools:
         secret = any(a.sensitive for a in plan.actions)
         return Path(plan.source.path) if secret and plan.source.kind == "pack" and plan.source.path else None
 
-    async def _run(self, plan: BrowserPlan, bundle: Path, args: RunArgs, approval: Approval | None) -> ToolResult:
+    async def _run(self, plan: BrowserPlan, bundle: Path, args: RunArgs, approval: Approval | None,
+                   ticker: Ticker) -> ToolResult:
         inputs, digest = self._inputs.get(plan.request_id, (None, None))
         source_file = self._input_file(plan)
         try:
@@ -190,10 +231,11 @@ class PlanTools:
                 inputs, digest = read_input(source_file)
             async with self.host.plan_browser(args.browser) as (ctx, start):
                 options = RunOptions(approval=approval, inputs=inputs, inputs_digest=digest, no_wait=args.no_wait,
-                                     start_browser=start)
+                                     start_browser=start, progress=ticker)
                 result = await run_plan(ctx, self.host.workspace, plan, bundle, options)
         except BrowserOpsError as exc:
             return error_from(exc)
+        await ticker.flush()
         wire = run_json(result)
         if approval is not None:
             wire["approval"] = approval.model_dump(mode="json", by_alias=True)
@@ -224,6 +266,7 @@ class PlanTools:
 
     def evidence(self, arguments: Mapping[str, Any]) -> ToolResult:
         try:
+            refuse_phrase(arguments)
             args = EvidenceArgs.model_validate(dict(arguments))
             return ok(evidence_view(self.host.workspace, args.request_id, hide_phrase=True))
         except ValidationError as exc:

@@ -20,6 +20,7 @@ import pytest
 import yaml
 from mcp.client import Client, ClientRequestContext
 from mcp.client.stdio import StdioServerParameters
+from mcp.shared.dispatcher import ProgressFnT
 from mcp_types import ElicitRequestParams, ElicitResult, Implementation
 
 from browserops.demo_site import DemoSite
@@ -64,8 +65,8 @@ class Session:
         self.client = client
         self.seen = seen
 
-    async def call(self, name: str, **args: Any) -> dict[str, Any]:
-        result = await self.client.call_tool(name, args)
+    async def call(self, name: str, progress: ProgressFnT | None = None, **args: Any) -> dict[str, Any]:
+        result = await self.client.call_tool(name, args, progress_callback=progress)
         self.seen.extend(c.text for c in result.content if c.type == "text")
         self.seen.append(orjson.dumps(result.structured_content).decode())
         return contract(result)
@@ -75,6 +76,10 @@ class Session:
                                    base_url=site.base_url)
         assert prepared["status"] == "ok", prepared
         return dict(prepared["data"])
+
+
+def _text(path: str) -> str:
+    return Path(path).read_text(encoding="utf-8")
 
 
 def _phrase(workspace: Path, prepared: dict[str, Any]) -> str:
@@ -151,16 +156,20 @@ async def _decline_cancel_refuse_accept(session: Session, person: Person, site: 
     return phrase
 
 
-async def _without_elicitation(session: Session, site: DemoSite, workspace: Path, merchant: str) -> str:
+async def _without_elicitation(session: Session, site: DemoSite, workspace: Path, merchant: str,
+                               profile: Path | None = None) -> str:
     """A client that cannot ask its user: the read-only part runs; the person gets the terminal command, and
-    running it there (reading the phrase on that terminal, typing it back) files the expense. Returns the phrase."""
+    running it there (reading the phrase on that terminal, typing it back) files the expense. Returns the phrase.
+    ``profile``: the server runs with it, so the terminal run must be able to open it too."""
     prepared = await session.prepare(site, merchant)
     request_id = prepared["requestId"]
     ran = await session.call("browser_run", request_id=request_id)
     assert ran["status"] == "ok", ran
     data = ran["data"]
     assert data["outcome"] == "needs_approval" and data["confirmed"] is False and data["skipped"]
-    assert data["runCommand"] == f"browserops --workspace {workspace} run {request_id} --review"
+    flags = f" --profile {profile}" if profile is not None else ""
+    assert data["runCommand"] == f"browserops --workspace {workspace} run {request_id} --review{flags}"
+    assert ("closed its browser" in data["next"]) is (profile is not None)
     assert merchant not in _merchants(site)
     refused = await session.call("browser_run", request_id=request_id, confirm=_phrase(workspace, prepared))
     assert refused["code"] == "BROWSER_CONFIRM_BY_MODEL"
@@ -203,9 +212,9 @@ def site(demo_site: DemoSite) -> DemoSite:
     return demo_site
 
 
-def _stdio(workspace: Path) -> StdioServerParameters:
+def _stdio(workspace: Path, *flags: str) -> StdioServerParameters:
     return StdioServerParameters(command=sys.executable, env=_env(),
-                                 args=["-m", "browserops", "--workspace", str(workspace), "mcp"])
+                                 args=["-m", "browserops", "--workspace", str(workspace), "mcp", *flags])
 
 
 async def test_over_stdio(site: DemoSite, workspace: Path) -> None:
@@ -213,9 +222,48 @@ async def test_over_stdio(site: DemoSite, workspace: Path) -> None:
     person = Person("decline", "cancel", "accept")
     async with Client(_stdio(workspace), mode="legacy", elicitation_callback=person, client_info=CLIENT) as client:
         phrases = [await _decline_cancel_refuse_accept(Session(client, seen), person, site, workspace, "Stdio Cab")]
-    async with Client(_stdio(workspace), mode="legacy", client_info=CLIENT) as client:
-        phrases.append(await _without_elicitation(Session(client, seen), site, workspace, "Stdio Terminal Cab"))
+    # The server keeps logins in a profile: the person's terminal run opens the same one.
+    profile = workspace.parent / "profile"
+    async with Client(_stdio(workspace, "--profile", str(profile)), mode="legacy", client_info=CLIENT) as client:
+        session = Session(client, seen)
+        phrases.append(await _without_elicitation(session, site, workspace, "Stdio Terminal Cab", profile))
+        # and the server's browser comes back on its next call.
+        back = await session.call("browser_navigate", url=site.base_url + "/search?q=pen")
+        assert back["status"] == "ok", back
     _assert_no_phrase(seen, phrases)
+
+
+async def test_sensitive_values_in_a_fresh_browser(site: DemoSite, workspace: Path) -> None:
+    """A step file's text with a sensitive value from the input: prepare keeps the value out of the plan, the server
+    keeps it for the run only, and the run in a fresh browser signs in once the person accepts."""
+    steps = yaml.safe_dump({"title": "Log in", "startUrl": "/login", "steps": [
+        {"kind": "fill", "field": "username", "target": {"role": "textbox", "names": ["Username"]}, "value": "ada"},
+        {"kind": "fill", "field": "password", "target": {"role": "textbox", "names": ["Password"]},
+         "valueRef": {"key": "password", "sensitive": True}},
+        {"kind": "submit", "target": {"role": "button", "names": ["Log in"]}, "expect": {"text": ["Account"]}},
+    ]})
+    seen: list[str] = []
+    person = Person("accept")
+    async with Client(_stdio(workspace), mode="legacy", elicitation_callback=person, client_info=CLIENT) as client:
+        session = Session(client, seen)
+        ticks: list[tuple[float, float | None, str | None]] = []
+
+        async def tick(progress: float, total: float | None, message: str | None) -> None:
+            ticks.append((progress, total, message))
+
+        prepared = await session.call("browser_prepare", progress=tick, steps=steps, input={"password": "demo"},
+                                      base_url=site.base_url, browser="fresh")
+        assert prepared["status"] == "ok", prepared
+        # The client hears each step as it goes (step and field only: nothing read from the page).
+        assert (3.0, 3.0, "[3/3] submit") in ticks and (2.0, 3.0, "[2/3] fill password") in ticks, ticks
+        request_id = prepared["data"]["requestId"]
+        assert "password = (sensitive)" in prepared["data"]["diffText"]
+        assert '"demo"' not in _text(prepared["data"]["planFile"])
+        assert site.state.logins == []
+        ran = await session.call("browser_run", request_id=request_id, browser="fresh")
+        assert ran["status"] == "ok" and ran["data"]["runStatus"] == "complete", ran
+        assert site.state.logins == ["ada"] and "(sensitive)" in person.questions[0].message
+    _assert_no_phrase(seen, [_phrase(workspace, prepared["data"])])
 
 
 @asynccontextmanager

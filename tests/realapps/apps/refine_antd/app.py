@@ -39,7 +39,7 @@ def start(tmp: Path) -> Iterator[RunningApp]:
     base_url = f"http://127.0.0.1:{port}"
     log_path = tmp / "json-server.log"
     with app_process(["node", "server.cjs", str(db_file), str(port)], cwd=APP_DIR, env={"NODE_ENV": "production"},
-                     health_url=f"{base_url}/api/tags", log_path=log_path):
+                     health_url=f"{base_url}/api/cities", log_path=log_path):
         yield RunningApp("refine-antd", base_url, log_path, data={"db": db_file})
 
 

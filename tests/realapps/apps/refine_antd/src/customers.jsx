@@ -115,7 +115,8 @@ export const CustomerList = () => {
           <Button type="primary" htmlType="submit">查询</Button>
         </Form.Item>
       </Form>
-      <Table {...tableProps} rowKey="id">
+      <Table {...tableProps} rowKey="id"
+             pagination={{ ...tableProps.pagination, showTotal: (total) => `共 ${total} 条` }}>
         <Table.Column dataIndex="name" title="客户名称" />
         <Table.Column dataIndex="level" title="客户等级"
                       render={(value) => LEVELS.find((level) => level.value === value)?.label} />

@@ -1,0 +1,14 @@
+"""Vue 3 + Element Plus 2 in Simplified Chinese over json-server 0.17.4, through browserops' two phases in real
+Chromium; db.json is the proof.
+
+One json-server per session (tests/realapps/conftest.py), reseeded (seed file copied, json-server told to re-read it)
+before every attempt; the tests every app gets are in tests/realapps/suite.py, each task's plain Playwright peer runs
+in bench/real_apps.py.
+"""
+
+from __future__ import annotations
+
+from tests.realapps.suite import app_tests
+
+CORPUS_APP = "element_plus"
+test_task = app_tests(CORPUS_APP, twice="approve_order")
