@@ -15,8 +15,8 @@ from browserops.cli.prepare_goal import GoalSource
 from browserops.cli.run_trace import traced
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.plan import BrowserPlan, confirm_phrase, render_diff, resolve_plan
-from browserops.plan.attempt import RunOptions, RunResult, run_plan
-from browserops.plan.prepare import PlanRequest, PreparedPlan, prepare_plan
+from browserops.plan.prepare.prepare import PlanRequest, PreparedPlan, prepare_plan
+from browserops.plan.run.attempt import RunOptions, RunResult, run_plan
 from browserops.twophase import Source, prepared_json, read_input, run_command, run_json, source_from_files, start_url
 
 

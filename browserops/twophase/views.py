@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from browserops.plan import BrowserPlan, render_diff, summary_line
-from browserops.plan.attempt import RunResult
-from browserops.plan.prepare import PreparedPlan
+from browserops.plan.prepare.prepare import PreparedPlan
+from browserops.plan.run.attempt import RunResult
 
 
 def shell_word(text: str) -> str:
