@@ -28,8 +28,8 @@ from browserops.plan import (
     stale_fields,
     verify_phrase,
 )
-from browserops.plan.interpret.resolve import multi_text, wanted_value
 from browserops.plan.model.phrase import WORDS
+from browserops.plan.model.step_values import multi_text, wanted_value
 from tests.plan_samples import REQUEST_ID, expense_plan, expense_steps
 
 
