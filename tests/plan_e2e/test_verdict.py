@@ -1,0 +1,36 @@
+"""Issue 35: the verdict is exact. A plan prepare calls ready runs on the unchanged page: several steps on one field
+are one line of the diff, whose staleness baseline is the field's value before any step touched it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from browserops.demo_site.zoo_site import ZooSite
+from tests.plan_e2e.helpers import cli_json, write_steps
+
+
+@pytest.fixture(scope="module")
+def zoo() -> Iterator[ZooSite]:
+    with ZooSite() as site:
+        yield site
+
+
+def _pick(field: str, option: str) -> dict[str, object]:
+    return {"kind": "fill", "action": "select", "field": field, "target": {"role": "listbox", "names": ["Fruits"]},
+            "value": option}
+
+
+def test_two_steps_on_one_multiple_select_prepare_and_run(zoo: ZooSite, workspace: Path) -> None:
+    steps = write_steps(workspace, "fruits.yaml", {"title": "Pick fruits", "steps": [
+        _pick("fruit1", "Apple"), _pick("fruit2", "Banana")]})
+    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--url", zoo.url("native"))
+    assert code == 2, (prepared, err)
+    # One field, one line: the value before either step (empty), and what the last step leaves.
+    assert [(d["field"], d["op"], d.get("before"), d["after"]) for d in prepared["diff"]] == [
+        ("fruit1", "+", None, "Banana")], prepared["diff"]
+    code, run, err = cli_json(workspace, "run", prepared["requestId"], "--confirm", prepared["confirmPhrase"])
+    assert code == 0 and run["runStatus"] == "complete", (run.get("error"), err)
+    assert [s["status"] for s in run["steps"]] == ["ok", "ok"]
