@@ -7,7 +7,7 @@ Russian one (Имя, Фамилия, Город). 19 browser-act steps and one n
 
 Variants (like is compared with like: the same screenshot method on both sides of each ratio):
 
-- ``browserops``: the run engine in-process (``browserops.plan.attempt.run_plan``, what ``browserops run
+- ``browserops``: the run engine in-process (``browserops.plan.run.attempt.run_plan``, what ``browserops run
   --confirm`` calls): the lane, the bundle attempt, re-resolving each target in a fresh listing, acting by
   number, the banner hook, the staleness pre-check of each page, before/after screenshots into the bundle
   (straight from Chromium: ``Page.captureScreenshot``, browserops' default), events (fsynced), summary, manifest

@@ -1,7 +1,8 @@
 """Benchmark: the real-app corpus (tests/realapps) through browserops' two phases, against a plain Playwright script
 doing each task the same way in the same run.
 
-Per app (Django admin, Flask-Admin, react-admin, Wagtail; each started on a free port with its seeded database):
+Per app (Django admin, Flask-Admin, react-admin, Wagtail, and the UI kits of issue 34: Refine + antd in zh-CN,
+Vue 3 + Element Plus in zh-CN; each started on a free port with its seeded database):
 
 - **tasks done**: ``prepare`` -> ``run --confirm`` -> ``evidence verify`` through the real CLI (in process, as
   the corpus tests drive it), in the signed-in ``--profile`` the app's tests use (a fresh one for sign-in tasks),

@@ -1,6 +1,36 @@
 #!/usr/bin/env bash
 # Set up browserops from nothing on a Debian-like machine: uv, the Python deps, and a Chromium.
 set -euo pipefail
+
+# can_apt: this shell may install Debian packages itself (root, and apt-get is there). Every system package below
+# (Chromium, Node.js and npm, redis, fonts, espeak-ng) is installed the same way when it can be, so a fresh Debian
+# with only Python gets everything the README's test command needs.
+can_apt() { [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; }
+apt_install() {
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+# ensure_node: Node.js and npm (the widget, axe, remote-browser and SPA corpus tests run JavaScript from npm).
+ensure_node() {
+  if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
+    return 0
+  fi
+  if can_apt; then
+    echo "setup: no Node.js/npm found; installing Debian's nodejs and npm with apt-get" >&2
+    apt_install nodejs npm
+  else
+    echo "setup: npm not found; the widget, accessibility, remote-browser and SPA corpus tests need it" \
+      "(sudo apt-get install -y nodejs npm)" >&2
+    return 1
+  fi
+}
+
+# Sourced (a test calls one function above): define them only.
+if [ "${BASH_SOURCE[0]}" != "$0" ]; then
+  return 0
+fi
+
 cd "$(dirname "$0")/.."
 
 if ! command -v uv >/dev/null 2>&1; then
@@ -14,10 +44,9 @@ echo "setup: installing Python dependencies (uv sync --frozen)" >&2
 uv sync --frozen --quiet
 
 if ! uv run --frozen browserops doctor --no-launch >/dev/null 2>&1; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  if can_apt; then
     echo "setup: no Chromium found; installing Debian's chromium with apt-get" >&2
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    apt_install chromium
   else
     echo "setup: no Chromium found. Install one, then re-run:" >&2
     echo "  uv run playwright install chromium      # Playwright's own build" >&2
@@ -29,22 +58,19 @@ uv run --frozen browserops doctor --no-launch >&2
 
 # redis-server: the Redis lane backend's tests and bench/lanes.py start their own (no persistence, free port).
 if ! command -v redis-server >/dev/null 2>&1; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  if can_apt; then
     echo "setup: installing Debian's redis-server (Redis lane tests)" >&2
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+    apt_install redis-server
   else
     echo "setup: redis-server not found; the Redis lane tests need it (sudo apt-get install -y redis-server)" >&2
   fi
 fi
 
 # Test-only JavaScript (axe-core for the chat page's accessibility tests; playwright-core's browser server for
-# the remote-browser tests).
-if command -v npm >/dev/null 2>&1; then
+# the remote-browser tests; the widget libraries), after Node.js and npm themselves (ensure_node).
+if ensure_node; then
   echo "setup: installing test JavaScript (npm ci in tests/js)" >&2
   npm ci --prefix tests/js --no-audit --no-fund --silent >/dev/null
-else
-  echo "setup: npm not found; the chat page accessibility and remote-browser tests need it (apt-get install -y nodejs npm)" >&2
 fi
 
 # The real-application corpus (tests/realapps/apps/*, see tests/realapps/): each app's pinned install — a uv project
@@ -77,16 +103,15 @@ for app in tests/realapps/apps/*/; do
 done
 
 # A CJK font, so Chinese/Japanese/Korean pages are readable in screenshots (`doctor` warns when none is there).
-if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh family)" ] && [ "$(id -u)" = "0" ] \
-    && command -v apt-get >/dev/null 2>&1; then
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh family)" ] && can_apt; then
   echo "setup: installing fonts-noto-cjk (no CJK font found)" >&2
-  (apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null) \
+  apt_install fonts-noto-cjk \
     || echo "setup: could not install fonts-noto-cjk; CJK text will show as boxes in screenshots" >&2
 fi
 
 # Optional: espeak-ng for `browserops chat --speak` (best effort; the feature says so when it is missing).
-if ! command -v espeak-ng >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+if ! command -v espeak-ng >/dev/null 2>&1 && can_apt; then
   echo "setup: installing espeak-ng for --speak" >&2
-  (apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng >/dev/null) \
+  apt_install espeak-ng \
     || echo "setup: could not install espeak-ng; --speak will say so" >&2
 fi

@@ -1,7 +1,8 @@
 """The in-toto attestation in a DSSE envelope beside a signed bundle's signature, checked here the way a reviewer
 with their own tools would: the DSSE pre-authentication encoding written out by hand from the spec
 (https://github.com/secure-systems-lab/dsse/blob/master/protocol.md) and an Ed25519 check with the raw public
-key — not with the library that made it. And the workspace's memory that its bundles are signed."""
+key — not with the library that made it. And the reviewer's side: a reviewer who holds only the signer's public
+key refuses a bundle whose signature was stripped (the verifier's policy decides, never a file in the workspace)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from cryptography.hazmat.primitives.serialization import load_pem_public_key
 from browserops.cli import cli
 from browserops.evidence import verify_bundle
 from browserops.evidence.attestation import seal
-from browserops.evidence.layout import ATTESTATION_FILE, MANIFEST_FILE, SIGNATURE_FILE, SIGNING_MARKER
+from browserops.evidence.layout import ATTESTATION_FILE, MANIFEST_FILE, SIGNATURE_FILE
 from browserops.evidence.manifest import write_manifest
 from browserops.evidence.signing import KEYS_DIR, PUBLIC_FILE, generate, load_signer
 from tests.plan_samples import REQUEST_ID
@@ -91,21 +92,68 @@ def test_an_attestation_that_does_not_match_the_bundle_fails(workspace: Path, tm
     assert not report.ok and any("does not verify" in p for p in report.problems), report.problems
 
 
-def test_a_workspace_that_signed_refuses_unsigned_bundles_on_a_machine_without_keys(
-    workspace: Path, user_config_dir: Path
-) -> None:
-    generate()
-    bundle = fresh_bundle(workspace)
-    assert (workspace / "artifacts" / "browser" / SIGNING_MARKER).is_file()
-    shutil.rmtree(user_config_dir / KEYS_DIR)  # a reviewer's machine: no key of its own
+def _strip_signature(bundle: Path) -> None:
+    """What a forger does to a signed bundle they edited: drop the signature, the attestation and every word of
+    them from bundle.json, and recompute the manifest. The bundle then looks as if it had never been signed."""
     for name in (SIGNATURE_FILE, ATTESTATION_FILE):
         (bundle / name).unlink()
     info = orjson.loads((bundle / "bundle.json").read_bytes())
     del info["signedBy"], info["attestation"]
     (bundle / "bundle.json").write_bytes(orjson.dumps(info))
+    plan = bundle / "plan.json"
+    plan.write_bytes(plan.read_bytes().replace(b"23.40", b"93.40"))
     write_manifest(bundle)
+
+
+def _verify(workspace: Path, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["--workspace", str(workspace), "evidence", "verify", REQUEST_ID, *args],
+                                catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_stripped_bundle_fails_for_a_reviewer_holding_only_the_public_key(
+    workspace: Path, user_config_dir: Path, tmp_path: Path
+) -> None:
+    """Issue 36.4: the reviewer's machine has no key of its own and the workspace says nothing (a forger deletes
+    whatever it could say); the reviewer's trusted key alone makes a signature required."""
+    signer = generate()
+    public = tmp_path / "alice.pub"
+    public.write_bytes((user_config_dir / KEYS_DIR / PUBLIC_FILE).read_bytes())
+    bundle = fresh_bundle(workspace)
+    shutil.rmtree(user_config_dir / KEYS_DIR)  # the reviewer's machine
+    code, out, _ = _verify(workspace, "--trust-key", str(public))
+    assert code == 0, out
+    assert f"signed by {signer.fingerprint}, checked against --trust-key {public}" in out
+    _strip_signature(bundle)
+    assert not list((workspace / "artifacts" / "browser").glob("*.json"))  # nothing in the workspace to go by
+    code, out, err = _verify(workspace, "--trust-key", str(public))
+    assert code == 1 and "unsigned where a signature is required" in err, (out, err)
+    assert "you trust 1 signing key" in out and "--allow-unsigned" in out
+    # The same reviewer keeping the key among their trusted keys instead of passing it.
+    (user_config_dir / "trusted-keys").mkdir()
+    shutil.copy(public, user_config_dir / "trusted-keys" / "alice.pub")
+    code, _, err = _verify(workspace)
+    assert code == 1 and "unsigned where a signature is required" in err
     report = verify_bundle(bundle)
-    assert not report.ok and any("this workspace's bundles are signed" in p for p in report.problems)
-    result = CliRunner().invoke(cli, ["--workspace", str(workspace), "evidence", "verify", REQUEST_ID,
-                                      "--allow-unsigned"], catch_exceptions=False)
-    assert result.exit_code == 0 and "unsigned" in result.stdout
+    assert not report.ok and report.signature == "unsigned" and report.signature_required == "you trust 1 signing key"
+    # Told it was written without a key, the reviewer can still check its hashes.
+    code, out, _ = _verify(workspace, "--allow-unsigned")
+    assert code == 0 and "unsigned" in out
+
+
+def test_a_marker_in_the_workspace_sets_no_policy(workspace: Path) -> None:
+    """A file inside artifacts/ is the forger's to write or delete: it neither requires a signature of a verifier
+    that trusts no key, nor is written by a signing run any more."""
+    marker = workspace / "artifacts" / "browser" / "signing.json"
+    fresh_bundle(workspace)
+    marker.write_bytes(orjson.dumps({"signedBy": ["SHA256:" + "0" * 64]}))
+    code, out, _ = _verify(workspace)
+    assert code == 0 and "unsigned (accepted: you trust no signing key" in out
+    code, _, err = _verify(workspace, "--require-signed")
+    assert code == 1 and "unsigned where a signature is required" in err
+
+
+def test_a_signing_run_leaves_no_policy_file_in_the_workspace(workspace: Path, user_config_dir: Path) -> None:
+    generate()
+    fresh_bundle(workspace)
+    assert not (workspace / "artifacts" / "browser" / "signing.json").exists()

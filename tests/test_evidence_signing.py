@@ -93,9 +93,9 @@ def test_forger_with_own_key_or_stripped_signature(workspace: Path, tmp_path: Pa
     assert report.signature == "unsigned" and report.intact and not report.ok
     assert any("signature was stripped" in p for p in report.problems), report.problems
     code, out, err = run(workspace, "evidence", "verify", REQUEST_ID)
-    assert code == 1 and "unsigned where a signature is expected" in err and "--allow-unsigned" in out
+    assert code == 1 and "unsigned where a signature is required" in err and "--allow-unsigned" in out
     code, _, err = run(workspace, "evidence", "verify", REQUEST_ID, "--require-signed")
-    assert code == 1 and "unsigned where a signature is expected" in err
+    assert code == 1 and "unsigned where a signature is required" in err
     # Told that it was written before the key existed, the reviewer can still check its hashes.
     code, out, _ = run(workspace, "evidence", "verify", REQUEST_ID, "--allow-unsigned")
     assert code == 0 and "unsigned" in out
@@ -110,7 +110,7 @@ def test_a_reviewer_trusts_the_signers_public_key(workspace: Path, user_config_d
     code, out, err = run(workspace, "evidence", "verify", REQUEST_ID)
     assert code == 1 and "a key you do not trust" in out and "signature untrusted" in err
     code, out, _ = run(workspace, "evidence", "verify", REQUEST_ID, "--trust-key", str(public))
-    assert code == 0 and "signed by SHA256:" in out
+    assert code == 0 and "signed by SHA256:" in out and f"checked against --trust-key {public}" in out
     code, _, err = run(workspace, "evidence", "verify", REQUEST_ID, "--trust-key", str(tmp_path / "nope.pub"))
     assert code == 1 and "BROWSER_EVIDENCE_KEY_INVALID" in err
 
@@ -123,6 +123,16 @@ def test_unsigned_bundle_says_so_and_passes(workspace: Path) -> None:
     assert report.ok and report.signature == "unsigned"
     code, out, _ = run(workspace, "evidence", "verify", REQUEST_ID)
     assert code == 0 and "unsigned" in out
+
+
+def test_a_signed_bundle_names_the_trusted_key_it_checked_against(workspace: Path, user_config_dir: Path) -> None:
+    made = keygen(workspace)
+    fresh_bundle(workspace)
+    code, out, _ = run(workspace, "--json", "evidence", "verify", REQUEST_ID)
+    report = orjson.loads(out)["report"]
+    assert code == 0 and report["signedBy"] == made["fingerprint"]
+    assert report["trustedKey"] == f"your own key {user_config_dir / KEYS_DIR / PUBLIC_FILE}"
+    assert report["signatureRequired"] == "you trust 1 signing key"
 
 
 def test_keygen_force_keeps_old_bundles_verifiable(workspace: Path) -> None:

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from browserops.cli.plan_support import start_url
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter
 from browserops.plan.interpret.field_values import current_value
@@ -22,6 +21,7 @@ from browserops.plan.prepare.prepare import bind_values, fill_keys
 from browserops.plan.run.attempt import check_confirm, check_plan_file, sensitive_values
 from browserops.plan.run.reference import find_reference
 from browserops.plan.steps import SemanticTarget, Step
+from browserops.twophase import start_url
 from tests.plan_samples import expense_plan
 
 

@@ -34,7 +34,7 @@ from typing import Any, TextIO
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from browserops.agent.toolspec import AGENT_META, SIDE_EFFECT_META, TRAITS_META, ToolSpec
+from browserops.agent.toolspec import AGENT_META, ALIAS_META, SIDE_EFFECT_META, TRAITS_META, ToolSpec
 from browserops.contract import ErrorCode, SideEffect, ToolResult, ToolTraits, error
 from browserops.tools.definitions import retry_safe
 
@@ -108,7 +108,7 @@ class MCPToolHost:
         self._specs = [
             ToolSpec(name=t.name, description=t.description or "", input_schema=dict(t.input_schema),
                      traits=ToolTraits.from_meta((t.meta or {}).get(TRAITS_META), _side_effect(t.meta)))
-            for t in listed.tools if not (t.meta or {}).get(AGENT_META)
+            for t in listed.tools if not (t.meta or {}).get(AGENT_META) and not (t.meta or {}).get(ALIAS_META)
         ]
 
     async def _connection(self, ready: asyncio.Future[Client], stop: asyncio.Event) -> None:

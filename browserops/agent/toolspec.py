@@ -40,7 +40,10 @@ class AskArgs(ToolArgs):
 # Where an MCP tool listing carries what browserops knows about a tool (``Tool.meta``).
 SIDE_EFFECT_META = "browserops/side_effect"
 TRAITS_META = "browserops/traits"
-AGENT_META = "browserops/agent"  # the server's own agent (browser_task): never offered to an agent
+# A front-door tool for a master agent, never offered to an agent: the server's own agent (browser_task) and its
+# two-phase tools (browser_prepare, browser_run, browser_evidence).
+AGENT_META = "browserops/agent"
+ALIAS_META = "browserops/alias_of"  # another name of a listed tool (for clients written against it): never offered
 
 
 @dataclass(frozen=True)

@@ -76,12 +76,15 @@ def evidence_list(state: CliState) -> None:
 
 
 def _signature_words(report: VerifyReport) -> str:
-    return {
-        "unsigned": "unsigned (no signing key when it was written; see `browserops evidence keygen`)",
-        "valid": f"signed by {report.signed_by}",
-        "invalid": "its signature does NOT match",
-        "untrusted": f"signed by {report.signed_by}, a key you do not trust",
-    }[report.signature]
+    if report.signature == "valid":
+        return f"signed by {report.signed_by}, checked against {report.trusted_key or 'a key you trust'}"
+    if report.signature == "unsigned":
+        if report.signature_required:
+            return f"unsigned, but a signature is required: {report.signature_required}"
+        return "unsigned (accepted: you trust no signing key; see `browserops evidence keygen` and --trust-key)"
+    if report.signature == "invalid":
+        return "its signature does NOT match"
+    return f"signed by {report.signed_by}, a key you do not trust"
 
 
 def _report_line(report: VerifyReport) -> str:
@@ -107,8 +110,8 @@ def _mismatch(report: VerifyReport) -> BrowserOpsError:
         what.append(f"{len(report.extra)} extra")
     if report.signature in ("invalid", "untrusted"):
         what.append(f"signature {report.signature}")
-    elif report.signature == "unsigned" and report.intact and report.complete:
-        what.append("unsigned where a signature is expected")
+    elif report.signature == "unsigned" and report.signature_required:
+        what.append("unsigned where a signature is required")
     elif report.signature == "valid" and report.intact and report.complete:
         what.append("attestation does not hold")
     if report.interrupted:
@@ -168,19 +171,21 @@ def evidence_show(state: CliState, request_id: str) -> None:
 @click.argument("request_id")
 @click.option("--trust-key", "trust_keys", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
               help="Also trust this public key (a colleague's evidence-ed25519.pub). Repeatable.")
-@click.option("--require-signed", is_flag=True, help="Fail on an unsigned bundle too, whatever this machine has.")
+@click.option("--require-signed", is_flag=True,
+              help="Fail on an unsigned bundle even when you trust no key (the default once you trust one).")
 @click.option("--allow-unsigned", is_flag=True,
-              help="Accept an unsigned bundle although this machine has a signing key or the workspace signs its "
-              "bundles (one written before the key existed).")
+              help="Accept an unsigned bundle although you trust signing keys (one written before the key existed).")
 @json_flag
 @pass_state
 def evidence_verify(state: CliState, request_id: str, trust_keys: tuple[Path, ...], require_signed: bool,
                     allow_unsigned: bool) -> None:
     """Re-hash a bundle against manifest-sha256.txt and check the manifest's signature and its in-toto
     attestation; exit 1 on any edited, missing or extra file, a signature or attestation that does not match or
-    comes from a key you do not trust, or if the run is incomplete or was interrupted. An unsigned bundle fails
-    once this machine has a signing key (`evidence keygen`) or the workspace has signed bundles — a stripped
-    signature looks like that — unless --allow-unsigned; --require-signed fails it everywhere.
+    comes from a key you do not trust, or if the run is incomplete or was interrupted. Your policy decides whether
+    a signature is required, never the bundle: once you trust a key (your own from `evidence keygen`, one in
+    trusted-keys/ of your config directory, or --trust-key) an unsigned bundle fails — a stripped signature looks
+    like that — unless --allow-unsigned; --require-signed fails it even when you trust none. A signed bundle says
+    who signed it and against which of your trusted keys it checked.
 
     \b
     Examples:
@@ -190,8 +195,7 @@ def evidence_verify(state: CliState, request_id: str, trust_keys: tuple[Path, ..
     """
     trusted = signing.trusted_keys()
     for path in trust_keys:
-        key = signing.read_public_key(path)
-        trusted[signing.fingerprint(key)] = key
+        trusted.add(signing.read_public_key(path), f"--trust-key {path}")
     if require_signed and allow_unsigned:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, "--require-signed and --allow-unsigned contradict each "
                               "other: pass one of them.")

@@ -25,6 +25,11 @@ def mcp(state: CliState, use_http: bool, port: int, browser: BrowserMode) -> Non
     protocol in stdio mode, so all messages go to stderr.
 
     \b
+    Besides the catalogue: browser_task (the agent), and the two phases — browser_prepare, browser_run (the
+    server asks the person to approve through the client, MCP elicitation; a client without it gets the
+    read-only part and a `run --review` command for the person's terminal) and browser_evidence.
+
+    \b
     Client config (Claude Desktop, Cursor, ...):
       {"mcpServers": {"browserops": {"command": "uv",
         "args": ["run", "--directory", "/path/to/browserops", "browserops", "mcp"]}}}
@@ -40,7 +45,8 @@ def mcp(state: CliState, use_http: bool, port: int, browser: BrowserMode) -> Non
     from browserops.mcp_server import BrowserOpsMCP, serve_http, serve_stdio
 
     settings = state.loaded().settings
-    app = BrowserOpsMCP(settings, state.workspace, browser.session_options(settings))
+    app = BrowserOpsMCP(settings, state.workspace, browser.session_options(settings),
+                        run_flags=browser.cli_args(with_headed=False))
     if use_http:
         state.progress(f"browserops MCP server on http://127.0.0.1:{port}/mcp (workspace {state.workspace}); "
                        "Ctrl+C to stop.")

@@ -10,28 +10,19 @@ import click
 
 from browserops.cli.context import CliState, pass_state, report_error
 from browserops.cli.options import BrowserMode, json_flag
-from browserops.cli.plan_support import (
-    BrowserFlags,
-    Interrupted,
-    Source,
-    browser_flags,
-    load_source,
-    read_input,
-    run_cancellable,
-    start_url,
-    tool_context,
-)
-from browserops.cli.plan_support import _shell as shell
+from browserops.cli.plan_support import BrowserFlags, Interrupted, browser_flags, run_cancellable, tool_context
 from browserops.cli.prepare_goal import GoalSource
 from browserops.cli.run_trace import traced
-from browserops.plan.model.diff import render_diff, summary_line
-from browserops.plan.model.loader import resolve_plan
+from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.plan import BrowserPlan, confirm_phrase, render_diff, resolve_plan
 from browserops.plan.prepare.prepare import PlanRequest, PreparedPlan, prepare_plan
 from browserops.plan.run.attempt import RunOptions, RunResult, run_plan
+from browserops.twophase import Source, prepared_json, read_input, run_command, run_json, source_from_files, start_url
 
 
-def _workspace_flag(state: CliState) -> str:
-    return "" if state.workspace == Path.cwd().resolve() else f" --workspace {shell(str(state.workspace))}"
+def _workspace(state: CliState) -> Path | None:
+    """The workspace for a printed command: omitted when it is the current directory."""
+    return None if state.workspace == Path.cwd().resolve() else state.workspace
 
 
 def _interrupted(state: CliState, exc: Interrupted, what: str) -> NoReturn:
@@ -91,7 +82,7 @@ def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_fi
         if goal is not None else None
     request: PlanRequest | None = None
     if explorer is None:
-        source: Source = load_source(state, pack, steps_file, input_file)
+        source: Source = source_from_files(state.workspace, pack, steps_file, input_file)
         request = dataclasses.replace(source.request, start_url=start_url(
             source.start, list(source.request.steps), url, base_url or settings.base_url or None))
     progress = state.progress
@@ -111,40 +102,15 @@ def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_fi
     needs = plan.side_effects.requires_confirm
     # A plan with sensitive values takes them from the input file again at run time (they are not in the plan).
     secret_input = input_file is not None and any(a.sensitive for a in plan.actions)
-    command = (f"browserops{_workspace_flag(state)} run {plan.request_id}"
-               + (f' --confirm "{prepared.phrase}"' if needs else "")
-               + (f" --input {shell(str(input_file.resolve()))}" if secret_input and input_file else "")
-               + flags.run_hint())
+    command = run_command(_workspace(state), plan.request_id, phrase=prepared.phrase if needs else None,
+                          input_file=input_file.resolve() if secret_input and input_file else None,
+                          browser_args=flags.mode.cli_args(with_headed=False))
     if state.json_output:
-        state.emit_json(_prepare_json(prepared, command))
+        state.emit_json(prepared_json(prepared, command, with_phrase=True))
     else:
         _print_prepared(prepared, command)
     if plan.has_changes:
         click.get_current_context().exit(2)
-
-
-def _prepare_json(prepared: PreparedPlan, command: str) -> dict[str, Any]:
-    plan = prepared.plan
-    counts = plan.counts()
-    return {
-        "status": "ok", "requestId": plan.request_id, "bundle": str(prepared.bundle),
-        "planFile": str(prepared.bundle / "plan.json"), "title": plan.title, "startUrl": plan.start_url,
-        "hasChanges": plan.has_changes, "requiresConfirm": plan.side_effects.requires_confirm,
-        "confirmPhrase": prepared.phrase, "summary": summary_line(plan),
-        "counts": dataclasses.asdict(counts),
-        "sideEffects": plan.side_effects.model_dump(mode="json", by_alias=True),
-        "diff": [d.model_dump(mode="json", by_alias=True) for d in plan.diff or []],
-        "diffText": render_diff(plan), "unread": prepared.unread, "snapshots": prepared.snapshots,
-        "notRead": [{"step": n, "reason": why} for n, why in sorted(prepared.not_read.items())],
-        "rehearsed": prepared.rehearsed, "refused": prepared.refused,
-        "problems": [p.model_dump(mode="json", by_alias=True) for p in plan.problems],
-        "steps": [{"number": a.number, "kind": a.kind.value, "action": str(a.action), "field": a.field,
-                   "sideEffect": a.side_effect.value, "target": a.target.describe() if a.target else a.url,
-                   "preparedNumber": a.prepared_number, "matchedName": a.matched_name,
-                   "revealedBy": a.revealed_by,
-                   "matchedWithin": a.matched_within} for a in plan.actions],
-        "runCommand": command,
-    }
 
 
 def _print_prepared(prepared: PreparedPlan, command: str) -> None:
@@ -192,11 +158,13 @@ def _print_prepared(prepared: PreparedPlan, command: str) -> None:
               "run on this workspace.")
 @click.option("--trace", "trace", is_flag=True, help="Also record a Playwright trace into the bundle (trace.zip, "
               "typed values masked; open it with `playwright show-trace`).")
+@click.option("--review", is_flag=True, help="Show the plan (its diff, side effects, problems) and its confirm phrase "
+              "here, then ask for the phrase before running (what an MCP client without elicitation hands over).")
 @browser_flags
 @json_flag
 @pass_state
 def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | None, no_wait: bool,
-        trace: bool, browser: BrowserMode, login_wait: int | None) -> None:
+        trace: bool, review: bool, browser: BrowserMode, login_wait: int | None) -> None:
     """Execute a prepared plan, one run at a time per workspace, leaving its evidence bundle.
 
     \b
@@ -215,9 +183,12 @@ def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | 
       browserops run req-20260105-101500-ab12 --confirm "ember-thistle-dial-7bf3"
       browserops run artifacts/browser/2026-01-05/req-20260105-101500-ab12/plan.json --json --no-wait
       browserops run req-20260105-101500-ab12 --confirm "ember-thistle-dial-7bf3" --trace
+      browserops run req-20260105-101500-ab12 --review      # read the plan and its phrase here, then type it
     """
     flags = BrowserFlags(browser, login_wait)
     plan, bundle = resolve_plan(state.workspace, plan_ref)
+    if review:
+        confirm = _review(plan, confirm)
     secret = any(a.sensitive for a in plan.actions)
     if input_file is None and secret and plan.source.kind == "pack" and plan.source.path:
         input_file = Path(plan.source.path)
@@ -240,17 +211,44 @@ def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | 
     except Interrupted as exc:
         _interrupted(state, exc, f"the run of {plan.request_id} stopped; its bundle is marked incomplete.")
     if state.json_output:
-        if result.error is None:
-            state.emit_json({"status": "ok", **result.to_json()})
-        else:
-            state.emit_json({"status": "error", "code": result.error.code.value, "error": result.error.message,
-                             "details": {**result.error.details, "run": result.to_json()}})
+        state.emit_json(run_json(result))
     else:
         _print_run(result)
         if result.error is not None:
             report_error(result.error, False)
     if result.error is not None:
         click.get_current_context().exit(1)
+
+
+def _review(plan: BrowserPlan, confirm: str | None) -> str | None:
+    """``run --review``: the plan and its confirm phrase on the terminal (stderr, so ``--json`` stays parseable), then
+    the phrase typed back. Nothing typed: nothing runs. A plan without side effects needs no phrase."""
+    if confirm is not None:
+        raise BrowserOpsError(ErrorCode.INVALID_ARGS, "--review asks for the phrase itself: leave out --confirm.")
+
+    def say(line: str = "") -> None:
+        click.echo(line, err=True)
+
+    say(f"Plan {plan.request_id}: {plan.title}")
+    say(f"Start: {plan.start_url}")
+    say()
+    say(render_diff(plan))
+    say()
+    for req in plan.requirements:
+        say(f"Needs: {req.kind}: {req.detail}")
+    for problem in plan.problems:
+        say(f"Problem found while rehearsing: step {problem.step}: {problem.code}: {problem.message}")
+    if not plan.side_effects.requires_confirm:
+        say("Nothing in this plan needs confirmation (read-only and export steps): running it.")
+        return None
+    phrase = confirm_phrase(plan)
+    say(f"Confirm phrase: {phrase}")
+    typed = click.prompt("Type the confirm phrase to run exactly these changes (Enter alone runs nothing)",
+                         default="", show_default=False, err=True)
+    if not typed.strip():
+        raise BrowserOpsError(ErrorCode.CONFIRM_REQUIRED, f"No phrase typed, so nothing ran. Run the same command "
+                              f"again to review plan {plan.request_id} once more.")
+    return str(typed)
 
 
 def _print_run(result: RunResult) -> None:

@@ -56,6 +56,8 @@ def tools_list(state: CliState, json_flag: bool, schema: bool) -> None:
                 "side_effect": tool.side_effect.value,
                 "summary": one_line(tool.description),
             }
+            if tool.aliases:  # other names a call may use for it
+                row["aliases"] = list(tool.aliases)
             if schema:
                 row["description"] = tool.description
                 row["input_schema"] = tool.input_schema()
@@ -65,6 +67,8 @@ def tools_list(state: CliState, json_flag: bool, schema: bool) -> None:
     width = max(len(t.name) for t in tools)
     for tool in tools:
         click.echo(f"{tool.name:<{width}}  {tool.side_effect.value:<11}  {_clip(one_line(tool.description))}")
+        for alias in tool.aliases:
+            click.echo(f"{alias:<{width}}  {tool.side_effect.value:<11}  Another name of {tool.name}.")
 
 
 COMMANDS = [tools_group]

@@ -10,10 +10,11 @@ from browserops.evidence.bundle import BundleWriter, read_events, read_info, rea
 from browserops.evidence.events import PageInfo, StepEvent, StepTarget
 from browserops.evidence.layout import bundle_dir, check_request_id, new_request_id
 from browserops.evidence.manifest import VerifyReport, verify_bundle
-from browserops.evidence.models import Attempt, BundleInfo, BundleStatus, FinalStatus, confirmed_run
+from browserops.evidence.models import Approval, Attempt, BundleInfo, BundleStatus, FinalStatus, confirmed_run
 from browserops.evidence.store import BundleSummary, find_bundle, list_bundles
 
 __all__ = [
+    "Approval",
     "Attempt",
     "BundleInfo",
     "BundleStatus",

@@ -5,6 +5,7 @@ Life of a bundle (one per request id)::
     create(ws, id, phase="prepare")  -> status "open"      prepare writes plan.json, snapshots
     finish("prepared")               -> manifest written   reviewable; `evidence verify` passes
     open(ws, id, confirmed_with=…)   -> status "open"      run: manifest removed first, attempt 2 begins
+                                                           (approved=…: a person's approval through MCP instead)
     log_event / add_screenshot / add_export …
     finish("complete" | "incomplete")-> summary.md, bundle.json, then manifest-sha256.txt last
 
@@ -37,8 +38,8 @@ from browserops.evidence import layout
 from browserops.evidence.attestation import seal
 from browserops.evidence.events import StepEvent
 from browserops.evidence.manifest import render_manifest, write_manifest
-from browserops.evidence.models import Attempt, BundleInfo, FinalStatus, Phase, confirmed_run
-from browserops.evidence.signing import SIGNATURE_FILE, Signer, load_signer, mark_signed
+from browserops.evidence.models import Approval, Attempt, BundleInfo, FinalStatus, Phase, confirmed_run
+from browserops.evidence.signing import SIGNATURE_FILE, Signer, load_signer
 from browserops.evidence.summary import render_summary
 from browserops.privacy import mask_pii
 
@@ -136,7 +137,7 @@ class BundleWriter:
     @classmethod
     def open(
         cls, workspace: Path, request_id: str, *, phase: Phase = "run", confirmed_with: str | None = None,
-        lane: Mapping[str, Any] | None = None,
+        approved: Approval | None = None, lane: Mapping[str, Any] | None = None,
     ) -> BundleWriter:
         """Continue an existing bundle with a new attempt (a run after prepare, or a retry after a crash)."""
         workspace = workspace.resolve()
@@ -149,7 +150,7 @@ class BundleWriter:
                 f"No readable evidence bundle for {request_id} in {workspace}. Run `browserops evidence list`.",
             )
         done = confirmed_run(info)
-        if confirmed_with is not None and done is not None:
+        if (confirmed_with is not None or approved is not None) and done is not None:
             # A confirmed plan changes the world once; a second confirmed run would file the form twice.
             raise BrowserOpsError(
                 ErrorCode.PLAN_STALE,
@@ -166,7 +167,8 @@ class BundleWriter:
         _repair_events(path)
         info.status = "open"
         info.attempts.append(Attempt(number=len(info.attempts) + 1, phase=phase, started=_now(),
-                                     confirmed_with=confirmed_with, pid=os.getpid(), user=_login(),
+                                     confirmed_with=confirmed_with, approved=approved, pid=os.getpid(),
+                                     user=_login(),
                                      lane=dict(lane) if lane is not None else None))
         writer = cls(workspace, path, info, signer)
         writer._save_info()
@@ -324,7 +326,6 @@ class BundleWriter:
         if self.signer is not None:
             # Signature before manifest: a crash in between leaves no manifest, which reads as interrupted.
             seal(self.path, self.signer, data, request_id=self._info.request_id, status=status)
-            mark_signed(self.path.parent.parent, self.signer.fingerprint)
         manifest = write_manifest(self.path, data)
         self._finished = True
         return manifest

@@ -29,7 +29,6 @@ MANIFEST_FILE = "manifest-sha256.txt"
 SIGNATURE_FILE = MANIFEST_FILE + ".sig"  # detached Ed25519 signature of the manifest (evidence/signing.py)
 ATTESTATION_FILE = "attestation.intoto.jsonl"  # the same seal as an in-toto statement in DSSE (evidence/attestation.py)
 SEALS = (MANIFEST_FILE, SIGNATURE_FILE, ATTESTATION_FILE)  # the files the manifest cannot list (they seal it)
-SIGNING_MARKER = "signing.json"  # in artifacts/browser/: the keys this workspace's bundles were signed with
 SNAPSHOTS_DIR = "snapshots"
 SCREENSHOTS_DIR = "screenshots"
 EXPORTS_DIR = "exports"

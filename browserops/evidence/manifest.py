@@ -24,7 +24,7 @@ from browserops.evidence.signing import (
     SignatureCheck,
     SignatureState,
     check_signature,
-    signing_expected,
+    signature_policy,
     trusted_keys,
 )
 
@@ -122,6 +122,11 @@ class VerifyReport(BaseModel):
     signature: SignatureState = Field(
         "unsigned", description="unsigned (no key made it), valid (by a trusted key), invalid, or untrusted.")
     signed_by: str | None = Field(None, description="Fingerprint of the key that signed the manifest.")
+    trusted_key: str | None = Field(
+        None, description="The trusted key the signature checked against: where this verifier keeps or got it.")
+    signature_required: str | None = Field(
+        None, description="Why this verifier requires a signature (its own policy: it trusts keys, or has a "
+        "signing key); null: unsigned bundles are accepted.")
 
     def lines(self) -> list[str]:
         """Human-readable findings, one per line."""
@@ -164,9 +169,9 @@ def _name_problems(bundle: Path, info_raw: dict[str, object] | None, entries: di
 
 
 def _seal_problems(bundle: Path, info_raw: dict[str, object] | None, sig: SignatureCheck, trusted: PublicKeys, *,
-                   require_signed: bool, allow_unsigned: bool) -> list[str]:
-    """What is wrong with the bundle's seals: the signature, the attestation beside it, or their absence where a
-    signature is expected (a stripped signature reads as an unsigned bundle)."""
+                   required: str | None) -> list[str]:
+    """What is wrong with the bundle's seals: the signature, the attestation beside it, or their absence where this
+    verifier requires a signature (a stripped signature reads as an unsigned bundle)."""
     if sig.problem:
         return [sig.problem]
     named = info_raw.get("attestation") if info_raw else None
@@ -182,21 +187,28 @@ def _seal_problems(bundle: Path, info_raw: dict[str, object] | None, sig: Signat
         return []
     if present:
         return [f"{layout.ATTESTATION_FILE} is there but bundle.json names no signing key"]
-    if require_signed:
-        return ["the bundle is unsigned (no signing key existed when it was written)"]
-    why = None if allow_unsigned else signing_expected(bundle)
-    if why:
-        return [f"the bundle is unsigned, but {why}: a bundle whose signature was stripped looks like this. If it "
-                "was written before the key existed, verify it with --allow-unsigned"]
+    if required:
+        return [f"the bundle is unsigned, but {required}: a bundle whose signature was stripped looks like this. If "
+                "you know it was written without a key, verify it with --allow-unsigned"]
     return []
+
+
+def _required(trusted: PublicKeys, *, require_signed: bool, allow_unsigned: bool) -> str | None:
+    """The verifier's policy: why a signature is required here (None: an unsigned bundle is accepted)."""
+    if require_signed:
+        return "--require-signed asks for a signature"
+    if allow_unsigned:
+        return None
+    return signature_policy(trusted)
 
 
 def verify_bundle(bundle: Path, *, trusted: PublicKeys | None = None, require_signed: bool = False,
                   allow_unsigned: bool = False) -> VerifyReport:
     """Re-hash a bundle against its manifest, check the manifest's signature and attestation (against ``trusted``,
-    by default the keys of this user) and read its status marker. An unsigned bundle fails when
-    ``require_signed``, or when a signature is expected (this machine has a key, or the workspace signed bundles
-    before: :func:`~browserops.evidence.signing.signing_expected`) unless ``allow_unsigned``."""
+    by default the keys this user keeps) and read its status marker. An unsigned bundle fails when the verifier
+    requires a signature — ``require_signed``, or it trusts any key or has one of its own
+    (:func:`~browserops.evidence.signing.signature_policy`) — unless ``allow_unsigned``. Nothing in the bundle or
+    its workspace changes that policy."""
     info_raw: dict[str, object] | None = None
     try:
         loaded = orjson.loads((bundle / layout.INFO_FILE).read_bytes())
@@ -230,8 +242,8 @@ def verify_bundle(bundle: Path, *, trusted: PublicKeys | None = None, require_si
     intact = not (edited or missing or extra or problems)
     keys = trusted_keys() if trusted is None else trusted
     sig = check_signature(bundle, claimed, keys)
-    seal_problems = _seal_problems(bundle, info_raw, sig, keys, require_signed=require_signed,
-                                   allow_unsigned=allow_unsigned)
+    required = _required(keys, require_signed=require_signed, allow_unsigned=allow_unsigned)
+    seal_problems = _seal_problems(bundle, info_raw, sig, keys, required=required)
     problems += seal_problems
     signed_ok = sig.state in ("valid", "unsigned") and not seal_problems
     complete = marker in ("prepared", "complete", "partial")
@@ -246,6 +258,8 @@ def verify_bundle(bundle: Path, *, trusted: PublicKeys | None = None, require_si
         request_id=request_id, path=str(bundle), ok=intact and complete and signed_ok, intact=intact,
         complete=complete, status=str(status), interrupted=interrupted, edited=edited, missing=missing, extra=extra,
         problems=problems, files_checked=len(entries), signature=sig.state, signed_by=sig.signed_by, partial=partial,
+        trusted_key=keys.sources.get(sig.signed_by) if sig.state == "valid" and sig.signed_by else None,
+        signature_required=required,
     )
 
 

@@ -24,6 +24,18 @@ BundleStatus = Literal["open", "prepared", "complete", "partial", "incomplete"]
 FinalStatus = Literal["prepared", "complete", "partial", "incomplete"]
 
 
+class Approval(EventModel):
+    """A person's approval of a run given outside the terminal, where a CLI run records its confirm phrase: through
+    the MCP client's own question to its user (``elicitation/create``), answered by the person and sent by the client
+    to the server, never through the model. It names the plan it approved by digest."""
+
+    via: Literal["elicitation"] = "elicitation"
+    client: str = Field(max_length=300, description="The MCP client that asked its user: its name and version, as "
+                        "it introduced itself (a client's own claim).")
+    at: dt.datetime = Field(description="When the answer reached the server (UTC).")
+    plan_digest: str = Field(pattern=r"^[0-9a-f]{64}$", description="SHA-256 of the canonical plan that was shown.")
+
+
 class Attempt(EventModel):
     """One writer session on the bundle: prepare, then each run."""
 
@@ -33,12 +45,19 @@ class Attempt(EventModel):
     ended: dt.datetime | None = None
     status: FinalStatus | None = Field(None, description="Null while the writer is running (or if it died).")
     confirmed_with: str | None = Field(None, description="The confirm phrase this run was given (not a secret).")
+    approved: Approval | None = Field(None, description="The person's approval through an MCP client, where a run "
+                                      "from the terminal has its confirm phrase.")
     reason: str | None = Field(None, max_length=2000, description="Why it ended incomplete, or what a partial run "
                                "left out (\"10 steps need --confirm\").")
     pid: int | None = None
     user: str | None = Field(None, max_length=200, description="The OS login that ran this attempt (who confirmed).")
     lane: dict[str, Any] | None = Field(
         None, description="The workspace lane this run held: backend, fencing token, lease (lane.py).")
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether a person confirmed this attempt's side effects (a phrase in a terminal, or an approval)."""
+        return self.confirmed_with is not None or self.approved is not None
 
 
 class BundleInfo(EventModel):
@@ -63,8 +82,8 @@ class BundleInfo(EventModel):
 
 
 def confirmed_run(info: BundleInfo) -> Attempt | None:
-    """The run attempt that completed with a confirm phrase, if any."""
+    """The run attempt that completed with a confirm phrase or a person's approval, if any."""
     for attempt in info.attempts:
-        if attempt.phase == "run" and attempt.status == "complete" and attempt.confirmed_with is not None:
+        if attempt.phase == "run" and attempt.status == "complete" and attempt.confirmed:
             return attempt
     return None

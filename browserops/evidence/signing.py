@@ -4,8 +4,11 @@ The manifest alone makes edits *evident*, but whoever edits a file can recompute
 ``browserops evidence keygen`` (in the user's config directory, never in a workspace), every ``finish`` signs the
 manifest's bytes into ``manifest-sha256.txt.sig`` and names the public key's fingerprint in ``bundle.json`` (which
 the manifest covers, so the fingerprint is signed too). ``verify`` then checks the signature against the keys this
-user trusts: their own public key, earlier own keys kept by ``keygen --force``, and ``*.pub`` files in
-``trusted-keys/``. A forger without the private key can recompute the manifest but not its signature.
+user trusts: their own public key, earlier own keys kept by ``keygen --force``, ``*.pub`` files in
+``trusted-keys/``, and keys given on the command line. A forger without the private key can recompute the manifest
+but not its signature — nor can they pass off a bundle whose signature they stripped, because whether a signature
+is required is the *verifier's* policy (:func:`signature_policy`: whoever trusts a key requires one), never a file
+the bundle or its workspace carries.
 
 Layout of ``<config dir>`` (``$BROWSEROPS_CONFIG_DIR``, else ``$XDG_CONFIG_HOME/browserops``, else
 ``~/.config/browserops``)::
@@ -41,7 +44,21 @@ SIGNATURE_FILE = layout.SIGNATURE_FILE
 ALGORITHM = "ed25519"
 
 SignatureState = Literal["unsigned", "valid", "invalid", "untrusted"]
-PublicKeys = dict[str, Ed25519PublicKey]  # fingerprint -> key
+
+
+class PublicKeys(dict[str, Ed25519PublicKey]):
+    """fingerprint -> public key, for the keys a verifier trusts, and where each one came from (``sources``: the
+    file, and how the verifier holds it), so ``verify`` can say against which trusted key a signature checked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sources: dict[str, str] = {}
+
+    def add(self, key: Ed25519PublicKey, source: str) -> str:
+        name = fingerprint(key)
+        self[name] = key
+        self.sources.setdefault(name, source)
+        return name
 
 
 def config_dir(env: dict[str, str] | None = None) -> Path:
@@ -175,44 +192,28 @@ def read_public_key(path: Path) -> Ed25519PublicKey:
 
 
 def trusted_keys(directory: Path | None = None) -> PublicKeys:
-    """fingerprint -> public key, for every key this user trusts (unreadable files are skipped)."""
+    """fingerprint -> public key, for every key this user keeps as trusted (unreadable files are skipped): their own
+    public key and ``trusted-keys/*.pub``."""
     root = directory or config_dir()
-    out: PublicKeys = {}
-    for path in [root / KEYS_DIR / PUBLIC_FILE, *sorted((root / TRUSTED_DIR).glob("*.pub"))]:
+    out = PublicKeys()
+    own = root / KEYS_DIR / PUBLIC_FILE
+    for path in [own, *sorted((root / TRUSTED_DIR).glob("*.pub"))]:
         key = _read_public(path)
         if key is not None:
-            out[fingerprint(key)] = key
+            out.add(key, f"your own key {path}" if path == own else f"trusted key {path}")
     return out
 
 
-def mark_signed(artifacts: Path, fingerprint: str) -> None:
-    """Remember in the workspace (``artifacts/browser/signing.json``) that its bundles are signed, and by which
-    keys: from then on an unsigned bundle there reads as a stripped signature (:func:`signing_expected`)."""
-    path = artifacts / layout.SIGNING_MARKER
-    known = signing_keys_of(artifacts)
-    if fingerprint in known:
-        return
-    layout.atomic_write(path, orjson.dumps({"signedBy": [*known, fingerprint]}, option=orjson.OPT_INDENT_2) + b"\n")
-
-
-def signing_keys_of(artifacts: Path) -> list[str]:
-    """The fingerprints this workspace's bundles were signed with (empty: none yet, or unreadable)."""
-    try:
-        data = orjson.loads((artifacts / layout.SIGNING_MARKER).read_bytes())
-        return [str(f) for f in data.get("signedBy", [])] if isinstance(data, dict) else []
-    except (OSError, orjson.JSONDecodeError):
-        return []
-
-
-def signing_expected(bundle: Path, directory: Path | None = None) -> str | None:
-    """Why a bundle must be signed (None: it may be unsigned): this user has an evidence key (``evidence keygen``
-    ran on this machine), or the bundle's workspace has signed bundles before."""
+def signature_policy(trusted: PublicKeys, directory: Path | None = None) -> str | None:
+    """Why this verifier requires every bundle to be signed (None: it accepts unsigned ones). The verifier's own
+    policy decides, never the bundle or its workspace (a marker there is the forger's to delete): whoever gives or
+    keeps a trusted key expects signatures from it, and so does a machine that has a signing key of its own."""
+    if trusted:
+        count = len(trusted)
+        return f"you trust {count} signing key{'s' if count != 1 else ''}"
     root = directory or config_dir()
-    if (root / KEYS_DIR / PRIVATE_FILE).exists() or (root / KEYS_DIR / PUBLIC_FILE).exists():
+    if (root / KEYS_DIR / PRIVATE_FILE).exists():
         return f"this machine has an evidence signing key ({root / KEYS_DIR})"
-    known = signing_keys_of(bundle.parent.parent)
-    if known:
-        return f"this workspace's bundles are signed (by {', '.join(known)})"
     return None
 
 

@@ -105,7 +105,11 @@ def render_summary(
     events: Sequence[StepEvent],
     files: Sequence[str],
     problems: Sequence[str] = (),
+    *,
+    hide_phrase: bool = False,
 ) -> str:
+    """The bundle as markdown. ``hide_phrase``: say that a run was confirmed with a phrase without quoting it (the MCP
+    door, whose caller is a model that must never hold a plan's phrase)."""
     actions: list[dict[str, Any]] = []
     effects: list[str] = []
     confirm_steps: list[int] = []
@@ -137,6 +141,7 @@ def render_summary(
         failures=[e for e in events if e.status == "error"],
         skipped=[e for e in events if e.status == "skipped"],
         problems=list(problems),
+        hide_phrase=hide_phrase,
         files=[f for f in files if f != layout.MANIFEST_FILE],
         manifest=layout.MANIFEST_FILE,
     )

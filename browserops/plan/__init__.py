@@ -24,7 +24,7 @@ from browserops.plan.model.document import (
     stale_fields,
 )
 from browserops.plan.model.loader import load_plan, load_steps, parse_plan, parse_steps, resolve_plan
-from browserops.plan.model.phrase import confirm_phrase, plan_digest, verify_phrase
+from browserops.plan.model.phrase import confirm_phrase, contains_phrase, plan_digest, verify_phrase
 from browserops.plan.model.steps import Action, Expectation, Kind, SemanticTarget, Step, StepFile, ValueRef, Within
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "Within",
     "build_plan",
     "confirm_phrase",
+    "contains_phrase",
     "load_plan",
     "load_steps",
     "missing_evidence",

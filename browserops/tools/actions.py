@@ -1,4 +1,4 @@
-"""Acting by number: the handlers of browser_overlay_act, browser_act_by_id, browser_press, browser_scroll.
+"""Acting by number: the handlers of browser_overlay_act, browser_act_by_index, browser_press, browser_scroll.
 
 Each action word (``tools/definitions/acting.py`` ACTION_WORDS) has its browser call in :data:`WORD_CALLS` (and,
 when it takes several options at once, in :data:`MANY_CALLS`); what the word accepts is checked against its
@@ -124,7 +124,7 @@ async def _scroll(ctx: ToolContext, args: defs.ScrollArgs) -> dict[str, Any]:
 
 TOOLS: list[Tool[Any]] = [
     Tool(defs.OVERLAY_ACT, _overlay_act),
-    Tool(defs.ACT_BY_ID, _act_by_id),
+    Tool(defs.ACT_BY_INDEX, _act_by_id),
     Tool(defs.PRESS, _press),
     Tool(defs.SCROLL, _scroll),
 ]

@@ -20,7 +20,7 @@ from browserops.tools import (
     waiting,
 )
 from browserops.tools.context import Tool
-from browserops.tools.definitions import DEFINITIONS, ToolDef
+from browserops.tools.definitions import ALIASES, DEFINITIONS, ToolDef
 
 _MODULES = (navigation, waiting, elements, actions, reading, tabs, downloads, uploads, dialogs, banners, inspect)
 _BOUND: dict[str, Tool[Any]] = {tool.name: tool for module in _MODULES for tool in module.TOOLS}
@@ -37,7 +37,7 @@ def all_tools() -> list[ToolDef[Any]]:
 
 
 def get_tool(name: str) -> ToolDef[Any] | None:
-    tool = CATALOGUE.get(name)
+    tool = CATALOGUE.get(ALIASES.get(name, name))
     return tool.definition if tool is not None else None
 
 

@@ -205,6 +205,8 @@ class ToolRunner:
         self.ctx = ctx
         self.profile = profile
         self.tools = {t.name: t for t in (registry.bound_tools() if tools is None else tools)}
+        # A call by an alias runs the tool under its own name (results and records say that name).
+        self.aliases = {alias: t.name for t in self.tools.values() for alias in t.definition.aliases}
         # This runner's own copies of the profile's guards and hooks (a server adds an origin policy's guard).
         self.guards: list[Guard] = list(profile.guards)
         self.hooks: list[AfterHook] = list(profile.hooks)
@@ -215,7 +217,7 @@ class ToolRunner:
         return self.profile.crash
 
     def get(self, name: str) -> ToolDef[Any] | None:
-        tool = self.tools.get(name)
+        tool = self.tools.get(self.aliases.get(name, name))
         return tool.definition if tool is not None else None
 
     def definitions(self) -> list[ToolDef[Any]]:
@@ -227,7 +229,7 @@ class ToolRunner:
         tool or a guard's refusal is raised instead (the plan engine wants those as exceptions); tool failures
         are results either way. ``dialog_announced``: see :func:`~browserops.tools.invoke.invoke`."""
         try:
-            tool = self.tools.get(name)
+            tool = self.tools.get(self.aliases.get(name, name))
             if tool is None:
                 raise BrowserOpsError(ErrorCode.UNKNOWN_TOOL,
                                       f"Unknown tool {name!r}. Known tools: {', '.join(sorted(self.tools))}.")

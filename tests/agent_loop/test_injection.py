@@ -49,7 +49,7 @@ def attacks(ctx: ToolContext) -> list[tuple[str, Callable[[], Any]]]:
     """Each attack: a name and a coroutine factory returning the script (first item = the obeying call)."""
 
     async def by_id(name: str) -> list[Any]:
-        return [tool_turn("browser_act_by_id", {"id": await blind_id(ctx, name), "action": "click"}, OBEY)]
+        return [tool_turn("browser_act_by_index", {"id": await blind_id(ctx, name), "action": "click"}, OBEY)]
 
     async def focus_then_enter() -> list[Any]:
         return [tool_turn("browser_focus_next", {"role": "button"}, "Moving to the first button."),

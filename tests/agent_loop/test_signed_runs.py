@@ -60,7 +60,7 @@ def check_then_strip(workspace: Path, config: Path, bundle: Path, request_id: st
     assert verify_bundle(bundle).ok
     strip_signature(bundle)
     code, said = verify_cli(workspace, request_id)
-    assert code == 1 and "unsigned where a signature is expected" in said, said
+    assert code == 1 and "unsigned where a signature is required" in said, said
     code, said = verify_cli(workspace, request_id, "--allow-unsigned")
     assert code == 0 and "unsigned" in said, said
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,9 @@ from mcp_types import CallToolResult
 
 from browserops.listing_rows import listing_items
 from tests.procs import chromium_processes
+
+# The server's tools beside the catalogue: the agent, and the two phases.
+FRONT_DOOR_TOOLS = {"browser_task", "browser_prepare", "browser_run", "browser_evidence"}
 
 
 def contract(result: CallToolResult) -> dict[str, Any]:
@@ -96,3 +101,24 @@ def browser_of_server(marker: str, *, main_only: bool = True) -> set[int]:
                 out.add(pid)
                 break
     return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def wait_listening(port: int, proc: asyncio.subprocess.Process) -> None:
+    """Until a server process listens on ``port`` (it must not exit meanwhile)."""
+    for _ in range(400):
+        assert proc.returncode is None, "the server exited early"
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.05)
+            continue
+        writer.close()
+        await writer.wait_closed()
+        return
+    raise AssertionError("the server never listened")

@@ -57,7 +57,7 @@ async def _args_for(client: Client, tool: str, base_url: str) -> dict[str, Any]:
         "browser_navigate": {"url": base_url + "/search?q=pen"},
         "browser_list_interactives": {},
         "browser_overlay_act": {"index": merchant["n"], "action": "type", "text": "Crash Café"},
-        "browser_act_by_id": {"id": merchant["id"], "action": "click"},
+        "browser_act_by_index": {"id": merchant["id"], "action": "click"},
         "browser_screenshot": {},
         "browser_snapshot": {},
         "browser_extract": {"mode": "text"},
@@ -67,7 +67,7 @@ async def _args_for(client: Client, tool: str, base_url: str) -> dict[str, Any]:
     }[tool]
 
 
-TOOLS = ["browser_navigate", "browser_list_interactives", "browser_overlay_act", "browser_act_by_id",
+TOOLS = ["browser_navigate", "browser_list_interactives", "browser_overlay_act", "browser_act_by_index",
          "browser_screenshot", "browser_snapshot", "browser_extract", "browser_find", "browser_wait",
          "browser_inspect"]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import sys
 from pathlib import Path
 
@@ -14,42 +13,22 @@ from mcp.client import Client
 
 from browserops.demo_site import DemoSite
 from browserops.tools.registry import all_tools
-from tests.mcp.helpers import browser_of_server, call
+from tests.mcp.helpers import FRONT_DOOR_TOOLS, browser_of_server, call, free_port, wait_listening
 from tests.procs import wait_gone
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-async def _wait_listening(port: int, proc: asyncio.subprocess.Process) -> None:
-    for _ in range(200):
-        assert proc.returncode is None, "the server exited early"
-        try:
-            _, writer = await asyncio.open_connection("127.0.0.1", port)
-        except OSError:
-            await asyncio.sleep(0.05)
-            continue
-        writer.close()
-        await writer.wait_closed()
-        return
-    raise AssertionError("the server never listened")
-
-
 async def test_streamable_http(workspace: Path, demo_site: DemoSite) -> None:
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "browserops", "--workspace", str(workspace), "mcp", "--http", "--port", str(port),
         env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
     )
     try:
-        await _wait_listening(port, proc)
+        await wait_listening(port, proc)
         async with Client(f"http://127.0.0.1:{port}/mcp") as client:
             names = {t.name for t in (await client.list_tools()).tools}
-            assert names == {t.name for t in all_tools()} | {"browser_task"}
+            assert names == {n for t in all_tools() for n in (t.name, *t.aliases)} | FRONT_DOOR_TOOLS
             nav = await call(client, "browser_navigate", url=demo_site.base_url + "/search?q=stapler")
             assert nav["status"] == "ok" and nav["data"]["title"] == "Search results"
             tabs = await call(client, "browser_switch_tab")

@@ -20,7 +20,7 @@ from browserops.mcp_server import BrowserOpsMCP, build_server
 from browserops.tools.context import ToolContext
 from browserops.tools.registry import all_tools
 from tests.calls import call_tool
-from tests.mcp.helpers import call, kill_browser_with_marker, listed_items
+from tests.mcp.helpers import FRONT_DOOR_TOOLS, call, kill_browser_with_marker, listed_items
 from tests.site_requests import requested, reset_requests
 
 MARKER = f"--browserops-test-marker={uuid.uuid4().hex}"
@@ -46,7 +46,10 @@ def connect(app: BrowserOpsMCP) -> Client:
 async def test_every_catalogue_tool_is_listed_with_its_schema_and_annotations(app: BrowserOpsMCP) -> None:
     async with connect(app) as client:
         listed = {t.name: t for t in (await client.list_tools()).tools}
-        assert set(listed) == {t.name for t in all_tools()} | {"browser_task"}
+        aliases = {alias for t in all_tools() for alias in t.aliases}
+        assert set(listed) == {t.name for t in all_tools()} | aliases | FRONT_DOOR_TOOLS
+        assert listed["browser_act_by_id"].meta == {**(listed["browser_act_by_index"].meta or {}),
+                                                    "browserops/alias_of": "browser_act_by_index"}
         for tool in all_tools():
             mcp_tool = listed[tool.name]
             assert mcp_tool.input_schema == tool.input_schema()
@@ -167,3 +170,16 @@ async def test_navigate_list_act_on_the_demo_form(app: BrowserOpsMCP, demo_site:
         assert landed["status"] == "ok", landed
         submission = demo_site.state.snapshot()["submissions"][-1]
         assert (submission["merchant"], submission["amount"]) == ("Stationery World", "12.50")
+
+
+async def test_the_last_resort_act_answers_to_the_requirements_name_and_its_alias(app: BrowserOpsMCP,
+                                                                                demo_site: DemoSite) -> None:
+    async with connect(app) as client:
+        from tests.mcp.helpers import item_named
+
+        await call(client, "browser_navigate", url=demo_site.base_url + "/expense")
+        items = listed_items((await call(client, "browser_list_interactives", ids=True))["data"])
+        merchant = item_named(items, "Merchant")
+        for name, text in (("browser_act_by_index", "Paper Mill"), ("browser_act_by_id", "Ink House")):
+            typed = await call(client, name, id=merchant["id"], action="type", text=text)
+            assert typed["status"] == "ok" and typed["data"]["value"] == text, (name, typed)

@@ -14,7 +14,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from browserops.demo_site import DemoSite
 from browserops.tools.registry import all_tools
-from tests.mcp.helpers import browser_of_server, call, item_named, listed_items
+from tests.mcp.helpers import FRONT_DOOR_TOOLS, browser_of_server, call, item_named, listed_items
 from tests.procs import wait_gone
 
 
@@ -28,7 +28,7 @@ def server_params(workspace: Path, *extra: str) -> StdioServerParameters:
 async def test_stdio_session_end_to_end(workspace: Path, demo_site: DemoSite) -> None:
     async with Client(server_params(workspace)) as client:
         names = {t.name for t in (await client.list_tools()).tools}
-        assert names == {t.name for t in all_tools()} | {"browser_task"}
+        assert names == {n for t in all_tools() for n in (t.name, *t.aliases)} | FRONT_DOOR_TOOLS
         # The browser starts lazily: nothing runs before the first call.
         assert not browser_of_server(str(workspace))
 

@@ -26,7 +26,7 @@ from browserops.tools.runner import ToolRunner
 from tests.calls import call_tool
 from tests.plan_e2e.helpers import EXPENSE_INPUT, events, request_log
 
-ACTING = ("browser_overlay_act", "browser_act_by_id", "browser_press", "browser_upload", "browser_dialog",
+ACTING = ("browser_overlay_act", "browser_act_by_index", "browser_press", "browser_upload", "browser_dialog",
           "browser_close_banners")
 
 

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import orjson
 import pytest
+from click.testing import CliRunner
 
 from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.cli import cli
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle
@@ -117,6 +119,25 @@ def test_wrong_phrase_runs_nothing(site: DemoSite, workspace: Path) -> None:
     assert code == 1 and data["code"] == "BROWSER_CONFIRM_REQUIRED"
     assert server_state(site.base_url)["submissions"] == []
     assert bundle_info(workspace, prepared["requestId"]) == before  # not even an attempt was recorded
+
+
+def test_review_shows_the_phrase_on_the_terminal_and_runs_nothing_without_it(site: DemoSite,
+                                                                            workspace: Path) -> None:
+    """`run --review` (what an MCP client without elicitation hands to the person): the plan and its phrase on the
+    terminal; nothing typed, or another phrase, runs nothing. (Typing the phrase back: tests/mcp/test_two_phase.py.)"""
+    prepared = prepare_expense(workspace, site.base_url)
+    request_id = prepared["requestId"]
+    before = bundle_info(workspace, request_id)
+    for typed in ("\n", "amber falcon river 0000\n"):
+        result = CliRunner().invoke(cli, ["--workspace", str(workspace), "run", request_id, "--review"], input=typed,
+                                    catch_exceptions=False)
+        assert result.exit_code == 1 and "Error [BROWSER_CONFIRM_REQUIRED]" in result.stderr, result.output
+        assert f"Confirm phrase: {prepared['confirmPhrase']}" in result.stderr
+        assert '+ merchant       = "Northwind Taxi"' in result.stderr and result.stdout == ""
+    both = cli_run(workspace, "run", request_id, "--review", "--confirm", prepared["confirmPhrase"])
+    assert both.exit_code == 1 and "Error [BROWSER_INVALID_ARGS]" in both.stderr
+    assert server_state(site.base_url)["submissions"] == []
+    assert bundle_info(workspace, request_id) == before
 
 
 def test_right_phrase_submits_and_keeps_the_reference(site: DemoSite, workspace: Path) -> None:

@@ -134,7 +134,7 @@ async def test_a_removed_element_inside_a_closed_root_is_a_stale_number(tool_ctx
     assert listing is not None
     item = listing.by_number(gone["n"])
     assert item is not None
-    await fails(tool_ctx, "browser_act_by_id", "BROWSER_ELEMENT_NOT_FOUND", id=item.blind_id, action="click")
+    await fails(tool_ctx, "browser_act_by_index", "BROWSER_ELEMENT_NOT_FOUND", id=item.blind_id, action="click")
 
 
 async def test_press_a_key_on_an_element_inside_a_closed_shadow_root(tool_ctx: ToolContext) -> None:

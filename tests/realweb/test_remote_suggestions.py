@@ -69,7 +69,7 @@ async def test_a_jquery_ui_autocomplete_with_a_url_source_through_act_by_id(tool
                                                                              zoo: ZooSite) -> None:
     await open_page(tool_ctx, zoo.url("remote"))
     office = by_name([i for i in await listed(tool_ctx, ids=True) if i["role"] == "textbox"], "Office")
-    data = await ok(tool_ctx, "browser_act_by_id", id=office["id"], action="select", text="Osaka")
+    data = await ok(tool_ctx, "browser_act_by_index", id=office["id"], action="select", text="Osaka")
     assert data["chosen"] == "Osaka", data
     assert await page_true(tool_ctx, "document.getElementById('office').value === 'Osaka'")
 

@@ -1,4 +1,4 @@
-"""browser_overlay_act / browser_act_by_id in real Chromium: frames, shadow DOM, focus, select, errors."""
+"""browser_overlay_act / browser_act_by_index in real Chromium: frames, shadow DOM, focus, select, errors."""
 
 from __future__ import annotations
 
@@ -118,18 +118,21 @@ async def test_select_sets_checkboxes_and_radios(tool_ctx: ToolContext, demo_sit
     assert await tool_ctx.session.page.is_checked("#payment-cash")
 
 
-async def test_act_by_id_uses_the_blind_id(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+async def test_act_by_index_uses_the_blind_id(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/frames")
     items = await listed(tool_ctx, ids=True)
     field = by_name(items, "Cross field")["id"]
-    await ok(tool_ctx, "browser_act_by_id", id=field, action="type", text="by id")
+    await ok(tool_ctx, "browser_act_by_index", id=field, action="type", text="by id")
     # The id keeps working after other listings (a different window of numbers).
     await ok(tool_ctx, "browser_list_interactives", limit=1)
-    await ok(tool_ctx, "browser_act_by_id", id=by_name(items, "Cross-origin button")["id"])
+    await ok(tool_ctx, "browser_act_by_index", id=by_name(items, "Cross-origin button")["id"])
     await ok(tool_ctx, "browser_wait", text="Cross clicks: 1")
-    bad = await fails(tool_ctx, "browser_act_by_id", "BROWSER_INVALID_ARGS", id="button.primary")
+    # Its later name is an alias of the same tool: the call runs, and says the tool's own name nowhere else.
+    await ok(tool_ctx, "browser_act_by_id", id=by_name(items, "Cross-origin button")["id"])
+    await ok(tool_ctx, "browser_wait", text="Cross clicks: 2")
+    bad = await fails(tool_ctx, "browser_act_by_index", "BROWSER_INVALID_ARGS", id="button.primary")
     assert bad["data"]["fields"] == ["id"]
-    await fails(tool_ctx, "browser_act_by_id", "BROWSER_ELEMENT_NOT_FOUND", id="b99999")
+    await fails(tool_ctx, "browser_act_by_index", "BROWSER_ELEMENT_NOT_FOUND", id="b99999")
 
 
 async def test_stale_and_out_of_range_numbers_say_to_relist(tool_ctx: ToolContext, demo_site: DemoSite) -> None:

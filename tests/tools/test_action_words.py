@@ -78,7 +78,7 @@ async def test_the_mcp_schema_lists_the_new_word(wiggle: list[Any], tmp_path: Pa
     app = BrowserOpsMCP(Settings(), tmp_path)
     async with Client(build_server(app)) as client:
         listed = {t.name: t for t in (await client.list_tools()).tools}
-    for name in ("browser_overlay_act", "browser_act_by_id"):
+    for name in ("browser_overlay_act", "browser_act_by_index"):
         action = listed[name].input_schema["properties"]["action"]
         assert action["enum"] == ["click", "type", "select", "press", "wiggle"], name
     assert "wiggle (move the element a little)" in listed["browser_overlay_act"].input_schema["properties"][

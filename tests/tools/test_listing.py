@@ -70,7 +70,7 @@ async def test_same_element_keeps_its_id_across_listings_and_dom_changes(
     assert inserted["n"] < by_name(second, "Stable button A")["n"]
     assert "new" not in by_name(second, "Stable button A")
     # The id still works for acting after the change.
-    await ok(tool_ctx, "browser_act_by_id", id=a["id"])
+    await ok(tool_ctx, "browser_act_by_index", id=a["id"])
     assert "Button A clicked 1 times" in await tool_ctx.session.page.inner_text("#stable-status")
 
 

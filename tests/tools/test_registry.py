@@ -34,7 +34,7 @@ EXPECTED = {
     "browser_focus_next": SideEffect.READ_ONLY,
     "browser_focus_prev": SideEffect.READ_ONLY,
     "browser_overlay_act": SideEffect.BROWSER_ACT,
-    "browser_act_by_id": SideEffect.BROWSER_ACT,
+    "browser_act_by_index": SideEffect.BROWSER_ACT,
     "browser_press": SideEffect.BROWSER_ACT,
     "browser_scroll": SideEffect.READ_ONLY,
     "browser_extract": SideEffect.READ_ONLY,
@@ -87,7 +87,7 @@ async def test_unknown_arguments_are_an_error_naming_the_field(tool_ctx: ToolCon
 
 def _required(name: str) -> dict[str, object]:
     return {"browser_navigate": {"url": "about:blank"}, "browser_overlay_act": {"index": 1},
-            "browser_act_by_id": {"id": "b1"}, "browser_press": {"key": "Enter"}}.get(name, {})
+            "browser_act_by_index": {"id": "b1"}, "browser_press": {"key": "Enter"}}.get(name, {})
 
 
 async def test_unknown_tool_is_an_error(tool_ctx: ToolContext) -> None:
@@ -100,12 +100,16 @@ def test_cli_lists_the_registry() -> None:
     text = runner.invoke(cli, ["tools", "list"], catch_exceptions=False)
     assert text.exit_code == 0
     lines = text.stdout.strip().splitlines()
-    assert [line.split()[0] for line in lines] == [t.name for t in all_tools()]
+    named = [name for t in all_tools() for name in (t.name, *t.aliases)]  # an alias on the line after its tool
+    assert [line.split()[0] for line in lines] == named
+    assert "Another name of browser_act_by_index" in next(line for line in lines
+                                                           if line.startswith("browser_act_by_id "))
     assert "browser-act" in next(line for line in lines if line.startswith("browser_press "))
     for args in (["tools", "list", "--json"], ["--json", "tools", "list"]):
         out = runner.invoke(cli, args, catch_exceptions=False)
         data = orjson.loads(out.stdout)
-        assert [r["name"] for r in data["tools"]] == [t.name for t in all_tools()] and data["count"] == len(lines)
+        assert [r["name"] for r in data["tools"]] == [t.name for t in all_tools()] and data["count"] == len(all_tools())
+        assert {r["name"]: r.get("aliases") for r in data["tools"]}["browser_act_by_index"] == ["browser_act_by_id"]
         assert {r["name"]: r["side_effect"] for r in data["tools"]}["browser_screenshot"] == "local-write"
         assert all(r["summary"].endswith((".", ")")) for r in data["tools"])
     full = orjson.loads(runner.invoke(cli, ["tools", "list", "--json", "--schema"]).stdout)

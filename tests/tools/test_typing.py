@@ -138,3 +138,41 @@ async def test_fields_out_of_sight_are_scrolled_to_even_with_smooth_scrolling(to
                    const r = document.getElementById('in-panel').getBoundingClientRect();
                    return r.top >= p.top && r.bottom <= p.bottom; }"""
     )
+
+
+async def test_a_field_that_shows_the_typed_value_in_the_pages_format_holds_what_was_typed(
+        tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    """A field that formats what is typed (an amount with grouping, a decimal comma, a date as the language writes
+    it) holds the typed value in the page's language; one that cut it does not."""
+    await open_page(tool_ctx, demo_site.base_url + "/expense")
+    await tool_ctx.session.page.evaluate(
+        """() => {
+          // Each field reformats itself on every input, as number and date widgets do (the formatter in the lang
+          // of the section around it).
+          document.querySelector('main').insertAdjacentHTML('afterbegin',
+            '<section lang="en-US"><label>Total <input id="total"></label></section>' +
+            '<section lang="ru"><label>Цена <input id="price"></label>' +
+            '<label>Дата <input id="day"></label><label>Код <input id="code" maxlength="3"></label></section>');
+          const number = (el, lang) => el.addEventListener('input', () => {
+            const n = Number(el.value.replace(/[^0-9.]/g, ''));
+            if (el.value && !Number.isNaN(n)) {
+              el.value = new Intl.NumberFormat(lang, {minimumFractionDigits: el.id === 'price' ? 2 : 0}).format(n);
+            }
+          });
+          number(document.getElementById('total'), 'en-US');
+          number(document.getElementById('price'), 'ru');
+          const day = document.getElementById('day');
+          day.addEventListener('input', () => {
+            const m = /^(\\d{4})-(\\d{2})-(\\d{2})$/.exec(day.value);
+            if (m) { day.value = `${m[3]}.${m[2]}.${m[1]}`; }
+          });
+        }"""
+    )
+    total = await _type(tool_ctx, "Total", "13250")
+    assert total["value"] == "13,250" and total["matches"] is True
+    price = await _type(tool_ctx, "Цена", "899.00")
+    assert price["value"].replace("\u00a0", " ") == "899,00" and price["matches"] is True
+    day = await _type(tool_ctx, "Дата", "2026-11-02")
+    assert day["value"] == "02.11.2026" and day["matches"] is True
+    code = await _type(tool_ctx, "Код", "13250")
+    assert code["value"] == "132" and code["matches"] is False and "something other" in code["note"]

@@ -42,7 +42,7 @@ LADDER = (
     "list again: browser_list_interactives + browser_overlay_show (numbers may be stale)",
     "browser_find(role, text) to locate the control, then browser_overlay_act by its number",
     "browser_overlay_act again with the fresh number",
-    "browser_press (Tab/Enter/arrows) on the focused element; browser_act_by_id only as a last resort",
+    "browser_press (Tab/Enter/arrows) on the focused element; browser_act_by_index only as a last resort",
 )
 
 

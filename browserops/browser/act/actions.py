@@ -35,6 +35,7 @@ from browserops.browser.numbering.isolated import frame_worlds
 from browserops.browser.numbering.locate import Located, element_call
 from browserops.browser.page.redaction import note_typed
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.values import same_value
 
 TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
 
@@ -120,11 +121,12 @@ async def type_text(
             # What the field holds before any Enter (a chat box may clear itself on submit); without Enter
             # the same call also describes the element for the result.
             if submit:
-                value = await element_call(located, element_js.current_value())
+                held = await element_call(located, element_js.held_value())
+                value, lang = held["value"], held["lang"]
             else:
                 after_action = await element_call(located, element_js.after_action())
-                after, value = after_action, after_action["value"]
-            report_value(result, str(value), text, secret=desc.get("type") == "password")
+                after, value, lang = after_action, after_action["value"], after_action["lang"]
+            report_value(result, str(value), text, secret=desc.get("type") == "password", lang=lang)
             for typed in (text, str(value)):  # as typed, and as the page formatted it
                 note_typed(session, typed, name=desc.get("name", ""), input_type=desc.get("type", ""))
             if submit:
@@ -164,14 +166,19 @@ async def _holds(located: Located, text: str) -> bool:
     return str(await element_call(located, element_js.current_value())) == text
 
 
-def report_value(result: dict[str, Any], value: str, typed: str, *, secret: bool) -> None:
+def report_value(result: dict[str, Any], value: str, typed: str, *, secret: bool, lang: str = "") -> None:
+    """What the field holds after typing, and whether that is what was typed: the same text, or the same number or
+    date as the page's language ``lang`` writes it (a field that shows 13250 as "13,250" holds what was typed;
+    :func:`browserops.values.same_value`)."""
     result["length"] = len(value)
     if not secret:
         result["value"] = value if len(value) <= 200 else value[:199] + "…"
-    result["matches"] = value == typed
-    if value != typed:
+    result["matches"] = value == typed if secret else same_value(value, typed, lang)
+    if not result["matches"]:
         result["note"] = ("The field holds something other than the text typed (an input mask, a length limit or "
                           "a suggestion). Check it before going on.")
+    elif value != typed:
+        result["note"] = "The field shows the value typed in its own format."
 
 
 async def focused_element(session: BrowserSession) -> dict[str, Any] | None:

@@ -7,8 +7,9 @@
 //   isFocused      -> is it the focused element (through shadow roots)?
 //   selectContent  -> select its whole content so the next keystrokes replace it
 //   currentValue   -> what it holds now
+//   heldValue      -> what it holds now and the language it is written in: {value, lang}
 //   prepare        -> everything an action needs before acting, in one round trip
-//   afterAction    -> what the element holds and how it reads now: {value, desc}
+//   afterAction    -> what the element holds and how it reads now: {value, desc, lang}
 //   fileInfo       -> a file input itself, a <label> whose control is one (often a hidden input behind a styled
 //                     label), or something else that may open a file chooser when clicked
 //   fileCount      -> how many files the file input (or the label's input) holds
@@ -317,7 +318,16 @@ function inspectFocused(args) {
   return { ...inspect(a, args), focused: true };
 }
 
-function afterAction(el) { return { value: currentValue(el), desc: describe(el) }; }
+// The language the element's text is written in (its nearest lang attribute, else the document's): a value it
+// shows is read in it ("13,250" is a number in English, "899,00" in Russian).
+function langOf(el) {
+  const holder = el.closest ? el.closest("[lang]") : null;
+  return (holder && holder.getAttribute("lang")) || document.documentElement.lang || "";
+}
+
+function heldValue(el) { return { value: currentValue(el), lang: langOf(el) }; }
+
+function afterAction(el) { return { value: currentValue(el), desc: describe(el), lang: langOf(el) }; }
 
 function fileInfo(el) {
   const info = (input) => ({ multiple: !!input.multiple, disabled: !!input.disabled, accept: input.accept || "" });

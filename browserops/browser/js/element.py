@@ -71,6 +71,12 @@ class PrepareResult(TypedDict):
 class After(TypedDict):
     value: str
     desc: Desc
+    lang: str  # the language its text is written in (its nearest lang attribute, else the document's)
+
+
+class Held(TypedDict):
+    value: str
+    lang: str
 
 
 class FileInfo(TypedDict):
@@ -138,6 +144,10 @@ def select_content() -> ElementCall[Flags]:
 
 def current_value() -> ElementCall[str]:
     return ElementCall("element", "currentValue")
+
+
+def held_value() -> ElementCall[Held]:
+    return ElementCall("element", "heldValue")
 
 
 def prepare(*, kinds: list[str] | None, reach: Kinds, focus: Kinds, clear: Kinds, native: str | None,

@@ -66,6 +66,18 @@ def normalize_phrase(phrase: str) -> str:
     return "-".join(part for part in _SEPARATORS.split(phrase.strip().lower()) if part)
 
 
+# Any plan's phrase inside a longer text, however it is spaced or cased ("Ember thistle_dial 7BF3").
+_WORD = "(?:" + "|".join(WORDS) + ")"
+_PHRASE_IN_TEXT = re.compile(rf"(?<![a-z0-9]){_WORD}(?:[\s_-]+{_WORD}){{2}}[\s_-]+[0-9a-f]{{4}}(?![a-z0-9])",
+                             re.IGNORECASE)
+
+
+def contains_phrase(text: str) -> bool:
+    """Whether ``text`` holds something shaped like a confirm phrase (of any plan): three of the phrase words and
+    four hex digits. A door whose caller must never confirm (the MCP tools, called by a model) refuses such text."""
+    return _PHRASE_IN_TEXT.search(text) is not None
+
+
 def verify_phrase(plan: BrowserPlan, phrase: str) -> bool:
     """Whether ``phrase`` confirms this exact plan (constant-time comparison)."""
     return hmac.compare_digest(normalize_phrase(phrase).encode(), confirm_phrase(plan).encode())

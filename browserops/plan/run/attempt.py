@@ -4,7 +4,9 @@ Order of checks, so that a refused run changes nothing (not even the bundle):
 
 1. ``plan.json`` must still be the file prepare wrote: its SHA-256 against the bundle's manifest
    (``BROWSER_PLAN_INVALID`` for an edited plan; checked again once in the lane);
-2. the confirm phrase, when given, must be this plan's (``BROWSER_CONFIRM_REQUIRED`` otherwise);
+2. the confirm phrase, when given, must be this plan's (``BROWSER_CONFIRM_REQUIRED`` otherwise); a person's
+   approval through an MCP client (:class:`~browserops.evidence.Approval`, instead of the phrase) must name this
+   plan's digest;
 3. sensitive values must be in the input data (``BROWSER_INPUT_INVALID``), from an unchanged input file;
 4. in the lane: a confirmed plan runs once (``BROWSER_PLAN_STALE``).
 
@@ -24,14 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.evidence import BundleWriter, StepEvent, VerifyReport, layout, verify_bundle
+from browserops.evidence import Approval, BundleWriter, StepEvent, VerifyReport, layout, verify_bundle
 from browserops.evidence.manifest import read_manifest
 from browserops.lane import open_lane
 from browserops.origins import origin_of
 from browserops.plan.interpret.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
 from browserops.plan.interpret.interpreter import Progress
 from browserops.plan.model.document import BrowserPlan, missing_evidence
-from browserops.plan.model.phrase import normalize_phrase, verify_phrase
+from browserops.plan.model.phrase import normalize_phrase, plan_digest, verify_phrase
 from browserops.plan.model.steps import Action
 from browserops.plan.run.executor import RunPhase
 from browserops.plan.run.outcome import StepFailed, StepOutcome, not_confirmed
@@ -42,6 +44,8 @@ from browserops.tools.context import ToolContext
 @dataclass
 class RunOptions:
     confirm: str | None = None
+    # A person's approval given through an MCP client instead of the phrase (it names the plan's digest).
+    approval: Approval | None = None
     inputs: Mapping[str, Any] | None = None  # input data for sensitive valueRef steps
     inputs_digest: str | None = None  # SHA-256 of the input file they came from
     no_wait: bool = False  # BROWSER_LANE_BUSY instead of queueing behind another run
@@ -89,8 +93,20 @@ class RunResult:
         return out
 
 
-def check_confirm(plan: BrowserPlan, phrase: str | None) -> bool:
-    """Whether browser-act steps may run: no phrase means no; a wrong phrase is an error, never a silent no."""
+def check_confirm(plan: BrowserPlan, phrase: str | None, approval: Approval | None = None) -> bool:
+    """Whether browser-act steps may run: no phrase (and no approval) means no; a wrong phrase, or an approval of
+    another plan, is an error, never a silent no."""
+    if approval is not None:
+        if phrase is not None:
+            raise BrowserOpsError(ErrorCode.INVALID_ARGS, "A run is confirmed by its phrase or by an approval, not "
+                                  "both.")
+        if approval.plan_digest != plan_digest(plan):
+            raise BrowserOpsError(
+                ErrorCode.CONFIRM_REQUIRED,
+                f"The approval given was for another version of plan {plan.request_id}, so nothing ran. Ask for "
+                "approval of the plan as it is now.",
+            )
+        return True
     if phrase is None:
         return False
     if not verify_phrase(plan, phrase):
@@ -154,15 +170,16 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
                    options: RunOptions) -> RunResult:
     """Run ``plan`` (from ``bundle``) once. Refusals before any step raise; a failed step is in the result."""
     check_plan_file(bundle)  # first: "this plan was edited" says more than "wrong phrase"
-    confirmed = check_confirm(plan, options.confirm)
+    confirmed = check_confirm(plan, options.confirm, options.approval)
     secrets = sensitive_values(plan, options.inputs, options.inputs_digest)
     lane = open_lane(workspace, ctx.settings, no_wait=options.no_wait, on_wait=options.progress,
                      holder={"requestId": plan.request_id, "command": "run"})
     await lane.acquire_async()
     try:
         check_plan_file(bundle)
+        phrase = normalize_phrase(options.confirm) if confirmed and options.confirm is not None else None
         writer = BundleWriter.open(workspace, plan.request_id, phase="run", lane=lane.record(),
-                                   confirmed_with=normalize_phrase(options.confirm or "") if confirmed else None)
+                                   confirmed_with=phrase, approved=options.approval)
         # Before each acting or exporting call the lane must still be this run's (a Redis lease can end).
         tools = GuardedTools(ctx, CONFIRMED_CLASSES if confirmed else UNCONFIRMED_CLASSES,
                              who="run" if confirmed else "run without --confirm", banners=True,
@@ -194,11 +211,13 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
     finally:
         await asyncio.shield(lane.release_async())
     info = writer.info
+    # Its own check of what it just wrote: unsigned is fine when it was written without a key.
+    verified = verify_bundle(writer.path, allow_unsigned=writer.signer is None)
     return RunResult(
         request_id=plan.request_id, bundle=writer.path, status=info.status, confirmed=confirmed,
         attempt=info.attempts[-1].number, started=started, ended=info.attempts[-1].ended or started,
         steps=executor.outcomes, reference=executor.reference, confirmation=executor.confirmation,
-        exports=executor.exports, verify=verify_bundle(writer.path), error=error, waited_s=lane.waited_s,
+        exports=executor.exports, verify=verified, error=error, waited_s=lane.waited_s,
     )
 
 

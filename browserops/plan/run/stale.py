@@ -1,4 +1,4 @@
-"""The staleness check of a run (part of :class:`~browserops.plan.step_runner.StepExecutor`): before the first
+"""The staleness check of a run (part of :class:`~browserops.plan.run.executor.RunPhase`): before the first
 step that changes a page, every target the page's steps need is there and every field the diff was computed from
 still holds the value prepare saw; otherwise nothing on that page is touched (``BROWSER_PLAN_STALE``)."""
 

@@ -33,6 +33,9 @@ DEFINITIONS: dict[str, ToolDef[Any]] = {d.name: d for d in _ORDER}
 assert len(DEFINITIONS) == len(_ORDER) and set(DEFINITIONS) == {
     d.name for group in (acting, elements, files, pages, reading) for d in group.DEFINITIONS
 }, "every definition is in the catalogue once"
+# Other names a call may use (``ToolDef.aliases``) -> the tool's name.
+ALIASES: dict[str, str] = {alias: d.name for d in _ORDER for alias in d.aliases}
+assert not set(ALIASES) & set(DEFINITIONS), "an alias is never another tool's name"
 
 
 def all_definitions() -> list[ToolDef[Any]]:
@@ -40,10 +43,11 @@ def all_definitions() -> list[ToolDef[Any]]:
 
 
 def get_definition(name: str) -> ToolDef[Any] | None:
-    return DEFINITIONS.get(name)
+    """The tool called ``name`` (or by an alias of it), None for a name nobody defined."""
+    return DEFINITIONS.get(ALIASES.get(name, name))
 
 
 __all__ = [
-    "DEFINITIONS", "ElementId", "NoArgs", "ToolArgs", "ToolDef", "all_definitions", "describe_validation_error",
-    "get_definition", "retry_safe",
+    "ALIASES", "DEFINITIONS", "ElementId", "NoArgs", "ToolArgs", "ToolDef", "all_definitions",
+    "describe_validation_error", "get_definition", "retry_safe",
 ]

@@ -1,4 +1,4 @@
-"""Acting by number: the action words and browser_overlay_act, browser_act_by_id, browser_press, browser_scroll.
+"""Acting by number: the action words and browser_overlay_act, browser_act_by_index, browser_press, browser_scroll.
 
 :data:`ACTION_WORDS` is the one table of the words the acting tools take in ``action`` (click, type, select),
 each with its traits: what the tool accepts with it (text, submit, options), what the policy gate makes of it
@@ -162,8 +162,11 @@ OVERLAY_ACT = ToolDef(
     traits=ToolTraits(side_effect=SideEffect.BROWSER_ACT, target_arg="index", banners="action",
                       navigates_on_action=True, activation="by_action", plan_verb="act"),
 )
-ACT_BY_ID = ToolDef(
-    name="browser_act_by_id",
+ACT_BY_INDEX = ToolDef(
+    # The requirement's catalogue names it browser_act_by_index; it addresses the element by its stable id (the
+    # index the numbering engine stamped on it), and was called browser_act_by_id for a while: kept as an alias.
+    name="browser_act_by_index",
+    aliases=("browser_act_by_id",),
     args=ActByIdArgs,
     description=(
         "Last resort: like browser_overlay_act, but addresses the element by its stable id "
@@ -195,4 +198,4 @@ SCROLL = ToolDef(
     traits=ToolTraits(side_effect=SideEffect.READ_ONLY, changes_viewport=True, activation="never"),
 )
 
-DEFINITIONS: tuple[ToolDef[Any], ...] = (OVERLAY_ACT, ACT_BY_ID, PRESS, SCROLL)
+DEFINITIONS: tuple[ToolDef[Any], ...] = (OVERLAY_ACT, ACT_BY_INDEX, PRESS, SCROLL)

@@ -57,6 +57,9 @@ class ToolDef(Generic[A]):
     traits: ToolTraits = field(default_factory=ToolTraits)
     # Tools that must not get the generic timeout (a wait with its own timeout, a download).
     timeout_from_args: str | None = None
+    # Other names a call may use for this tool (a name it had before): every runner accepts them, ``tools list``
+    # and MCP list them (marked as another name, so the agent's MCP host does not offer a model the tool twice).
+    aliases: tuple[str, ...] = ()
 
     @property
     def side_effect(self) -> SideEffect:
