@@ -213,7 +213,7 @@ class RehearsalPhase(PhaseBase):
         return data
 
     async def mismatch(self, rec: StepRecord, found: Mismatch) -> None:
-        self.found.problem(rec.action, ErrorCode.ACTION_FAILED, found.message)
+        self.found.problem(rec.action, ErrorCode.VALUE_MISMATCH, found.error().message)
 
     async def expectation_missing(self, rec: StepRecord, act: Act) -> None:
         a = rec.action
