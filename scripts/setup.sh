@@ -102,6 +102,11 @@ for app in tests/realapps/apps/*/; do
   fi
 done
 
+# The corpus apps' seeded databases (Django's and Wagtail's migrations), built once per version of their glue and kept
+# in each app's .seed-cache/, so a test session only copies them.
+echo "setup: building the corpus apps' seeded databases (cached)" >&2
+uv run --frozen python -m tests.realapps.prebuild
+
 # A CJK font, so Chinese/Japanese/Korean pages are readable in screenshots (`doctor` warns when none is there).
 if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh family)" ] && can_apt; then
   echo "setup: installing fonts-noto-cjk (no CJK font found)" >&2

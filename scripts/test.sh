@@ -1,12 +1,29 @@
 #!/usr/bin/env bash
-# Run every check: setup from nothing, then lint, types and the test suite (real Chromium).
-set -euo pipefail
+# Run every check: setup from nothing, then lint, types and the test suite (real Chromium). At the end: the time each
+# part took, the 15 slowest tests and the test directories over their time budget (tests/budgets.toml; a warning).
+set -uo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
+began=$SECONDS
+./scripts/setup.sh || exit $?
+setup_s=$((SECONDS - began))
 export PATH="$HOME/.local/bin:$PATH"
 # Let Python cache bytecode (see tests/conftest.py): without it every process compiles its imports from source.
 unset PYTHONDONTWRITEBYTECODE
-uv run --frozen ruff check browserops tests bench domain_packs
-uv run --frozen mypy
-uv run --frozen lint-imports --no-cache
-uv run --frozen pytest -q -n 2 --dist loadfile --durations=30 "$@"
+began=$SECONDS
+uv run --frozen ruff check browserops tests bench domain_packs || exit $?
+uv run --frozen mypy || exit $?
+uv run --frozen lint-imports --no-cache || exit $?
+checks_s=$((SECONDS - began))
+report_dir=$(mktemp -d)
+trap 'rm -rf "$report_dir"' EXIT
+began=$SECONDS
+# loadgroup: one work unit per file, except that the modules of one corpus app form one (tests/conftest.py), so
+# each app is served once; --no-loadscope-reorder keeps tests/conftest.py's longest-first order.
+uv run --frozen pytest -q -n 2 --dist loadgroup --no-loadscope-reorder --junitxml="$report_dir/junit.xml" "$@"
+status=$?
+suite_s=$((SECONDS - began))
+uv run --frozen python scripts/test_report.py "$report_dir/junit.xml" --slowest 15
+printf '\nsetup %dm%02ds, lint and types %dm%02ds, test suite %dm%02ds (load average now: %s)\n' \
+  $((setup_s / 60)) $((setup_s % 60)) $((checks_s / 60)) $((checks_s % 60)) $((suite_s / 60)) $((suite_s % 60)) \
+  "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+exit $status

@@ -82,40 +82,54 @@ def tool_ctx(session: BrowserSession, workspace: Path) -> ToolContext:
     return ToolContext(session=session, settings=Settings(), workspace=workspace)
 
 
-# The longest test files first (worker-seconds in CI runs, longest first). The CI runs `-n 2 --dist loadfile`, and
-# xdist hands each worker one file at a time in collection order: a long file collected last (tests/realweb comes
-# late alphabetically) started when the other worker had nearly finished, leaving it idle for minutes. Longest first
-# lets the short files fill the gaps at the end. Two modules that share a corpus app's seed database (built once,
-# under a lock, on a clean clone) are kept apart so the second does not wait on the first's build. Within a file the
-# order is unchanged; a file not listed keeps its place after these.
+# The longest work units first (worker-seconds in CI runs, longest first). scripts/test.sh runs `-n 2 --dist loadgroup
+# --no-loadscope-reorder`: xdist hands each worker one group at a time in collection order (without
+# --no-loadscope-reorder it would sort the groups by their number of tests instead). A long group collected last
+# (tests/realweb comes late alphabetically) started when the other worker had nearly finished, leaving it idle for
+# minutes; longest first lets the short files fill the gaps at the end. Within a file the order is unchanged; a file
+# not listed keeps its place after these.
 LONGEST_FIRST = [
-    "tests/realapps/test_react_admin.py",
-    "tests/realapps/test_wagtail_site.py",
     "tests/realapps/test_django_admin.py",
+    "tests/realapps/test_wagtail_site.py",
+    "tests/realapps/test_flask_admin.py",
+    "tests/realapps/test_react_admin.py",
+    "tests/realapps/test_element_plus.py",
+    "tests/realapps/test_refine_antd.py",
     "tests/realweb/test_banner_closer_real_pages.py",
     "tests/realweb/test_real_pages_listing.py",
     "tests/plan_e2e/test_lane_processes.py",
-    "tests/realapps/test_flask_admin.py",
     "tests/plan_e2e/test_startup_crash.py",
-    "tests/realapps/test_record_replay_django.py",
     "tests/chat/test_loop_brain.py",
-    "tests/realapps/test_record_replay_wagtail.py",
-    "tests/realapps/test_record_replay_react.py",
-    "tests/realapps/test_record_replay.py",
     "tests/agent_loop/test_loop.py",
     "tests/plan_e2e/test_lane_redis_run.py",
     "tests/remote/test_remote_browsers.py",
 ]
 
 
+def xdist_group_of(item: pytest.Item, root: Path) -> str:
+    """The work unit an item belongs to: its corpus app for the real-app modules (tests/realapps/conftest.py starts
+    each app once per worker, so all of one app's modules go to one worker), else its file (as ``--dist loadfile``:
+    a module's fixtures are set up once)."""
+    module = item.getparent(pytest.Module)
+    app = getattr(module.obj, "CORPUS_APP", None) if module is not None else None
+    if isinstance(app, str):
+        return f"corpus-{app}"
+    try:
+        return item.path.relative_to(root).as_posix()
+    except ValueError:
+        return str(item.path)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
     root = Path(str(config.rootpath))
-
-    def key(item: pytest.Item) -> int:
-        try:
-            return rank.get(item.path.relative_to(root).as_posix(), len(rank))
-        except ValueError:
-            return len(rank)
-
-    items.sort(key=key)  # stable: each file's own order is kept
+    groups = {item.nodeid: xdist_group_of(item, root) for item in items}
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    first_file = {}  # a group's rank is that of its best-ranked file
+    for item in items:
+        path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else str(item.path)
+        group = groups[item.nodeid]
+        first_file[group] = min(first_file.get(group, len(rank)), rank.get(path, len(rank)))
+    items.sort(key=lambda item: first_file[groups[item.nodeid]])  # stable: each file's own order is kept

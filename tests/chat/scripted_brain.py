@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from browserops.browser.page import reading
 from browserops.chat.api import ChatSession, Event, EventSink, TurnOutcome
 from browserops.policy import PendingAction
 from browserops.privacy import mask_args
@@ -144,7 +145,9 @@ class ScriptedPlanBrain:
         rel = f"{self.shots_dir}/{state.session_id}-{self._shots:03d}.png"
         path = self.ctx.workspace / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        await page.screenshot(path=str(path))
+        # The product's own screenshot (retried once when Chromium refuses it under load), not a raw Playwright one.
+        await reading.screenshot(page, path, timeout_ms=self.ctx.settings.tool_timeout_ms, session=self.ctx.session,
+                                 redact=self.ctx.session)
         items = await page.locator("a, button, input:not([type=hidden]), select, textarea").evaluate_all(_ITEMS_JS)
         data = {"url": page.url, "title": await page.title(), "screenshot": rel, "items": items,
                 "summary": f"{len(items)} numbered items"}

@@ -1,12 +1,17 @@
-"""Every corpus app and task behind one face, for the measurements that go over the whole corpus
-(``prepare_share.py``, ``bench/real_apps.py``).
+"""Every corpus app and task behind one face: for the corpus tests (``suite.py``: each task once, as its known gap
+says or done and in the database), and for the measurements that go over the whole corpus (``prepare_share.py``,
+``bench/real_apps.py``).
 
 The corpus grew two task records: ``corpus.Task`` (Django admin, Wagtail: an input *file*, ``check(app, exports)``,
-a baseline that starts signed in, the module's profile signed in by the app's ``SIGN_IN`` task) and
-``twophase.CorpusTask`` (Flask-Admin, react-admin: an input dict, ``check(app)`` + ``check_bundle``, a baseline that
-signs in itself when it must, the profile from ``tasks.profile_for``). :class:`CatalogueTask` answers the same
-questions for both: drive the task through prepare -> run --confirm -> evidence verify, ask the app's database
-whether the change is there, run the plain Playwright peer, know its known gap.
+a baseline given a ``corpus.Shots``) and ``twophase.CorpusTask`` (Flask-Admin, react-admin, and every new app: an
+input dict, ``check(app)`` + ``check_bundle``, a baseline given its screenshot folder). :class:`CatalogueTask` answers
+the same questions for both: drive the task through prepare -> run --confirm -> evidence verify, assert what its
+record says (done and exactly in the database, or failing as its known gap), run the plain Playwright peer.
+
+An app whose tasks run signed in has a ``sign_in(page, base_url)`` in its ``tasks.py`` (the plain Playwright
+sign-in, ticking "Remember me" where the site has one): its signed-in ``--profile`` is a persistent Chromium
+profile that ``sign_in`` ran in once. An app without one (react-admin keeps its session in sessionStorage) runs
+every task without ``--profile``, each signing in itself.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from tests.realapps import corpus, twophase
+from tests.realapps import corpus, corpus_checks, twophase
 from tests.realapps.harness import APPS, RunningApp
 
 
@@ -96,7 +101,7 @@ class CatalogueTask:
     def attempt(self, app: RunningApp, work: Path, profile: Path | None) -> Attempt:
         """prepare -> run --confirm -> evidence verify in ``profile`` (a fresh one under ``work`` for a sign-in
         task), then the database check."""
-        where = profile if self.signed_in else work / "fresh-profile"
+        where = self.profile_for(work, profile)
         if self.modern:
             out = twophase.two_phase(work / "ws", app, self.raw, profile=where)
             completed = out.run_complete and out.verify_code == 0
@@ -113,6 +118,41 @@ class CatalogueTask:
         return Attempt(self.name, old.prepare_code == 2, completed, error,
                        None if old.failure() is None else old.describe(), _bundle_of(old.prepare),
                        [f"{m} {p} {s}" for m, p, s in old.unsafe_during_prepare], old.prepare_s, old.run_s)
+
+    def profile_for(self, work: Path, profile: Path | None) -> Path | None:
+        """The app's signed-in profile, or a fresh one under ``work`` for a task that signs in itself."""
+        return profile if self.signed_in else work / "fresh-profile"
+
+    def assert_check_tells_the_seed_apart(self, app: RunningApp) -> None:
+        """On the freshly seeded database the task's check fails (it would pass on a database the task never
+        touched otherwise: a check that checks nothing). Read-only tasks leave the database as seeded."""
+        if self.modern and not self.raw.changes_data:
+            return
+        try:
+            self.raw.check(app) if self.modern else self.raw.check(app, [])
+        except AssertionError:
+            return
+        raise AssertionError(f"the check of {self.name} passes on the seeded database: it checks nothing")
+
+    def assert_as_recorded(self, app: RunningApp, work: Path, profile: Path | None) -> None:
+        """prepare -> run --confirm -> evidence verify on the app as it is now (reseed first), then: done and
+        exactly the task's change in the database, the run's ledger the app's own log, nothing unsafe sent while
+        preparing — or, for a known gap, failing exactly as recorded and saving nothing."""
+        where = self.profile_for(work, profile)
+        if self.modern:
+            out = twophase.two_phase(work / "ws", app, self.raw, profile=where)
+            if self.known_gap is None:
+                corpus_checks.assert_done(app, self.raw, out)
+            else:
+                corpus_checks.assert_gap_holds(app, self.raw, out, self.known_gap, self.tasks.check_unchanged)
+            return
+        old = corpus.drive(app, self.raw, work / "ws", where)
+        if self.known_gap is None:
+            corpus.assert_done(app, self.raw, old)
+            return
+        corpus.assert_gap_holds(app, self.raw, old, self.known_gap)
+        if old.run_code is not None and not old.completed:
+            self.tasks.check_nothing_saved(app, [])  # a run that failed part-way saved nothing
 
     async def baseline(self, app: RunningApp, shots: Path, state: dict[str, Any] | None) -> float:
         """The task's plain Playwright peer, timed from the browser's launch to its last step, in a context that
@@ -164,18 +204,14 @@ class CatalogueApp:
             yield app
 
     def signed_in_profile(self, app: RunningApp, folder: Path) -> Path | None:
-        """The browser profile the app's ordinary tasks run in, signed in the way the app's tests sign it in."""
-        sign_in = getattr(self.tasks, "SIGN_IN", None)
-        if isinstance(sign_in, corpus.Task):  # signed in through browserops itself, as the app's test module does
-            self.reseed(app)
-            outcome = corpus.drive(app, sign_in, folder.parent / "sign-in-ws", folder)
-            corpus.assert_done(app, sign_in, outcome)
-            return folder
-        profile_for = getattr(self.tasks, "profile_for", None)
-        if profile_for is None:
-            return None  # every task signs in itself (react-admin keeps its session in sessionStorage)
-        signed = next(t for t in self.all_tasks() if t.signed_in)
-        return Path(profile_for(app, folder, signed.raw))
+        """The browser profile the app's ordinary tasks run in: a persistent Chromium profile that the app's
+        ``sign_in`` ran in once (None for an app without one: its tasks sign in themselves)."""
+        sign_in = getattr(self.tasks, "sign_in", None)
+        if sign_in is None:
+            return None
+        folder.mkdir(parents=True, exist_ok=True)
+        asyncio.run(_sign_in_profile(sign_in, app.base_url, folder))
+        return folder
 
     def signed_in_state(self, app: RunningApp) -> dict[str, Any] | None:
         """Cookies and storage of a plain Playwright context signed in with the app's baseline ``sign_in``."""
@@ -183,6 +219,21 @@ class CatalogueApp:
         if sign_in is None:
             return None
         return asyncio.run(_state_after(sign_in, app.base_url))
+
+
+async def _sign_in_profile(sign_in: Any, base_url: str, folder: Path) -> None:
+    from playwright.async_api import async_playwright
+
+    from browserops.browser.launch.discovery import find_chromium, launch_args
+
+    async with async_playwright() as pw:
+        context = await pw.chromium.launch_persistent_context(str(folder), executable_path=find_chromium().path,
+                                                              args=launch_args(), headless=True)
+        try:
+            page = context.pages[0] if context.pages else await context.new_page()
+            await sign_in(page, base_url)
+        finally:
+            await context.close()
 
 
 async def _state_after(sign_in: Any, base_url: str) -> dict[str, Any]:

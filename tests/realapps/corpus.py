@@ -35,7 +35,6 @@ from tests.realapps.harness import RunningApp
 from tests.realapps.twophase import run_ledger
 
 Baseline = Callable[[Page, str, "Shots"], Awaitable[None]]
-SignIn = Callable[[Page, str], Awaitable[None]]
 UNSAFE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 REQUEST_LINE = re.compile(r'"(?P<method>[A-Z]+) (?P<path>\S+) HTTP/[\d.]+" (?P<status>\d{3})')
 
@@ -50,7 +49,6 @@ class Task:
     baseline: Baseline
     input: Path | None = None
     profile: bool = True  # runs in the module's signed-in --profile
-    twice: bool = True  # done a second time on a fresh seed
     then: Path | None = None  # a read-only step file prepared afterwards with the same --profile: still signed in?
 
 
@@ -328,50 +326,6 @@ async def baseline_page() -> AsyncIterator[Page]:
             yield await context.new_page()
         finally:
             await browser.close()
-
-
-# --- the bodies of each app's test module -------------------------------------------------------------------
-
-
-def profile_for(task: Task, signed_in: Path, tmp: Path) -> Path:
-    """The module's signed-in profile, or a fresh one for a task that signs in itself."""
-    return signed_in if task.profile else tmp / "fresh-profile"
-
-
-def do_task_twice(app: RunningApp, reseed: Callable[[RunningApp], None], task: Task, tmp: Path,
-                  signed_in: Path) -> None:
-    for round_ in range(2 if task.twice else 1):
-        reseed(app)
-        where = tmp / f"round{round_}"
-        assert_done(app, task, drive(app, task, where / "ws", profile_for(task, signed_in, where)))
-
-
-def gap_still_holds(app: RunningApp, reseed: Callable[[RunningApp], None], task: Task, gap: str, tmp: Path,
-                    signed_in: Path, nothing_saved: Callable[[RunningApp, list[Path]], None]) -> None:
-    reseed(app)
-    outcome = drive(app, task, tmp / "ws", profile_for(task, signed_in, tmp))
-    assert_gap_holds(app, task, outcome, gap)
-    if outcome.run_code is not None and not outcome.completed:
-        nothing_saved(app, [])  # a run that failed part-way saved nothing
-
-
-async def baseline_passes_check(app: RunningApp, reseed: Callable[[RunningApp], None], task: Task, tmp: Path,
-                                sign_in: SignIn, *, refused: bool) -> None:
-    """The Playwright peer does the task and the check sees it; the seeded database fails the check."""
-    reseed(app)
-    if not refused:
-        with contextlib.suppress(AssertionError):
-            task.check(app, [])
-            raise RuntimeError(f"the check of {task.name} passes on the seeded database: it checks nothing")
-    async with baseline_page() as page:
-        if task.profile:
-            await sign_in(page, app.base_url)
-        shots = Shots(tmp / "shots")
-        try:
-            await task.baseline(page, app.base_url, shots)
-        except AssertionError as exc:
-            raise AssertionError(f"{exc}{server_errors(app)}") from exc
-    task.check(app, sorted(p for p in shots.folder.iterdir() if p.suffix != ".png"))
 
 
 def replay(app: RunningApp, reseed: Callable[[RunningApp], None], name: str, steps: Path,

@@ -11,12 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-from playwright.async_api import async_playwright
-
-from browserops.browser.launch.discovery import find_chromium, launch_args
 from tests.realapps.harness import RunningApp
 from tests.realapps.twophase import CorpusTask, Outcome, log_lines, run_ledger
 
@@ -90,16 +85,3 @@ def assert_gap_holds(app: RunningApp, task: CorpusTask, outcome: Outcome, record
         f"{task.name} fails differently now:\n  recorded: {recorded}\n  now:      {failure}")
     if task.then_prepare is None:
         unchanged(app)  # a failed run saved nothing
-
-
-async def run_baseline(app: RunningApp, task: CorpusTask, shots_dir: Path) -> None:
-    """The task's plain Playwright script in a fresh browser context of the same Chromium."""
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=find_chromium().path, args=launch_args())
-        try:
-            context = await browser.new_context(accept_downloads=True)
-            page: Any = await context.new_page()
-            page.set_default_timeout(20_000)
-            await task.baseline(page, app.base_url, shots_dir)
-        finally:
-            await browser.close()

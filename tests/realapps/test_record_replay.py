@@ -7,7 +7,7 @@ confirm() answered as the person answered it)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import cast
 
@@ -26,20 +26,9 @@ from tests.realapps.corpus_checks import assert_done
 from tests.realapps.harness import RunningApp
 from tests.realapps.twophase import CorpusTask, two_phase
 
+CORPUS_APP = "flask_admin"
+
 Person = Callable[[Page, Recorder, list[str]], Awaitable[None]]
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
-    with office.start(tmp_path_factory.mktemp("flask-admin-rec")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def remembered(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    profile = tmp_path_factory.mktemp("office-profile-rec")
-    asyncio.run(office.remembered_profile(app, profile))
-    return profile
 
 
 async def _record(profile: Path, url: str, person: Person, workspace: Path) -> Recording:
@@ -111,11 +100,11 @@ PEOPLE: dict[str, tuple[str, Person]] = {
 
 
 @pytest.mark.parametrize("name", sorted(PEOPLE))
-def test_a_recorded_task_replays_to_the_same_row(app: RunningApp, remembered: Path, tmp_path: Path,
+def test_a_recorded_task_replays_to_the_same_row(app: RunningApp, profile: Path, tmp_path: Path,
                                                   name: str) -> None:
     office.reseed(app)
     start, person = PEOPLE[name]
-    recording = asyncio.run(_record(remembered, app.base_url + start, person, tmp_path))
+    recording = asyncio.run(_record(profile, app.base_url + start, person, tmp_path))
     office.reseed(app)  # the person's own change is undone: the replay must make it again
     steps = tmp_path / f"{name}.yaml"
     write_recording(recording, steps, tmp_path / f"{name}.input.yaml")
@@ -123,7 +112,7 @@ def test_a_recorded_task_replays_to_the_same_row(app: RunningApp, remembered: Pa
     task = CorpusTask(name, steps, TASKS[name].check, TASKS[name].baseline,
                       inputs=_inputs(recording), check_bundle=check_bundle,
                       changes_data=TASKS[name].changes_data)
-    outcome = two_phase(tmp_path / "ws", app, task, profile=remembered)  # the CLI, in the main thread
+    outcome = two_phase(tmp_path / "ws", app, task, profile=profile)  # the CLI, in the main thread
     assert_done(app, task, outcome)
 
 
@@ -146,10 +135,10 @@ def test_a_recorded_sign_in_replays_into_a_fresh_profile(app: RunningApp, tmp_pa
     assert outcome.next_prepare_code in (0, 2), outcome.describe()
 
 
-def test_a_recorded_row_click_names_its_row(app: RunningApp, remembered: Path, tmp_path: Path) -> None:
+def test_a_recorded_row_click_names_its_row(app: RunningApp, profile: Path, tmp_path: Path) -> None:
     """The edit icon repeats in every row: the recording names the row (and prepare finds it there)."""
     office.reseed(app)
-    recording = asyncio.run(_record(remembered, app.base_url + "/admin/customer/", _open_northwind, tmp_path))
+    recording = asyncio.run(_record(profile, app.base_url + "/admin/customer/", _open_northwind, tmp_path))
     edit, = recording.steps
     assert edit["kind"] == "act" and edit["target"]["names"] == ["Edit Record"], edit
     assert edit["target"]["within"]["role"] == "row", edit

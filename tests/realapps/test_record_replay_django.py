@@ -7,7 +7,6 @@ change the person made (each task's own check from tasks.py: the whole expense t
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,23 +19,10 @@ from tests.realapps.apps.django_admin import tasks
 from tests.realapps.harness import RunningApp
 from tests.realapps.recording import Person, Watched, record_by_cdp, write
 
+CORPUS_APP = "django_admin"
+
 pytestmark = pytest.mark.timeout(900)
 BY_NAME = {task.name: task for task in tasks.TASKS}
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
-    with desk.start(tmp_path_factory.mktemp("django_admin_rec")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def profile(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The person's profile, signed in to the admin once (through browserops' own sign-in task)."""
-    folder = tmp_path_factory.mktemp("profile") / "profile"
-    desk.reseed(app)
-    corpus.assert_done(app, tasks.SIGN_IN, corpus.drive(app, tasks.SIGN_IN, tmp_path_factory.mktemp("ws"), folder))
-    return folder
 
 
 async def _edit_team_lunch(page: Page, seen: Watched) -> None:

@@ -6,7 +6,6 @@ db.json, which must show the change the person made (each task's own check from 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,13 +18,9 @@ from tests.realapps.harness import RunningApp
 from tests.realapps.recording import Person, Watched, record_by_cdp, write
 from tests.realapps.twophase import CorpusTask, two_phase
 
+CORPUS_APP = "react_admin"
+
 pytestmark = pytest.mark.timeout(900)
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
-    with desk.start(tmp_path_factory.mktemp("react-admin-rec")) as running:
-        yield running
 
 
 async def _sign_in(page: Page, seen: Watched) -> None:

@@ -6,7 +6,6 @@ change the person made (each task's own check from tasks.py: every news page, th
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,23 +17,10 @@ from tests.realapps.apps.wagtail_site import tasks
 from tests.realapps.harness import RunningApp
 from tests.realapps.recording import Person, Watched, record_by_cdp, write
 
+CORPUS_APP = "wagtail_site"
+
 pytestmark = pytest.mark.timeout(900)
 BY_NAME = {task.name: task for task in tasks.TASKS}
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
-    with newsroom.start(tmp_path_factory.mktemp("wagtail_rec")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def profile(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The person's profile, signed in once with "Remember me" (through browserops' own sign-in task)."""
-    folder = tmp_path_factory.mktemp("profile") / "profile"
-    newsroom.reseed(app)
-    corpus.assert_done(app, tasks.SIGN_IN, corpus.drive(app, tasks.SIGN_IN, tmp_path_factory.mktemp("ws"), folder))
-    return folder
 
 
 async def _add_author(page: Page, seen: Watched) -> None:

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
+from playwright.async_api import CDPSession, Page
+
+from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.browser.page import reading
+from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
 from browserops.tools.context import ToolContext
+from tests.logcapture import BrowseropsLog
 from tests.tools.helpers import fails, ok, open_page
 from tests.tools.png import Png
 
@@ -115,3 +125,42 @@ async def test_observe_gives_listing_overlay_screenshot_and_summary(
     assert typed["target"]["name"] == "Merchant"
     again = await ok(tool_ctx, "browser_observe", screenshot=False)
     assert "screenshot" not in again and "notices" not in again
+
+
+# Chromium's own refusal, as a starved renderer answers under load: a capture of an area far larger than any screen
+# (30,000 pixels square), which it refuses each time; a third such capture in the same browser can crash it, so
+# each test has a browser of its own.
+GIANT = {"clip": {"x": 0, "y": 0, "width": 30_000, "height": 30_000, "scale": 1}}
+
+
+@contextlib.asynccontextmanager
+async def own_page(demo_site: DemoSite) -> AsyncIterator[tuple[Page, CDPSession]]:
+    async with BrowserSession(SessionOptions()) as session:
+        await session.page.goto(demo_site.base_url + "/expense")
+        yield session.page, await session.context.new_cdp_session(session.page)
+
+
+async def test_a_screenshot_chromium_refuses_is_taken_again_once_the_page_has_loaded(
+        demo_site: DemoSite, browserops_log: BrowseropsLog) -> None:
+    asked: list[bool] = []
+    async with own_page(demo_site) as (page, cdp):
+        async def refused_first() -> bytes:
+            asked.append(True)
+            shot = await cdp.send("Page.captureScreenshot", {"format": "png", **(GIANT if len(asked) == 1 else {})})
+            return base64.b64decode(shot["data"])
+
+        png = await reading.taken_again_if_refused(refused_first, page, 10_000)
+    assert png[:4] == b"\x89PNG" and len(asked) == 2
+    assert "Chromium refused a screenshot" in browserops_log.text()
+
+
+async def test_a_screenshot_refused_twice_says_so_with_its_own_code(demo_site: DemoSite) -> None:
+    async with own_page(demo_site) as (page, cdp):
+        async def refused() -> bytes:
+            await cdp.send("Page.captureScreenshot", {"format": "png", **GIANT})
+            raise AssertionError("Chromium took a shot of 30,000 x 30,000 pixels")
+
+        with pytest.raises(BrowserOpsError) as failed:
+            await reading.taken_again_if_refused(refused, page, 10_000)
+    assert failed.value.code is ErrorCode.SCREENSHOT_FAILED
+    assert "refused the screenshot twice" in str(failed.value) and "Take it again" in str(failed.value)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import logging
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from browserops.browser.page.redaction import mask_snapshot, redacted
 from browserops.browser.scripts import PageScriptError, call_in_frame, run_devtools
 from browserops.contract import BrowserOpsError, ErrorCode
 
+log = logging.getLogger(__name__)
 _REF = re.compile(r" \[ref=[a-z0-9]+\]")
 
 
@@ -105,25 +108,53 @@ async def screenshot(page: Page, path: Path, *, full_page: bool = False, timeout
     Playwright's ``page.screenshot`` — which also hides the text caret and re-encodes harder for a smaller
     file. Evidence takes one before and after every step, so this is most of a run's screenshot time. A full
     page, or a browser without the DevTools protocol, goes through Playwright. Given ``redact`` (the session),
-    sensitive fields and the page's echoes of secrets typed into them are covered (page/redaction.py)."""
+    sensitive fields and the page's echoes of secrets typed into them are covered (page/redaction.py).
+
+    Chromium refuses a shot it cannot draw in time ("Unable to capture screenshot": a renderer starved on a busy
+    machine, or a page between two documents): it is taken again once the page's document has loaded; a second
+    refusal is ``BROWSER_SCREENSHOT_FAILED`` (:func:`taken_again_if_refused`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     if redact is not None and page is redact.page:
         async with redacted(redact):
             return await screenshot(page, path, full_page=full_page, timeout_ms=timeout_ms, session=session)
-    data = await _fast_png(session, page, timeout_ms) if session is not None and not full_page else None
-    if data is not None:
-        await asyncio.to_thread(path.write_bytes, data)
-    else:
-        try:
-            data = await page.screenshot(path=str(path), full_page=full_page, timeout=timeout_ms)
-        except PlaywrightError as exc:
-            raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Screenshot failed: {first_line(exc)}.") \
-                from exc
+
+    async def shoot() -> bytes:
+        data = await _fast_png(session, page, timeout_ms) if session is not None and not full_page else None
+        return data if data is not None else await page.screenshot(full_page=full_page, timeout=timeout_ms)
+
+    data = await taken_again_if_refused(shoot, page, timeout_ms)
+    await asyncio.to_thread(path.write_bytes, data)
     width, height = _png_size(data)
     return {"path": str(path), "bytes": len(data), "width": width, "height": height, "full_page": full_page}
 
 
+_REFUSED = "Unable to capture screenshot"
+
+
+async def taken_again_if_refused(shoot: Callable[[], Awaitable[bytes]], page: Page, timeout_ms: int) -> bytes:
+    """``shoot()``; when Chromium refuses it ("Unable to capture screenshot"), once more after the page's document
+    has loaded. A second refusal is ``BROWSER_SCREENSHOT_FAILED``; any other failure ``BROWSER_ACTION_FAILED``."""
+    for attempt in (1, 2):
+        try:
+            return await shoot()
+        except PlaywrightError as exc:
+            if _REFUSED not in str(exc):
+                raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Screenshot failed: {first_line(exc)}.") from exc
+            if attempt == 2:
+                raise BrowserOpsError(
+                    ErrorCode.SCREENSHOT_FAILED,
+                    "Chromium refused the screenshot twice (\"Unable to capture screenshot\"): the page could not be "
+                    "drawn in time, usually on a busy machine. Take it again; if it keeps failing, run fewer "
+                    "browsers at once or raise tool_timeout_ms.") from exc
+        log.info("Chromium refused a screenshot; taking it again once the page has loaded")
+        with contextlib.suppress(PlaywrightError):  # a page that does not load: the second shot says what is wrong
+            await page.wait_for_load_state(timeout=timeout_ms)
+    raise AssertionError("unreachable")
+
+
 async def _fast_png(session: BrowserSession, page: Page, timeout_ms: int) -> bytes | None:
+    """The viewport's PNG from DevTools, or None when that way is closed or timed out (Playwright's own screenshot
+    then says what is wrong, if anything). Chromium's refusal is raised: it is the same on either way."""
     cdp = await page_cdp(session, page)
     if cdp is None:
         return None
@@ -134,8 +165,12 @@ async def _fast_png(session: BrowserSession, page: Page, timeout_ms: int) -> byt
         shot = await asyncio.wait_for(cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True}),
                                       timeout_ms / 2000)
         return base64.b64decode(shot["data"])
-    except (PlaywrightError, TimeoutError, KeyError, ValueError):
-        return None  # Playwright's own screenshot says what is wrong, if anything
+    except PlaywrightError as exc:
+        if _REFUSED in str(exc):
+            raise
+        return None
+    except (TimeoutError, KeyError, ValueError):
+        return None
 
 
 def _png_size(data: bytes) -> tuple[int, int]:

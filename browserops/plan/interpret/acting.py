@@ -18,6 +18,7 @@ from browserops.plan.interpret.field_values import current_value
 from browserops.plan.interpret.resolve import Resolved, upload_files, wanted_value
 from browserops.plan.model.document import PlanAction
 from browserops.plan.model.steps import Action, word_action
+from browserops.privacy import SECRET
 
 StepInput = str | bool | list[str] | None
 
@@ -65,7 +66,7 @@ def word_call(a: PlanAction, el: Resolved, value: Any) -> tuple[dict[str, Any], 
     of its own for (steps.action_spec), and the same masked for the log when the value is sensitive."""
     text = {"text": value} if isinstance(value, str) else {}
     args = {"index": el.number, "action": str(a.action), **text, **el.act_args()}
-    return args, ({**args, "text": "(sensitive)"} if a.sensitive and text else None)
+    return args, ({**args, "text": dict(SECRET)} if a.sensitive and text else None)  # no length, no digest
 
 
 def act_for(a: PlanAction, el: Resolved | None, value: StepInput) -> Act | Unchanged | None:
@@ -90,7 +91,7 @@ def act_for(a: PlanAction, el: Resolved | None, value: StepInput) -> Act | Uncha
         chosen = {"options": value} if isinstance(value, list) else {"text": value}
         args = {"index": el.number, "action": "type" if typing else "select", **chosen, **el.act_args()}
         return Act("browser_overlay_act", args, did=f"{'typed into' if typing else 'chose in'} {where}", where=where,
-                   logged={**args, "text": "(sensitive)"} if a.sensitive else None, types=typing,
+                   logged={**args, "text": dict(SECRET)} if a.sensitive else None, types=typing,  # no digest
                    entered=tuple(value) if isinstance(value, list) else (value,))
     if a.action is Action.CHECK:
         want = a.value is True

@@ -53,6 +53,7 @@ __all__ = [
     "Requirement",
     "SideEffectsSummary",
     "fill_keys",
+    "input_texts",
     "missing_evidence",
     "new_request_id",
     "number_steps",
@@ -201,7 +202,10 @@ class PlanSource(PlanModel):
     kind: Literal["pack", "steps", "agent"]
     name: str | None = Field(None, max_length=200, description="Pack name, or the step file's title.")
     path: str | None = Field(None, max_length=4000, description="Step file or input file path.")
-    input_digest: str | None = Field(None, pattern=r"^[0-9a-f]{64}$", description="SHA-256 of the input file.")
+    input_digest: str | None = Field(
+        None, pattern=r"^(?:hmac-sha256:)?[0-9a-f]{64}$",
+        description="Keyed digest (HMAC-SHA256, the workspace's secret) of the input file; plans prepared before "
+        "keyed digests hold its plain SHA-256.")
 
 
 @dataclass(frozen=True)
@@ -349,6 +353,12 @@ def number_steps(steps: Sequence[Step]) -> list[PlanAction]:
         data.pop("number", None)
         actions.append(PlanAction.model_validate({**data, "number": i}))
     return actions
+
+
+def input_texts(plan: BrowserPlan) -> list[str]:
+    """The texts the plan types or chooses (its sensitive values come from the input at run time)."""
+    return [v for a in plan.actions if a.action in (Action.TYPE, Action.SELECT)
+            for v in (a.value if isinstance(a.value, list) else [a.value]) if isinstance(v, str)]
 
 
 def fill_keys(actions: Sequence[PlanAction]) -> dict[int, str]:

@@ -156,7 +156,9 @@ class ValueRef(PlanModel):
     key: str = Field(pattern=FIELD_PATTERN.pattern, description="Key in the input data, e.g. 'password'.")
     sensitive: bool = Field(False, description="Never write the value into plan.json, events or the summary.")
     digest: str | None = Field(
-        None, pattern=r"^sha256:[0-9a-f]{16,64}$", description="privacy.text_digest of the value seen at prepare."
+        None, pattern=r"^(?:hmac-)?sha256:[0-9a-f]{16,64}$",
+        description="privacy.text_digest (keyed by the workspace's secret; plain SHA-256 in plans prepared before) "
+        "of the value seen at prepare."
     )
 
 

@@ -32,9 +32,8 @@ from browserops.lane import open_lane
 from browserops.origins import origin_of
 from browserops.plan.interpret.guard import CONFIRMED_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
 from browserops.plan.interpret.interpreter import Progress
-from browserops.plan.model.document import BrowserPlan, missing_evidence
+from browserops.plan.model.document import BrowserPlan, input_texts, missing_evidence
 from browserops.plan.model.phrase import normalize_phrase, plan_digest, verify_phrase
-from browserops.plan.model.steps import Action
 from browserops.plan.run.executor import RunPhase
 from browserops.plan.run.outcome import StepFailed, StepOutcome, not_confirmed
 from browserops.privacy import EnteredValues
@@ -186,6 +185,10 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
                              before_effect=lane.check)
         executor = RunPhase(tools, writer, plan, confirmed=confirmed, secrets=secrets, progress=options.progress,
                                 login_wait_s=options.login_wait_s)
+        # The ledger writes no URL path segment holding one of the plan's inputs, and no digest of a body that
+        # carries a secret (privacy.py).
+        ctx.session.requests.hide(EnteredValues([*input_texts(plan), *secrets.values()]),
+                                  secrets=EnteredValues(secrets.values()))
         started = writer.info.attempts[-1].started
         # run goes nowhere prepare did not look: the session's origin rules, narrowed to the plan's origins.
         rules = ctx.session.origin_rules
@@ -225,9 +228,7 @@ def typed_values(plan: BrowserPlan, secrets: Mapping[int, str], entered: Entered
     """Every form of what the run enters into fields: the plan's typed and chosen values and the sensitive ones
     from the input, in each spelling they take (a date converted, digits an input mask regrouped), and what the
     fields held afterwards (``entered``, collected by the runner from each result)."""
-    values = [v for a in plan.actions if a.action in (Action.TYPE, Action.SELECT)
-              for v in (a.value if isinstance(a.value, list) else [a.value]) if isinstance(v, str)]
-    forms = EnteredValues([*values, *secrets.values()])
+    forms = EnteredValues([*input_texts(plan), *secrets.values()])
     return sorted({*forms.forms(), *(entered.forms() if entered is not None else [])}, key=len, reverse=True)
 
 

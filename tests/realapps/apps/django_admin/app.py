@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -38,24 +39,30 @@ def _manage(env: dict[str, str], *args: str) -> None:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
 
 
+def seed() -> Path:
+    """The migrated and seeded database, built once per version of the app's glue and pins (scripts/setup.sh builds
+    it, so a test session only copies it)."""
+    def build(path: Path) -> None:
+        with tempfile.TemporaryDirectory(prefix="expensedesk-seed-") as sessions:
+            _manage(_env(path, Path(sessions)), "migrate", "--verbosity", "0")
+            _manage(_env(path, Path(sessions)), "seed_corpus", "--password", PASSWORD)
+
+    return seeded_database(HERE, build)
+
+
 @contextlib.contextmanager
 def start(tmp: Path) -> Iterator[RunningApp]:
     live, sessions = tmp / "live.sqlite3", tmp / "sessions"
     sessions.mkdir(parents=True, exist_ok=True)
-
-    def build(path: Path) -> None:
-        _manage(_env(path, sessions), "migrate", "--verbosity", "0")
-        _manage(_env(path, sessions), "seed_corpus", "--password", PASSWORD)
-
-    seed = seeded_database(HERE, build)
-    copy_database(seed, live)
+    seed_file = seed()
+    copy_database(seed_file, live)
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     cmd = [str(PYTHON), "manage.py", "runserver", "--noreload", "--insecure", f"127.0.0.1:{port}"]
     with app_process(cmd, cwd=HERE, env=_env(live, sessions), health_url=base_url + "/admin/login/",
                      log_path=tmp / "requests.log"):
         yield RunningApp("django_admin", base_url, tmp / "requests.log",
-                         {"seed": seed, "database": live, "sessions": sessions})
+                         {"seed": seed_file, "database": live, "sessions": sessions})
 
 
 def reseed(app: RunningApp) -> None:

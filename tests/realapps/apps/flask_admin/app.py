@@ -96,25 +96,3 @@ def project_by_name(app: RunningApp, name: str) -> dict[str, Any] | None:
 def invoice_lines(app: RunningApp, reference: str) -> list[dict[str, Any]]:
     return query(app, "SELECT l.description, l.quantity FROM invoice_line l JOIN invoice i ON i.id = l.invoice_id "
                       "WHERE i.reference = ? ORDER BY l.id", reference)
-
-
-async def remembered_profile(app: RunningApp, profile: Path) -> None:
-    """A browser profile that signed in once with "Remember me" (Flask-Login's persistent cookie), made with the
-    same Chromium browserops uses, the way a person logs in once in a dedicated profile."""
-    from playwright.async_api import async_playwright
-
-    from browserops.browser.launch.discovery import find_chromium, launch_args
-
-    async with async_playwright() as playwright:
-        context = await playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=find_chromium().path, args=launch_args(), headless=True)
-        try:
-            page = context.pages[0] if context.pages else await context.new_page()
-            await page.goto(app.base_url + "/login")
-            await page.get_by_role("textbox", name="Username").fill(USERNAME)
-            await page.get_by_role("textbox", name="Password").fill(PASSWORD)
-            await page.get_by_role("checkbox", name="Remember me").check()
-            await page.get_by_role("button", name="Sign in").click()
-            await page.wait_for_url("**/admin/")
-        finally:
-            await context.close()

@@ -288,12 +288,3 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
 # create_project and add_invoice_line left this list when typing learned that a field rewriting each key (Flask-Admin's
 # daterangepicker parses and reformats every partial date) takes the text as a paste plus its last key.
 KNOWN_GAPS: dict[str, str] = {}
-
-
-def profile_for(app: RunningApp, folder: Path, task: CorpusTask) -> Path:
-    """The --profile a task runs in: a fresh one for the sign-in tasks, else one signed in with "Remember me"."""
-    import asyncio
-
-    if not task.fresh_profile:
-        asyncio.run(office.remembered_profile(app, folder))
-    return folder

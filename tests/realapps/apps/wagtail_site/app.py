@@ -12,6 +12,7 @@ import json
 import os
 import re
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,23 +41,29 @@ def _manage(env: dict[str, str], *args: str) -> None:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
 
 
+def seed() -> Path:
+    """The migrated and seeded database, built once per version of the app's glue and pins (scripts/setup.sh builds
+    it: migrating Wagtail takes minutes on a loaded machine, so a test session only copies it)."""
+    def build(path: Path) -> None:
+        with tempfile.TemporaryDirectory(prefix="newsroom-seed-") as tmp:
+            _manage(_env(path, Path(tmp)), "migrate", "--verbosity", "0")
+            _manage(_env(path, Path(tmp)), "seed_corpus", "--password", PASSWORD)
+
+    return seeded_database(HERE, build)
+
+
 @contextlib.contextmanager
 def start(tmp: Path) -> Iterator[RunningApp]:
     live = tmp / "live.sqlite3"
     (tmp / "sessions").mkdir(parents=True, exist_ok=True)
-
-    def build(path: Path) -> None:
-        _manage(_env(path, tmp), "migrate", "--verbosity", "0")
-        _manage(_env(path, tmp), "seed_corpus", "--password", PASSWORD)
-
-    seed = seeded_database(HERE, build)
-    copy_database(seed, live)
+    seed_file = seed()
+    copy_database(seed_file, live)
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     cmd = [str(PYTHON), "manage.py", "runserver", "--noreload", "--insecure", f"127.0.0.1:{port}"]
     with app_process(cmd, cwd=HERE, env=_env(live, tmp), health_url=base_url + "/admin/login/",
                      log_path=tmp / "requests.log", timeout_s=180):
-        yield RunningApp("wagtail_site", base_url, tmp / "requests.log", {"seed": seed, "database": live})
+        yield RunningApp("wagtail_site", base_url, tmp / "requests.log", {"seed": seed_file, "database": live})
 
 
 def reseed(app: RunningApp) -> None:
