@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -68,9 +68,9 @@ def test_prepare_then_run_at_once_is_never_stale(app: RunningApp, remembered: Pa
     workspace.mkdir()
     # Each field at least twice when the list allows it: the same field set by two steps is the case under test.
     steps = [_step(field, value, n) for n, (field, value) in enumerate([*chosen, chosen[0]], start=1)]
-    path = workspace / "fills.yaml"
-    path.write_text(yaml.safe_dump({"title": "Fill the customer form", "startUrl": PAGE,
-                                    "steps": [{"kind": "navigate", "url": PAGE}, *steps]}), encoding="utf-8")
+    path = workspace / "fills.json"  # JSON: YAML would write a value used twice as an alias, which step files refuse
+    path.write_text(json.dumps({"title": "Fill the customer form", "startUrl": PAGE,
+                                "steps": [{"kind": "navigate", "url": PAGE}, *steps]}), encoding="utf-8")
     code, prepared, err = prepare(workspace, app, path, {}, remembered)
     assert code in (0, 2), (prepared, err[-2000:])
     assert prepared["problems"] == [], prepared["problems"]
