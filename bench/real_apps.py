@@ -2,7 +2,8 @@
 doing each task the same way in the same run.
 
 Per app (Django admin, Flask-Admin, react-admin, Wagtail, and the UI kits of issue 34: Refine + antd in zh-CN,
-Vue 3 + Element Plus in zh-CN; each started on a free port with its seeded database):
+Vue 3 + Element Plus in zh-CN, Django admin under django-unfold in Russian; each started on a free port with its
+seeded database):
 
 - **tasks done**: ``prepare`` -> ``run --confirm`` -> ``evidence verify`` through the real CLI (in process, as
   the corpus tests drive it), in the signed-in ``--profile`` the app's tests use (a fresh one for sign-in tasks),
