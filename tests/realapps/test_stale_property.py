@@ -9,14 +9,11 @@ and the page stay as seeded for the next example. The number of examples is boun
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,17 +32,7 @@ FIELDS: dict[str, tuple[str, str, list[Any]]] = {
 _runs = itertools.count(1)
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningApp]:
-    with office.start(tmp_path_factory.mktemp("flask-admin-stale")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def remembered(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    profile = tmp_path_factory.mktemp("office-profile-stale")
-    asyncio.run(office.remembered_profile(app, profile))
-    return profile
+CORPUS_APP = "flask_admin"  # the app and its signed-in profile come from tests/realapps/conftest.py
 
 
 def _step(field: str, value: Any, n: int) -> dict[str, Any]:
@@ -61,7 +48,7 @@ fills = st.lists(st.sampled_from(sorted(FIELDS)), min_size=2, max_size=4).flatma
 @settings(max_examples=4, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(chosen=fills)
-def test_prepare_then_run_at_once_is_never_stale(app: RunningApp, remembered: Path, tmp_path: Path,
+def test_prepare_then_run_at_once_is_never_stale(app: RunningApp, profile: Path | None, tmp_path: Path,
                                                   chosen: tuple[tuple[str, Any], ...]) -> None:
     office.reseed(app)
     workspace = tmp_path / f"ws{next(_runs)}"
@@ -71,11 +58,12 @@ def test_prepare_then_run_at_once_is_never_stale(app: RunningApp, remembered: Pa
     path = workspace / "fills.json"  # JSON: YAML would write a value used twice as an alias, which step files refuse
     path.write_text(json.dumps({"title": "Fill the customer form", "startUrl": PAGE,
                                 "steps": [{"kind": "navigate", "url": PAGE}, *steps]}), encoding="utf-8")
-    code, prepared, err = prepare(workspace, app, path, {}, remembered)
+    assert profile is not None
+    code, prepared, err = prepare(workspace, app, path, {}, profile)
     assert code in (0, 2), (prepared, err[-2000:])
     assert prepared["problems"] == [], prepared["problems"]
     args = ["run", str(prepared["requestId"]), "--confirm", str(prepared["confirmPhrase"]), "--profile",
-            str(remembered)]
+            str(profile)]
     code, run, err = cli_json(workspace, *args)
     assert run.get("code") != "BROWSER_PLAN_STALE", (run.get("error"), steps)
     assert code == 0 and run["runStatus"] == "complete", (run.get("error"), err[-2000:])
