@@ -41,8 +41,16 @@ def _step(field: str, value: Any, n: int) -> dict[str, Any]:
             "target": {"role": role, "names": [name]}, "value": value}
 
 
-fills = st.lists(st.sampled_from(sorted(FIELDS)), min_size=2, max_size=4).flatmap(
-    lambda names: st.tuples(*(st.sampled_from(FIELDS[f][2]).map(lambda v, f=f: (f, v)) for f in names)))
+def _values(field: str) -> st.SearchStrategy[tuple[str, Any]]:
+    """(field, one of its values)."""
+    return st.tuples(st.just(field), st.sampled_from(FIELDS[field][2]))
+
+
+def _fills(names: list[str]) -> st.SearchStrategy[tuple[tuple[str, Any], ...]]:
+    return st.tuples(*(_values(f) for f in names))
+
+
+fills = st.lists(st.sampled_from(sorted(FIELDS)), min_size=2, max_size=4).flatmap(_fills)
 
 
 @settings(max_examples=4, deadline=None, derandomize=True,
