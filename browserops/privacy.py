@@ -1,29 +1,124 @@
-"""What may be recorded about user text: its length and a digest, never the text itself.
+"""What may be recorded about user text: its length and a keyed digest, never the text itself.
 
 Used by logs, step events and evidence bundles. Free text that must be shown (an error message, a
 question) goes through :func:`mask_pii` first, which hides emails, phone and card numbers.
+
+Every digest of typed text, request bodies and input files is an HMAC-SHA256 keyed by the workspace's own secret
+(``<workspace>/.browserops/digest.key``, made on first use, 0600, outside ``artifacts/``): two records of one
+workspace compare equal when their texts were equal, while a bundle handed to someone else tests nothing — an
+unkeyed SHA-256 of "admin" or of a sign-in body lets anyone holding the bundle check guessed passwords offline.
+A secret (a password or one-time-code field, an input declared sensitive) gets no digest at all, not even a keyed
+one (:data:`SECRET`). Without a workspace (a bare tool call) the key is one made for this process: still keyed,
+comparable within the process only.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
+import logging
+import os
 import re
+import secrets
+import threading
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 # Argument names whose values are user-typed or secret: recorded as length + digest only.
 SENSITIVE_KEYS = frozenset({"text", "value", "password", "otp", "code", "question", "answer", "reply", "files"})
+# What a secret's value is recorded as: that there was one, nothing else (no length, no digest).
+SECRET: Mapping[str, bool] = {"sensitive": True}
+DIGEST_PREFIX = "hmac-sha256:"
+KEY_FILE = Path(".browserops") / "digest.key"
+KEY_BYTES = 32
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _CARD = re.compile(r"\b(?:\d[ -]?){13,19}\b")
 _PHONE = re.compile(r"(?<![\w])\+?\d[\d ()-]{6,}\d(?![\w])")
-_DIGEST = re.compile(r"sha256:[0-9a-f]{16}")
+# A digest as events hold it: keyed now; plain SHA-256 in bundles written before keyed digests (read back as is).
+_DIGEST = re.compile(r"(?:hmac-sha256|sha256):[0-9a-f]{16}")
+
+
+# -- the workspace's digest key --------------------------------------------------------------------------------
+_PROCESS_KEY = secrets.token_bytes(KEY_BYTES)
+_lock = threading.Lock()
+_workspace: Path | None = None
+_keys: dict[Path, bytes] = {}
+
+
+def digest_key_path(workspace: Path) -> Path:
+    return workspace.resolve() / KEY_FILE
+
+
+def use_workspace(workspace: Path) -> None:
+    """Key every digest from now on with ``workspace``'s secret (read, or made, when the first digest needs it).
+    Each front door calls this once it knows its workspace; a process serves one workspace at a time."""
+    global _workspace
+    with _lock:
+        _workspace = workspace.resolve()
+
+
+def workspace_key(workspace: Path) -> bytes:
+    """The workspace's digest key, made on first use: 32 random bytes in a file only its owner may read, created
+    whole or not at all (a second process making one at the same moment reads the first's)."""
+    path = digest_key_path(workspace)
+    with _lock:
+        known = _keys.get(path)
+        if known is not None:
+            return known
+        try:
+            key = path.read_bytes()
+        except FileNotFoundError:
+            key = _make_key(path)
+        if len(key) != KEY_BYTES:
+            raise OSError(f"{path} is not a digest key ({len(key)} bytes)")
+        _keys[path] = key
+        return key
+
+
+def _make_key(path: Path) -> bytes:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, secrets.token_bytes(KEY_BYTES))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.link(tmp, path)  # never replaces a key another process made meanwhile
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path.read_bytes()
+
+
+def _key() -> bytes:
+    workspace = _workspace
+    if workspace is None:
+        return _PROCESS_KEY
+    try:
+        return workspace_key(workspace)
+    except OSError as exc:
+        # A read-only workspace: still keyed (never a plain hash), comparable within this process only.
+        log.warning("digest key of %s unavailable (%s); digests are keyed for this process only", workspace,
+                    exc.strerror or exc)
+        return _PROCESS_KEY
+
+
+def keyed_digest(data: bytes, *, length: int = 64) -> str:
+    """``hmac-sha256:<hex>`` of ``data`` under the workspace's key (``length`` hex digits)."""
+    return DIGEST_PREFIX + hmac.new(_key(), data, hashlib.sha256).hexdigest()[:length]
 
 
 def text_digest(text: str) -> str:
-    """A short, stable digest that lets two records be compared without revealing the text."""
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    """A short, stable digest that lets two records of one workspace be compared without revealing the text."""
+    return keyed_digest(text.encode("utf-8"), length=16)
 
 
 def describe_text(text: str) -> dict[str, Any]:
@@ -47,7 +142,10 @@ def personal_data(text: str) -> list[tuple[str, str]]:
 
 
 def _described(value: Any) -> bool:
-    """Already the output of describe_text (so masking twice changes nothing, e.g. when an event is re-read)."""
+    """Already the output of describe_text or a secret's mark (so masking twice changes nothing, e.g. when an
+    event is re-read)."""
+    if isinstance(value, Mapping) and dict(value) == dict(SECRET):
+        return True
     return (
         isinstance(value, Mapping)
         and set(value) == {"textLength", "textDigest"}
@@ -57,20 +155,21 @@ def _described(value: Any) -> bool:
     )
 
 
-def mask_args(args: Mapping[str, Any]) -> dict[str, Any]:
-    """Tool arguments as they may be logged: sensitive strings become length + digest. Idempotent."""
+def mask_args(args: Mapping[str, Any], *, secret: bool = False) -> dict[str, Any]:
+    """Tool arguments as they may be logged: sensitive strings become length + digest — or, for a secret
+    (``secret``: the call types into a password or one-time-code field), only :data:`SECRET`. Idempotent."""
     out: dict[str, Any] = {}
     for key, value in args.items():
         if _described(value):
             out[key] = dict(value)
         elif key in SENSITIVE_KEYS and isinstance(value, str):
-            out[key] = describe_text(value)
+            out[key] = dict(SECRET) if secret else describe_text(value)
         elif key in SENSITIVE_KEYS and isinstance(value, list):
-            out[key] = [dict(v) if _described(v) else describe_text(str(v)) for v in value]
+            out[key] = [dict(v) if _described(v) else dict(SECRET) if secret else describe_text(str(v)) for v in value]
         elif isinstance(value, str):
             out[key] = mask_pii(value)
         elif isinstance(value, Mapping):
-            out[key] = mask_args(value)
+            out[key] = mask_args(value, secret=secret)
         else:
             out[key] = value
     return out

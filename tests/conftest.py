@@ -96,6 +96,7 @@ LONGEST_FIRST = [
     "tests/realapps/test_react_admin.py",
     "tests/realapps/test_element_plus.py",
     "tests/realapps/test_refine_antd.py",
+    "tests/realapps/test_unfold_admin.py",
     "tests/realweb/test_banner_closer_real_pages.py",
     "tests/realweb/test_real_pages_listing.py",
     "tests/plan_e2e/test_lane_processes.py",

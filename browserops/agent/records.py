@@ -150,7 +150,9 @@ def step_event(
     args: Mapping[str, Any],
     side_effect: str | None,
     agent: AgentStep,
+    secret: bool = False,
 ) -> StepEvent:
-    """A step event begun now for one iteration (args masked by the model, as always)."""
-    return StepEvent.begin(step=step, tool=tool, args=mask_args(args), kind="agent", side_effect=side_effect,
-                           agent=agent)
+    """A step event begun now for one iteration (args masked by the model, as always; ``secret``: the call typed
+    into a password, one-time-code or card-security field, whose text gets no digest at all)."""
+    return StepEvent.begin(step=step, tool=tool, args=mask_args(args, secret=secret), kind="agent",
+                           side_effect=side_effect, agent=agent)

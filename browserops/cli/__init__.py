@@ -16,6 +16,7 @@ from browserops import __version__
 from browserops.cli.context import CliState, report_error
 from browserops.config import parse_set_option
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.privacy import use_workspace
 
 
 class BrowserOpsGroup(click.Group):
@@ -88,6 +89,7 @@ def cli(ctx: click.Context, workspace: Path | None, json_output: bool, log_level
             overrides[key] = value
     ctx.obj = CliState(workspace=workspace.resolve(), json_output=json_output, overrides=overrides,
                        owns_logging=ctx.obj is PROCESS_ENTRY)
+    use_workspace(workspace)  # digests of typed text are keyed by this workspace's secret (privacy.py)
 
 
 # One module per line, so branches adding commands merge without conflicts.

@@ -6,6 +6,7 @@ import click
 
 from browserops.cli.context import CliState, pass_state
 from browserops.config import CONFIG_FILE_NAME, ENV_PREFIX, Settings
+from browserops.privacy import digest_key_path
 
 
 @click.group("config")
@@ -20,6 +21,8 @@ def config_show(state: CliState) -> None:
 
     \b
     Layers, later wins: default < <workspace>/browserops.toml < BROWSEROPS_<NAME> env < flags.
+    Also where the workspace's digest key is: the secret every digest of typed text, request bodies and input files
+    in this workspace's evidence is keyed with (made on first use, readable by you only; keep it out of bundles).
 
     \b
     Examples:
@@ -29,9 +32,11 @@ def config_show(state: CliState) -> None:
     """
     loaded = state.loaded()
     values = loaded.settings.model_dump()
+    key = digest_key_path(state.workspace)
     if state.json_output:
         state.emit_json({
             "config_file": str(loaded.config_file) if loaded.config_file else None,
+            "digest_key": {"path": str(key), "exists": key.is_file()},
             "settings": {
                 name: {
                     "value": values[name],
@@ -45,6 +50,8 @@ def config_show(state: CliState) -> None:
         return
     where = loaded.config_file or f"{state.workspace / CONFIG_FILE_NAME} (not present)"
     click.echo(f"# config file: {where}")
+    made = "" if key.is_file() else " (made on first use)"
+    click.echo(f"# digest key: {key}{made}: keys every digest of typed text, request bodies and input files")
     width = max(len(n) for n in Settings.model_fields)
     for name in Settings.model_fields:
         click.echo(f"{name:<{width}}  {values[name]!r:<28}  [{loaded.sources[name]}]")

@@ -1,5 +1,6 @@
-"""``run --trace``: start a Playwright trace when the browser starts, and put it into the bundle, typed values
-masked, before the attempt is finished (so the manifest covers it)."""
+"""``run --trace``: start a Playwright trace when the browser starts, and put it into the bundle, typed values and
+the signed-in session (cookies, authorization headers, stored values) masked, before the attempt is finished (so the
+manifest covers it)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from browserops.browser.launch.tracing import start_tracing, stop_tracing
+from browserops.browser.launch.tracing import session_values, start_tracing, stop_tracing
 from browserops.evidence import BundleWriter
 from browserops.evidence.trace import mask_trace
 from browserops.tools.context import ToolContext
@@ -32,6 +33,6 @@ def traced(ctx: ToolContext, start: Start, request_id: str) -> tuple[Start, Befo
         with tempfile.TemporaryDirectory(prefix="browserops-trace-") as folder:
             path = Path(folder) / "trace.zip"
             await stop_tracing(ctx.session, path)
-            writer.add_trace(mask_trace(path.read_bytes(), typed))
+            writer.add_trace(mask_trace(path.read_bytes(), typed, await session_values(ctx.session)))
 
     return start_traced, keep_trace

@@ -7,7 +7,9 @@
 - ``broken``: says "Saved" at once and POSTs to ``/save/api?fail=1``, which answers 500;
 - ``undoable``: says "Element updated" with an Undo button in an alert and holds a leave-page guard; the PUT leaves
   only when the notice closes (``delay`` ms, 2000 by default), as an undoable save of an admin framework does;
-- ``debounced``: says nothing and POSTs the title ``delay`` ms after the click, as an autosave's debounce does.
+- ``debounced``: says nothing and POSTs the title ``delay`` ms after the click, as an autosave's debounce does;
+- ``rest``: PUTs to ``/save/api/<the title>`` (the value in the URL's path, as a REST API names a resource), then
+  says "Saved".
 
 ``/save/leave``: a form whose Save posts and navigates away (``POST /save/form``, answered 303 to a page saying
 "Saved"); as the page goes, its pagehide listener releases its lock with ``sendBeacon`` (``POST /save/release``,
@@ -24,7 +26,7 @@ from starlette.routing import BaseRoute, Route
 
 from browserops.demo_site.web import render
 
-CASES = ("plain", "local", "broken", "undoable", "debounced")
+CASES = ("plain", "local", "broken", "undoable", "debounced", "rest")
 
 
 async def save_page(request: Request) -> Response:
@@ -63,5 +65,6 @@ ROUTES: list[BaseRoute] = [
     Route("/save/form", leave_form, methods=["POST"]),
     Route("/save/release", release, methods=["POST"]),
     Route("/save/api", save_api, methods=["POST", "PUT"]),
+    Route("/save/api/{title}", save_api, methods=["PUT"]),
     Route("/save/{case}", save_page, methods=["GET"]),
 ]

@@ -41,7 +41,7 @@ from browserops.evidence.manifest import render_manifest, write_manifest
 from browserops.evidence.models import Approval, Attempt, BundleInfo, FinalStatus, Phase, confirmed_run
 from browserops.evidence.signing import SIGNATURE_FILE, Signer, load_signer
 from browserops.evidence.summary import render_summary
-from browserops.privacy import mask_pii
+from browserops.privacy import mask_pii, use_workspace
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +117,7 @@ class BundleWriter:
     def create(cls, workspace: Path, request_id: str, *, phase: Phase = "prepare") -> BundleWriter:
         """A new bundle for ``request_id`` in this workspace (an existing one is an error: use :meth:`open`)."""
         workspace = workspace.resolve()
+        use_workspace(workspace)  # what its events digest is keyed by the workspace's secret
         path = layout.bundle_dir(workspace, request_id)
         signer = load_signer()  # a broken key is refused before anything is written
         if path.exists():
@@ -141,6 +142,7 @@ class BundleWriter:
     ) -> BundleWriter:
         """Continue an existing bundle with a new attempt (a run after prepare, or a retry after a crash)."""
         workspace = workspace.resolve()
+        use_workspace(workspace)  # what its events digest is keyed by the workspace's secret
         path = layout.bundle_dir(workspace, request_id)
         signer = load_signer()
         info = read_info(path) if path.is_dir() else None

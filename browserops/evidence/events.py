@@ -63,7 +63,8 @@ class SentRequest(EventModel):
 
     id: int = Field(ge=1, description="Order in which the session's pages sent them.")
     method: str = Field(max_length=16, description="POST, PUT, PATCH, DELETE…; WS for a WebSocket message.")
-    url: str = Field(max_length=2000, description="Origin and path; every query value replaced by '…'.")
+    url: str = Field(max_length=2000, description="Origin and path; every query value, and every path segment that "
+                     "holds one of the plan's input values, replaced by '…'.")
     kind: str = Field(max_length=32, description="fetch, xhr, document (a form post), ping (sendBeacon), websocket…")
     step: int | None = Field(None, ge=0, description="The plan step that was running when it left.")
     started: str
@@ -74,7 +75,14 @@ class SentRequest(EventModel):
     unloading: bool = Field(False, description="Sent by a document as it went away (a pagehide/unload listener's "
                             "sendBeacon or keepalive fetch), which only the browser's DevTools interception sees.")
     body_bytes: int = Field(0, ge=0)
-    body_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$", description="Never the body itself.")
+    body_digest: str | None = Field(
+        None, pattern=r"^hmac-sha256:[0-9a-f]{64}$",
+        description="HMAC-SHA256 of the body keyed by the workspace's secret (comparable within the workspace, "
+        "testing nothing for whoever holds the bundle alone); never the body itself. Null: no body, or one that "
+        "carries a secret.")
+    body_secret: bool = Field(False, description="The body carries a secret the run entered: no digest is kept.")
+    body_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$",
+                                    description="Bundles written before keyed digests: the body's plain SHA-256.")
 
     @field_validator("url")
     @classmethod

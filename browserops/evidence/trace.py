@@ -10,6 +10,13 @@ value replaced by ``[masked]``, in the raw, JSON-escaped and URL-encoded forms i
 (request bodies) get the same treatment. JSON structure and resource references are kept, so
 ``playwright show-trace`` still opens it. As a last check, a zip in which a typed value of 6 or more characters
 still occurs anywhere is refused rather than kept.
+
+Nothing of the signed-in session stays either. The network records carry every request's ``Cookie`` and
+``Authorization`` headers and every answer's ``Set-Cookie`` (HAR ``headers`` and ``cookies``), and API calls may
+carry cookies or a storage state: those values become ``[masked]`` by their names (:data:`SESSION_HEADER`), whatever
+they hold. The values of the context's cookies and local storage when the trace ends (``session_values``) are masked
+wherever else they occur (a page that embeds its API token in a script), and a zip in which one of 8 or more
+characters still occurs is refused like one holding a typed value.
 """
 
 from __future__ import annotations
@@ -29,7 +36,14 @@ from browserops.contract import BrowserOpsError, ErrorCode
 MASK = "[masked]"
 TRACE_FILE = "trace.zip"
 CHECK_MIN_CHARS = 6  # shorter values can occur by chance (timestamps, hashes); they are still masked in strings
+SESSION_MIN_CHARS = 8  # a cookie such as "lang=en" is no session; masked by name in headers, not everywhere
 _RESOURCE_REF = re.compile(r"^[0-9a-f]{40}(\.[a-z0-9]+)?$")
+# Headers that carry a session or a credential, by name: their values never stay in a trace.
+SESSION_HEADER = re.compile(r"^(?:cookie|set-cookie2?|authorization|proxy-authorization)$"
+                            r"|token|auth|session|csrf|xsrf|api[-_]?key|secret|password", re.IGNORECASE)
+# Keys under which the trace holds cookies or stored values ({name, value} lists), or a whole storage state.
+_NAMED_VALUES = frozenset({"cookies", "localStorage", "sessionStorage"})
+_WHOLE = frozenset({"storageState"})
 
 
 def _forms(value: str) -> list[str]:
@@ -49,13 +63,36 @@ def _mask_text(text: str, forms: list[str]) -> str:
     return text
 
 
+def _masked_pairs(pairs: list[Any], *, every: bool) -> list[Any]:
+    """A ``[{name, value}]`` list with the values masked: all of them (cookies, stored values) or those whose name
+    says they carry a session or a credential (headers)."""
+    out: list[Any] = []
+    for pair in pairs:
+        if isinstance(pair, dict) and "value" in pair and (every or SESSION_HEADER.search(str(pair.get("name", "")))):
+            pair = {**pair, "value": MASK}
+        out.append(pair)
+    return out
+
+
 def _walk(node: Any, forms: list[str]) -> Any:
     if isinstance(node, str):
         return _mask_text(node, forms)
     if isinstance(node, list):
         return [_walk(item, forms) for item in node]
     if isinstance(node, dict):
-        return {key: _walk(item, forms) for key, item in node.items()}
+        out: dict[str, Any] = {}
+        for key, item in node.items():
+            if key in _WHOLE:
+                out[key] = MASK
+            elif key in _NAMED_VALUES and isinstance(item, list):
+                out[key] = _walk(_masked_pairs(item, every=True), forms)
+            elif key == "headers" and isinstance(item, list):
+                out[key] = _walk(_masked_pairs(item, every=False), forms)
+            elif key == "headers" and isinstance(item, dict):  # an API call's {name: value} headers
+                out[key] = {n: MASK if SESSION_HEADER.search(n) else _walk(v, forms) for n, v in item.items()}
+            else:
+                out[key] = _walk(item, forms)
+        return out
     return node
 
 
@@ -74,10 +111,13 @@ def _mask_lines(data: bytes, forms: list[str]) -> bytes:
     return b"\n".join(out)
 
 
-def mask_trace(data: bytes, values: Iterable[str]) -> bytes:
-    """The trace zip with every typed value masked; BROWSER_INTERNAL if a value could not be taken out."""
+def mask_trace(data: bytes, values: Iterable[str], session: Iterable[str] = ()) -> bytes:
+    """The trace zip with every typed value and every session value (cookies, stored values: ``session``) masked,
+    and every header, cookie and storage record of the session masked by name; BROWSER_INTERNAL if a value could
+    not be taken out."""
     wanted = sorted({v for v in values if v}, key=len, reverse=True)
-    forms = sorted({f for v in wanted for f in _forms(v)}, key=len, reverse=True)
+    held = sorted({v for v in session if len(v) >= SESSION_MIN_CHARS}, key=len, reverse=True)
+    forms = sorted({f for v in [*wanted, *held] for f in _forms(v)}, key=len, reverse=True)
     source = zipfile.ZipFile(io.BytesIO(data))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
@@ -95,9 +135,10 @@ def mask_trace(data: bytes, values: Iterable[str]) -> bytes:
             target.writestr(info, raw)
     masked = buffer.getvalue()
     leaks = [v for v in wanted if len(v) >= CHECK_MIN_CHARS and _occurs(masked, v)]
-    if leaks:
-        raise BrowserOpsError(ErrorCode.INTERNAL, f"The trace still held {len(leaks)} typed value(s) after masking, "
-                              "so it was not kept.")
+    kept = [v for v in held if _occurs(masked, v)]
+    if leaks or kept:
+        what = f"{len(leaks)} typed value(s)" if leaks else f"{len(kept)} value(s) of the signed-in session"
+        raise BrowserOpsError(ErrorCode.INTERNAL, f"The trace still held {what} after masking, so it was not kept.")
     return masked
 
 

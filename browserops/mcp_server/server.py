@@ -39,6 +39,7 @@ from browserops.contract import BrowserOpsError, SideEffect, ToolResult, error_f
 from browserops.mcp_server.plan_tools import plan_tools
 from browserops.mcp_server.two_phase import BrowserChoice, PlanTools
 from browserops.mcp_server.wire import raw_metadata, to_call_tool_result
+from browserops.privacy import use_workspace
 from browserops.tools.context import ToolContext
 from browserops.tools.definitions import ToolDef, all_definitions
 from browserops.tools.runner import MCP, ToolRunner
@@ -70,6 +71,7 @@ class BrowserOpsMCP:
                  run_flags: Sequence[str] = ()) -> None:
         self.settings = settings
         self.workspace = workspace
+        use_workspace(workspace)  # digests of typed text are keyed by this workspace's secret (privacy.py)
         self.options = options or SessionOptions.from_settings(settings)
         self.run_flags = list(run_flags)
         self.session: BrowserSession | None = None

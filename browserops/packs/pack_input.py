@@ -4,7 +4,6 @@ today's date), and validated input with where it came from (:class:`PackInput`);
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -12,11 +11,14 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.plan.loader import parse_data
+from browserops.plan.model.loader import parse_data
+from browserops.privacy import keyed_digest
 
 
 def read_input_file(path: Path) -> tuple[Any, str]:
-    """A YAML/JSON input file parsed, and the SHA-256 of its bytes; any problem is BROWSER_INPUT_INVALID."""
+    """A YAML/JSON input file parsed, and the keyed digest of its bytes (``privacy.keyed_digest``: the file holds
+    sensitive values, so a plain hash in plan.json would let anyone holding the plan test guesses of them); any
+    problem is BROWSER_INPUT_INVALID."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -26,7 +28,7 @@ def read_input_file(path: Path) -> tuple[Any, str]:
         data = parse_data(raw, fmt, str(path))
     except BrowserOpsError as exc:
         raise BrowserOpsError(ErrorCode.INPUT_INVALID, exc.message) from None
-    return data, hashlib.sha256(raw).hexdigest()
+    return data, keyed_digest(raw)
 
 
 @dataclass(frozen=True)

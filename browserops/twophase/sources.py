@@ -3,7 +3,6 @@ values — read from files (the CLI) or given as data (the MCP tools) — and th
 
 from __future__ import annotations
 
-import hashlib
 import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -15,7 +14,8 @@ import orjson
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.packs import Pack, PackContext, PackInput, get_pack, read_input_file
 from browserops.plan import Action, PlanSource, Step, StepFile, load_steps, parse_steps
-from browserops.plan.prepare import PlanRequest
+from browserops.plan.prepare.prepare import PlanRequest
+from browserops.privacy import keyed_digest
 
 
 @dataclass
@@ -36,9 +36,10 @@ def read_input(path: Path) -> tuple[dict[str, Any], str]:
 
 
 def input_digest(data: Mapping[str, Any]) -> str:
-    """The SHA-256 of input given as data (sorted-key JSON), where a file's is the digest of its bytes: run refuses
-    sensitive values from input that differs from what prepare was given."""
-    return hashlib.sha256(orjson.dumps(dict(data), option=orjson.OPT_SORT_KEYS, default=str)).hexdigest()
+    """The keyed digest of input given as data (sorted-key JSON), where a file's is the digest of its bytes: run
+    refuses sensitive values from input that differs from what prepare was given. Keyed (``privacy.keyed_digest``),
+    as the input holds the sensitive values a plain hash would let anyone holding the plan test guesses of."""
+    return keyed_digest(orjson.dumps(dict(data), option=orjson.OPT_SORT_KEYS, default=str))
 
 
 def _absolute_uploads(steps: list[Step], folder: Path) -> list[Step]:

@@ -87,7 +87,8 @@ def test_run_without_confirm_does_no_side_effect(site: DemoSite, workspace: Path
     prepared = prepare_expense(workspace, site.base_url)
     code, data, err = cli_json(workspace, "run", prepared["requestId"])
     assert code == 0, data
-    assert data["status"] == "ok" and data["runStatus"] == "complete" and not data["confirmed"]
+    # Nothing was filed: never "complete" — partial, everywhere the run's status shows.
+    assert data["status"] == "ok" and data["runStatus"] == "partial" and not data["confirmed"]
     assert data["skipped"] == list(range(2, 12))
     assert [s["status"] for s in data["steps"]][:2] == ["ok", "skipped"]
     state = server_state(site.base_url)
@@ -95,7 +96,17 @@ def test_run_without_confirm_does_no_side_effect(site: DemoSite, workspace: Path
     assert not list((bundle_of(workspace, prepared["requestId"]) / "screenshots").iterdir())
     assert data["verify"]["ok"]
     assert "[11/11] submit: skipped (needs --confirm)" in err
+    assert data["verify"]["status"] == "partial" and data["verify"]["partial"] == "10 steps need --confirm"
+    bundle = bundle_of(workspace, prepared["requestId"])
+    assert "Status: **partial** (10 steps need --confirm)" in (bundle / "summary.md").read_text(encoding="utf-8")
+    code, listed, _ = cli_json(workspace, "evidence", "list")
+    assert code == 0 and [b["status"] for b in listed["bundles"] if b["requestId"] == prepared["requestId"]] == [
+        "partial"]
+    verified = cli_run(workspace, "evidence", "verify", prepared["requestId"]).stdout
+    assert verified.startswith(f"OK: {prepared['requestId']} is intact; partial: 10 steps need --confirm")
     text = cli_run(workspace, "run", prepared["requestId"]).stdout
+    assert f"Run {prepared['requestId']} (attempt 3, without --confirm: read-only and export steps only): partial" \
+        in text
     assert "Skipped 10 steps (2, 3, 4, 5, 6, 7, 8, 9, 10, 11): they change the site" in text
 
 
@@ -294,7 +305,7 @@ def test_sensitive_value_comes_from_the_input_and_stays_out_of_the_record(site: 
     assert server_state(site.base_url)["logins"] == ["ada"]
     record = (Path(data["bundle"]) / "events.jsonl").read_text()
     typed = [orjson.loads(line) for line in record.splitlines() if '"step":2,' in line and '"phase":"run"' in line]
-    assert typed[0]["args"]["text"] == {"textLength": 11, "textDigest": text_digest("(sensitive)")}
+    assert typed[0]["args"]["text"] == {"sensitive": True}  # no length, no digest: not even a keyed one
     assert text_digest("demo") not in record
 
 
@@ -309,7 +320,8 @@ def test_bad_arguments_are_clear_and_start_no_browser(site: DemoSite, workspace:
     assert code == 1 and data["code"] == "BROWSER_PLAN_NOT_FOUND"
     code, data, _ = cli_json(workspace, "run", "not-a-request-id")
     assert code == 1 and data["code"] == "BROWSER_PLAN_NOT_FOUND"
-    assert list(workspace.iterdir()) == []  # nothing written
+    # Nothing written but the workspace's digest key, made when the input file was first digested (privacy.py).
+    assert [p for p in workspace.rglob("*") if p.is_file()] in ([], [workspace / ".browserops" / "digest.key"])
 
 
 def test_lane_busy_and_waiting(site: DemoSite, workspace: Path) -> None:

@@ -17,7 +17,7 @@ from playwright.async_api import Page
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.cli.record_cmd import record_session, write_recording
 from browserops.config import Settings
-from browserops.plan.record import Recorder, Recording
+from browserops.plan.record.recorder import Recorder, Recording
 from browserops.tools.context import ToolContext
 from tests.plan_e2e.test_record import until
 from tests.realapps.apps.flask_admin import app as office

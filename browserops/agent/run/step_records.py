@@ -184,7 +184,9 @@ class StepRecorder:
                target: TargetInfo | None = None, **agent_fields: Any) -> StepEvent:
         agent = AgentStep(iteration=iteration, progress=progress or None, llm=llm, policy=policy, **agent_fields)
         side = self.traits(tool).side_effect.value if tool and not tool.startswith("assistant_") else None
-        event = step_event(step=self._next(), tool=tool, args=args, side_effect=side, agent=agent)
+        # A call the gate hands to the user (a password, one-time-code or card-security field): its text is a secret.
+        secret = policy is not None and policy.verdict == "handoff"
+        event = step_event(step=self._next(), tool=tool, args=args, side_effect=side, agent=agent, secret=secret)
         if number is not None or target is not None:
             event.target = StepTarget(role=target.role if target else None, name=target.name if target else None,
                                        number=number)

@@ -9,9 +9,12 @@ or rehearsal asks, :meth:`RequestMonitor.start_tapping`) taps each page's DevToo
 (``sendBeacon``, keepalive fetches) and the answer of a request whose document went before it came. It never
 changes a request.
 
-Each entry keeps method, origin + path (query values replaced by ``…``: they can hold what a person typed), the
-answer's status, start and end time, and the body's size and SHA-256 — never the body. ``step`` says which plan step
-was running when it left (:meth:`RequestMonitor.set_step`), so a run's ledger can say which step caused it.
+Each entry keeps method, origin + path (query values replaced by ``…``: they can hold what a person typed; so is
+every path segment that holds one of the plan's input values, as a REST path does — :meth:`RequestMonitor.hide`),
+the answer's status, start and end time, and the body's size and keyed digest (``privacy.keyed_digest``: comparable
+within the workspace, useless to anyone holding the bundle alone) — never the body, and no digest at all of a body
+that carries a secret the run entered. ``step`` says which plan step was running when it left
+(:meth:`RequestMonitor.set_step`), so a run's ledger can say which step caused it.
 """
 
 from __future__ import annotations
@@ -19,31 +22,45 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import hashlib
 import logging
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from playwright.async_api import BrowserContext, Page, Request, WebSocket
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.launch.wire import SAFE_METHODS, WireTap, tap_page
+from browserops.privacy import EnteredValues, keyed_digest
 
 log = logging.getLogger(__name__)
 
 MAX_ENTRIES = 2000  # a page that posts in a loop cannot grow the session without bound
 
 
-def redacted_url(url: str) -> str:
+def redacted_url(url: str, hidden: Sequence[str] = ()) -> str:
     """Origin + path, with every query value replaced by ``…`` (the keys stay: they say what kind of request it
-    was) and no fragment."""
+    was), every path segment holding one of ``hidden`` (the plan's input values, in each form they take) replaced
+    by ``…`` too, and no fragment."""
     parts = urllib.parse.urlsplit(url)
     keys = [key for key, _ in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)]
     query = "&".join(f"{urllib.parse.quote(key)}=…" for key in keys)
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path or "/", query, ""))
+    path = parts.path or "/"
+    if hidden:
+        folded = [h.casefold() for h in hidden if h]
+        path = "/".join("…" if any(h in urllib.parse.unquote(seg).casefold() for h in folded) else seg
+                        for seg in path.split("/"))
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, query, ""))
+
+
+def _spellings(value: str) -> set[bytes]:
+    """How a value may appear in a request body: as is, URL-encoded (a form post) and JSON-escaped."""
+    forms = {value, urllib.parse.quote_plus(value), urllib.parse.quote(value, safe=""),
+             orjson.dumps(value).decode()[1:-1]}
+    return {f.encode("utf-8") for f in forms if f}
 
 
 def _now() -> str:
@@ -61,11 +78,12 @@ class SentRequest:
     step: int | None
     started: str
     body_bytes: int
-    body_sha256: str | None
+    body_digest: str | None  # privacy.keyed_digest; None: no body, or one that carries a secret
     ended: str | None = None
     status: int | None = None
     failure: str | None = None
     unloading: bool = False  # sent by a document as it went away, seen only by the DevTools tap
+    body_secret: bool = False  # the body carries a secret the run entered: no digest of it is kept
     _t0: float = 0.0
     _done: bool = False
     _raw_url: str = ""  # to find the entry again when the tap reads its answer; never written out
@@ -77,7 +95,9 @@ class SentRequest:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "method": self.method, "url": self.url, "kind": self.kind,
                                "step": self.step, "started": self.started, "ended": self.ended,
-                               "status": self.status, "bodyBytes": self.body_bytes, "bodySha256": self.body_sha256}
+                               "status": self.status, "bodyBytes": self.body_bytes, "bodyDigest": self.body_digest}
+        if self.body_secret:
+            out["bodySecret"] = True
         if self.failure:
             out["failure"] = self.failure
         if self.unloading:
@@ -87,10 +107,13 @@ class SentRequest:
         return out
 
 
-def _body(data: bytes | None) -> tuple[int, str | None]:
+def _body(data: bytes | None, secrets: EnteredValues | None) -> tuple[int, str | None, bool]:
+    """Size, keyed digest, and whether the body carries a secret (then no digest: not even a keyed one)."""
     if not data:
-        return 0, None
-    return len(data), hashlib.sha256(data).hexdigest()
+        return 0, None, False
+    if secrets is not None and any(form in data for value in secrets.forms() for form in _spellings(value)):
+        return len(data), None, True
+    return len(data), keyed_digest(data), False
 
 
 class RequestMonitor:
@@ -114,6 +137,14 @@ class RequestMonitor:
         # A fenced session (prepare's rehearsal) refuses what a document sends as it unloads: called with
         # (method, url, kind) for each refusal.
         self.refuse_unload: Callable[[str, str, str], None] | None = None
+        # What a run enters (its plan's input values, the secrets among them), to keep out of URLs and digests.
+        self._hidden: EnteredValues | None = None
+        self._secrets: EnteredValues | None = None
+
+    def hide(self, values: EnteredValues | None, *, secrets: EnteredValues | None) -> None:
+        """From now on a URL path segment holding one of ``values`` (in any form it takes) is written as ``…``, and a
+        body that carries one of ``secrets`` gets no digest; None: nothing is hidden beyond query values."""
+        self._hidden, self._secrets = values, secrets
 
     def install(self, context: BrowserContext) -> None:
         if self._context is context:
@@ -180,9 +211,10 @@ class RequestMonitor:
         self._changed.set()
 
     def _entry(self, method: str, url: str, kind: str, body: bytes | None) -> SentRequest:
-        size, digest = _body(body)
-        entry = SentRequest(self._next_id, method, redacted_url(url), kind, self.step, _now(), size, digest,
-                            _t0=time.monotonic(), _raw_url=url)
+        size, digest, secret = _body(body, self._secrets)
+        hidden = self._hidden.forms() if self._hidden is not None else ()
+        entry = SentRequest(self._next_id, method, redacted_url(url, hidden), kind, self.step, _now(), size, digest,
+                            body_secret=secret, _t0=time.monotonic(), _raw_url=url)
         self._next_id += 1
         return entry
 
