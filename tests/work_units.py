@@ -17,7 +17,7 @@ from pathlib import Path
 from xdist.scheduler import LoadFileScheduling
 
 ROOT = Path(__file__).resolve().parents[1]
-_CORPUS_APP = re.compile(r'^CORPUS_APP = "(\w+)"$', re.M)
+_CORPUS_APP = re.compile(r'^CORPUS_APP = "(\w+)"', re.M)
 
 
 @functools.cache
