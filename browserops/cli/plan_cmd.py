@@ -174,7 +174,7 @@ def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | 
     (BROWSER_PLAN_STALE). Every browser-act step gets a screenshot before and after.
 
     \b
-    Exit codes: 0 the run completed (also when steps were skipped for want of --confirm), 1 error (the
+    Exit codes: 0 the run completed, or ended partial (steps skipped for want of --confirm), 1 error (the
     bundle is marked incomplete), 130/143 interrupted by SIGINT/SIGTERM (bundle marked incomplete).
 
     \b

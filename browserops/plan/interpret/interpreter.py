@@ -165,7 +165,7 @@ class StepInterpreter:
             data = await self.phase.perform(rec, act)
             if data is None:
                 return
-            found = read_back(a, act, data)
+            found = read_back(a, act, data, self.value(a))
             if found is not None:
                 await self.phase.mismatch(rec, found)
             if act.clicks and not await self._after_click(rec, act):

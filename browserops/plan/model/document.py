@@ -81,6 +81,9 @@ class PlanAction(Step):
         None, max_length=200, description="The name of the container (target.within) prepare found the target in: "
         "run acts only in a container of exactly this name (a removed row is not replaced by a look-alike).",
     )
+    same_field_as: int | None = Field(
+        None, ge=1, description="The earlier fill step prepare found acting on the same element: one field of the "
+        "diff, whose staleness baseline is its value before either step touched it.")
 
     @model_serializer(mode="wrap")
     def _number_first(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -268,6 +271,11 @@ class BrowserPlan(PlanModel):
         if missing:
             raise ValueError(f"evidencePlan lacks required evidence: {', '.join(missing[:5])}")
         by_number = {a.number: a for a in self.actions}
+        for a in self.actions:
+            first = by_number.get(a.same_field_as) if a.same_field_as is not None else None
+            if a.same_field_as is not None and (a.kind is not Kind.FILL or first is None or first.kind is not Kind.FILL
+                                                or first.number >= a.number):
+                raise ValueError(f"step {a.number}: sameFieldAs must name an earlier fill step, and belongs to fills")
         for item in self.requirements:
             if item.step is not None and item.step not in by_number:
                 raise ValueError(f"requirement refers to step {item.step}, which does not exist")
@@ -358,7 +366,9 @@ def fill_keys(actions: Sequence[PlanAction]) -> dict[int, str]:
     ``stepN``), made unique within the plan. Prepare and run derive it the same way from the plan alone."""
     keys: dict[int, str] = {}
     for a in actions:
-        if a.kind is Kind.FILL:
+        if a.kind is Kind.FILL and a.same_field_as in keys:
+            keys[a.number] = keys[a.same_field_as]  # several steps on one field: one line, one baseline
+        elif a.kind is Kind.FILL:
             key = a.field or f"step{a.number}"
             keys[a.number] = key if key not in keys.values() else f"{key}.{a.number}"
     return keys

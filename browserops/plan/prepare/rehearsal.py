@@ -57,7 +57,8 @@ class RehearsalPhase(PhaseBase):
         super().__init__(tools, writer, progress)
         self.fence = fence
         self.actions = actions
-        self.keys = keys
+        self.keys = dict(keys)  # a step found on the field of an earlier one takes that one's key
+        self.fields: dict[tuple[str, str], PlanAction] = {}  # (frame, element id) -> the first fill step on it
         self.found = WalkRecord()
         self.blind: Blind | None = None
         self.unmade: PlanAction | None = None  # the latest click prepare did not make
@@ -99,9 +100,18 @@ class RehearsalPhase(PhaseBase):
             self.blind = Blind(self.unmade.number, f"this page asks to sign in, because {step_title(self.unmade)} "
                                "signs in and prepare does not make that click")
         rel = await self.look()
+        self.fields = {}  # element ids belong to a document
         self._new_segment()
         self.page_mark = len(self.fence.refusals)
         return rel
+
+    def _same_field(self, a: PlanAction, el: Resolved) -> None:
+        """A fill step on the element an earlier fill step of this page set is the same field: one diff line,
+        whose baseline is the value before the first of them (the run checks that value, before either acts)."""
+        first = self.fields.setdefault((el.frame, el.blind_id), a)
+        if first is not a:
+            a.same_field_as = first.number
+            self.keys[a.number] = self.keys[first.number]
 
     def _new_segment(self) -> None:
         self.page.forget()
@@ -178,6 +188,7 @@ class RehearsalPhase(PhaseBase):
             rec.said = f"{a.key} on the focused element"
             return True
         if a.kind is Kind.FILL:
+            self._same_field(a, el)
             self.found.read(self.keys[a.number], a, current_value(a, el))
             return True
         if a.kind in UNMADE_KINDS:
@@ -202,7 +213,7 @@ class RehearsalPhase(PhaseBase):
         return data
 
     async def mismatch(self, rec: StepRecord, found: Mismatch) -> None:
-        self.found.problem(rec.action, ErrorCode.ACTION_FAILED, found.message)
+        self.found.problem(rec.action, ErrorCode.VALUE_MISMATCH, found.error().message)
 
     async def expectation_missing(self, rec: StepRecord, act: Act) -> None:
         a = rec.action

@@ -11,8 +11,9 @@ Order of checks, so that a refused run changes nothing (not even the bundle):
 4. in the lane: a confirmed plan runs once (``BROWSER_PLAN_STALE``).
 
 Then the bundle gets a new attempt, the browser starts (``start_browser``), and :class:`RunPhase` walks the
-steps. The attempt finishes ``complete`` or ``incomplete`` (with the error), also on cancellation; only a
-SIGKILL leaves it unfinished, which ``evidence verify`` reports.
+steps. The attempt finishes ``complete``, ``partial`` (no error, but steps were skipped for want of ``--confirm``:
+"10 steps need --confirm") or ``incomplete`` (with the error), also on cancellation; only a SIGKILL leaves it
+unfinished, which ``evidence verify`` reports.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from browserops.plan.interpret.interpreter import Progress
 from browserops.plan.model.document import BrowserPlan, input_texts, missing_evidence
 from browserops.plan.model.phrase import normalize_phrase, plan_digest, verify_phrase
 from browserops.plan.run.executor import RunPhase
-from browserops.plan.run.outcome import StepFailed, StepOutcome
+from browserops.plan.run.outcome import StepFailed, StepOutcome, not_confirmed
 from browserops.privacy import EnteredValues
 from browserops.tools.context import ToolContext
 
@@ -59,7 +60,7 @@ class RunOptions:
 class RunResult:
     request_id: str
     bundle: Path
-    status: str  # complete | incomplete
+    status: str  # complete | partial (steps skipped for want of --confirm) | incomplete
     confirmed: bool
     attempt: int
     started: dt.datetime
@@ -75,8 +76,7 @@ class RunResult:
     @property
     def skipped(self) -> list[int]:
         """Steps that did not run for want of --confirm (they need it, or follow a click that did not run)."""
-        return [s.number for s in self.steps if s.status == "skipped" and s.code is None
-                and s.note != "optional target not on the page"]
+        return not_confirmed(self.steps)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -201,7 +201,13 @@ async def run_plan(ctx: ToolContext, workspace: Path, plan: BrowserPlan, bundle:
             await ctx.session.set_origin_rules(rules)
         if options.before_finish is not None:
             await _before_finish(writer, options.before_finish, typed_values(plan, secrets, executor.entered))
-        if error is None:
+        skipped = not_confirmed(executor.outcomes)
+        if error is None and skipped:
+            # Never "complete" while steps that change the site were left out: a reviewer scanning the list must
+            # not read that the change was made.
+            writer.finish("partial", reason=f"{len(skipped)} step{'s' if len(skipped) != 1 else ''} "
+                          f"need{'s' if len(skipped) == 1 else ''} --confirm")
+        elif error is None:
             writer.finish("complete")
         else:
             writer.finish("incomplete", reason=f"{error.code.value}: {error.message}")

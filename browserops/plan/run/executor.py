@@ -210,7 +210,7 @@ class RunPhase(PhaseBase, PageChecks):
         return data
 
     async def mismatch(self, rec: StepRecord, found: Mismatch) -> None:
-        raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"{found.message} See the after screenshot.")
+        raise found.error(" Nothing later in the plan ran; see the after screenshot.")
 
     async def expectation_missing(self, rec: StepRecord, act: Act) -> None:
         a = rec.action

@@ -43,6 +43,13 @@ class StepOutcome:
         return out
 
 
+def not_confirmed(outcomes: list[StepOutcome]) -> list[int]:
+    """Steps that did not run for want of --confirm (they need it, or follow a click that did not run); an optional
+    target that was not on the page is no such step."""
+    return [s.number for s in outcomes if s.status == "skipped" and s.code is None
+            and s.note != "optional target not on the page"]
+
+
 def move_export(writer: BundleWriter, name: str, source: Path) -> str:
     rel = writer.add_export(name, source)
     with contextlib.suppress(OSError):

@@ -78,7 +78,8 @@ class PageChecks:
                     exc = BrowserOpsError(exc.code, f"Step {b.number} ({b.label()}): {exc.message} {self._so_far()}",
                                           details={**exc.details, "failedStep": b.number})
                 await self._fail(rec, exc, phase="error")
-            if key is not None and not b.sensitive and key in values:
+            if key is not None and not b.sensitive and key in values and key not in current:
+                # Several steps on one field share its key: the first of them read its baseline, so it reads it now.
                 current[key] = current_value(b, element) or None
         if fingerprint is None:
             return page
