@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -30,6 +31,13 @@ SUGGEST_WAIT_S = 6.0
 # SUGGEST_ANSWERED_QUIET_S.
 SUGGEST_ANSWERED_QUIET_S = 1.0
 SUGGEST_RENDER_S = 0.3
+# An option is clicked once its list has stopped changing: the same element found for this long, with no request
+# of the page in flight (a searching list redraws its options when its server answers: a click on the option it
+# showed before lands on one being replaced).
+LIST_STILL_S = 0.3
+# A found option not clickable in this time has most likely been redrawn away (its stamp gone with it): looked
+# for again.
+OPTION_CLICK_MS = 3000
 OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "clear", "нет", "выкл", "否", "关"}
 
 
@@ -72,6 +80,9 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
             before, found = found, await look()
         return found
 
+    network = track_network(session)  # the page's requests from here on: is the list still being answered?
+    began = time.monotonic()
+    typed_text: str | None = None
     found = await look()
     if not found.get("id") and desc.get("kind") != "listbox":
         try:
@@ -103,8 +114,8 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
                 # A tag input keeping its tags as the text shown takes a typed tag as it would the suggestion of
                 # that text: no waiting for the suggestions (a widget's debounce, then its server's answer).
                 text_tags = not search_box and (await element_call(located, element_js.popup_open())).get("textTags")
-                network = track_network(session)  # the page's requests from here on: did it ask and hear back?
                 await session.page.keyboard.type(choice)
+                typed_text = choice
                 if text_tags:
                     tag = await _new_tag(session, located, choice)
                     if tag is not None:
@@ -112,11 +123,42 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
                 found = await wait_for_match(min(SUGGEST_WAIT_S, max(POPUP_WAIT_S, timeout_ms / 1000)), network)
         except PlaywrightError as exc:
             raise action_error(f"Opening {label}", exc) from exc
-    return await _choose(session, located, found, choice, label, desc, seen_options, timeout_ms)
+    if found.get("id") and not found.get("ambiguous"):
+        found = await _list_still(look, found, network, began, typed_text,
+                                  min(SUGGEST_WAIT_S, max(POPUP_WAIT_S, timeout_ms / 1000)))
+    return await _choose(session, located, found, choice, label, desc, seen_options, timeout_ms,
+                         look=look)
+
+
+async def _list_still(look: Callable[[], Awaitable[PopupOption]], found: PopupOption, network: NetworkTracker,
+                      began: float, typed: str | None, seconds: float) -> PopupOption:
+    """The option to click once its list has stopped changing (bounded by ``seconds``; then the last look): the same
+    element found for LIST_STILL_S with no request of the page in flight, what the page asked since the pick began
+    answered long enough ago to be shown, and — when text was typed — every option shown holding it, unless the
+    page has answered for the text (a list that searches more than names). A searching list redraws its options
+    when its server answers (Select2 over AJAX shows the options from before until then): clicking the one it
+    showed before lands on one being replaced."""
+    deadline = time.monotonic() + seconds
+    held = time.monotonic()
+    while time.monotonic() < deadline:
+        answered = network.last_asked < began or (network.answered_ago_ms() or 0.0) >= SUGGEST_RENDER_S * 1000
+        about = typed is None or found.get("about") or _answered(network, began)
+        if (found.get("id") and time.monotonic() - held >= LIST_STILL_S and not network.awaited() and answered
+                and about):
+            return found
+        await asyncio.sleep(0.05)  # polling the list the page is redrawing
+        again = await look()
+        if again.get("id") != found.get("id") or again.get("shown") != found.get("shown"):
+            held = time.monotonic()  # redrawn (or grown, or loading): still from now on
+        found = again
+        if not found.get("id") and not found.get("open"):
+            break  # the list closed: nothing left to wait for
+    return found
 
 
 async def _choose(session: BrowserSession, located: Located, found: PopupOption, choice: str, label: str,
-                  desc: Desc, seen_options: list[str], timeout_ms: int) -> dict[str, Any]:
+                  desc: Desc, seen_options: list[str], timeout_ms: int, *,
+                  look: Callable[[], Awaitable[PopupOption]] | None = None) -> dict[str, Any]:
     """Click the option :func:`pick_popup_option` found, or say why none can be: only part of several names, a new
     tag a tag input takes, nothing matching (with what was offered), or already chosen."""
     if found.get("ambiguous"):
@@ -135,7 +177,18 @@ async def _choose(session: BrowserSession, located: Located, found: PopupOption,
                               details={"options": options})
     if found.get("selected"):
         return {"chosen": found.get("label"), "already": True}  # chosen before: a click would unselect it
-    await _click_option(located, found, label, timeout_ms)
+    if not await _click_option(located, found, label, timeout_ms):
+        # The list redrew the option away between finding and clicking: found again once, by the same name in the
+        # same list — never another option.
+        again = await look() if look is not None else {}
+        if not again.get("id") or fold(str(again.get("label") or "")) != fold(str(found.get("label") or "")):
+            raise BrowserOpsError(ErrorCode.STALE_INDEX, f"The option {found.get('label')!r} of {label} vanished as "
+                                  "its list redrew, and it is not in the list now. List again and retry.")
+        if again.get("selected"):
+            return {"chosen": again.get("label"), "already": True}
+        if not await _click_option(located, again, label, timeout_ms):
+            raise BrowserOpsError(ErrorCode.STALE_INDEX, f"The option {found.get('label')!r} of {label} vanished "
+                                  "twice as its list redrew. List again and retry.")
     return {"chosen": found.get("label")}
 
 
@@ -148,16 +201,20 @@ def _answered(network: NetworkTracker, typed: float) -> bool:
     return time.monotonic() - typed >= POPUP_WAIT_S and network.idle_for() >= SUGGEST_ANSWERED_QUIET_S
 
 
-async def _click_option(located: Located, found: PopupOption, label: str, timeout_ms: int) -> None:
+async def _click_option(located: Located, found: PopupOption, label: str, timeout_ms: int) -> bool:
+    """Click the option found; False when it vanished (its list redrew) before or while it was clicked."""
     # The option was stamped just now in the combobox's own frame (popupOptions looks in its document).
     try:
         option = await other_element(located, str(found["id"]))
         if option is None:
-            raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"The option {found.get('label')!r} vanished before it "
-                                  "could be clicked. Try again.")
-        await option.click(timeout=timeout_ms)
+            return False
+        await option.click(timeout=min(timeout_ms, OPTION_CLICK_MS))
     except PlaywrightError as exc:
-        raise action_error(f"Choosing {found.get('label')!r} in {label}", exc) from exc
+        error = action_error(f"Choosing {found.get('label')!r} in {label}", exc)
+        if error.code is ErrorCode.STALE_INDEX or await other_element(located, str(found["id"])) is None:
+            return False
+        raise error from exc
+    return True
 
 
 async def _new_tag(session: BrowserSession, located: Located, choice: str) -> dict[str, Any] | None:

@@ -88,8 +88,11 @@ function popupOption(el, args) {
     const list = best.closest('[role="listbox"]');
     const multi = !!list && list.getAttribute("aria-multiselectable") === "true";
     const on = (multi && best.getAttribute("aria-selected") === "true") || best.getAttribute("aria-checked") === "true";
+    // Whether what the list shows is all about the text (a searching list has applied it; one still showing the
+    // options from before the typing has not): the caller waits for that before clicking.
+    const about = usable.every((o) => fold(labelOf(o)).includes(q));
     return { open: true, id: stamp(best), label: cut(labelOf(best), 80), seq: st.seq, ...(on ? { selected: true } : {}),
-      ...(exact ? { exact: true } : {}) };
+      ...(exact ? { exact: true } : {}), ...(about ? { about: true } : {}), shown: opts.length };
   }
   return { open: true, options };
 }
