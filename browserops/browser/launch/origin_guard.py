@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import urljoin
 
@@ -30,12 +31,23 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.origins import DEFAULT_PORTS, OriginPattern, OriginRules
 
 
+class Wires(Protocol):
+    """The session's page wires (``targets.PageWires``), as the guard uses them."""
+
+    def covers(self, page: Page) -> bool: ...
+
+    async def ready(self, page: Page) -> None: ...
+
+
 class GuardedSession(Protocol):
     """What the guard needs of the session (``BrowserSession``), without importing it."""
 
     origin_rules: OriginRules
     origin_blocks: list[dict[str, Any]]
     notices: list[dict[str, Any]]
+
+    @property
+    def wires(self) -> Wires: ...
 
     @property
     def pages(self) -> list[Page]: ...
@@ -54,13 +66,18 @@ _EVERY_URL = re.compile(r".*")
 
 def _what(request: Request) -> str:
     """A request that is not a navigation, in words: 'a POST request (fetch)', 'a beacon', 'a script'…"""
-    kind = request.resource_type
+    return _what_kind(request.resource_type, request.method)
+
+
+def _what_kind(kind: str, method: str) -> str:
     if kind == "ping":
         return "a beacon"
     if kind in ("fetch", "xhr"):
-        return f"a {request.method} request ({kind})"
+        return f"a {method} request ({kind})"
+    if kind == "document":
+        return "a navigation"
     if kind in ("other", ""):
-        return f"a {request.method} request"
+        return f"a {method} request"
     return f"a request for {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
@@ -108,6 +125,8 @@ class OriginGuard:
         self.session = session
         self.installed: BrowserContext | None = None
         self.pattern: str | re.Pattern[str] = ROUTE_PATTERN
+        # Told of each refusal too (prepare's fence lists them with its own): (url, how).
+        self.on_block: Callable[[str, str], None] | None = None
 
     @property
     def rules(self) -> OriginRules:
@@ -130,20 +149,42 @@ class OriginGuard:
         context.on("request", self._on_request)
         self.installed, self.pattern = context, pattern
 
+    @property
+    def active(self) -> bool:
+        return self.rules.active
+
     def _record(self, request: Request, url: str, rule: str, how: str) -> None:
-        kind = _frame_kind(request)
         pages = self.session.pages
         tab: int | None = None
         with contextlib.suppress(PlaywrightError):
             page = request.frame.page
             tab = pages.index(page) if page in pages else None
-        where = {"page": "the tab", "frame": "a frame of the page", "worker": "a worker"}[kind]
+        self._note(url, rule, how, _frame_kind(request), tab)
+
+    def _note(self, url: str, rule: str, how: str, kind: str, tab: int | None) -> None:
+        where = {"page": "the tab", "frame": "a frame of the page", "worker": "a worker"}.get(kind, "the tab")
         message = (f"browserops blocked {how} of {where} to {url[:200]} ({rule}); nothing was loaded from there.")
         block = {"kind": "origin_blocked", "url": url, "rule": rule, "frame": kind, "tab": tab, "how": how,
                  "message": message}
         self.session.origin_blocks.append(block)
         self.session.notices.append(block)
         log.info("origin blocked: %s of %s (%s)", how, kind, rule)
+        if self.on_block is not None:
+            self.on_block(url, how)
+
+    def stops(self, url: str, *, method: str, kind: str, redirected: bool, frame: str, tab: int | None) -> bool:
+        """The page wire's question about a request it paused (any hop, any kind: launch/wire.py): refused by
+        the rules, it is recorded here and failed there before it leaves."""
+        rule = self.rules.refusal(url)
+        if rule is None:
+            return False
+        how = "a redirect" if redirected else _what_kind(kind.lower(), method)
+        self._note(url, rule, how, "page" if frame == "page" and kind == "Document" else frame, tab)
+        return True
+
+    def wire_refused(self, url: str, rule: str, how: str, frame: str, tab: int | None) -> None:
+        """What a guard inside a worker or a cross-site frame refused (launch/targets.py)."""
+        self._note(url, rule, how, frame, tab)
 
     async def _handle(self, route: Route, request: Request) -> None:
         if not self.rules.active:
@@ -152,6 +193,12 @@ class OriginGuard:
         url = request.url
         rule = self.rules.refusal(url)
         navigation = request.is_navigation_request()
+        if navigation and rule is None:
+            # A new tab's first request: its page's wire first, so the hops after this one are under the rules.
+            with contextlib.suppress(PlaywrightError):
+                page = request.frame.page
+                if not self.session.wires.covers(page):
+                    await self.session.wires.ready(page)
         if rule is not None:
             self._record(request, url, rule, "a navigation" if navigation else _what(request))
             await route.abort("blockedbyclient")
@@ -200,6 +247,9 @@ class OriginGuard:
         so when it reaches a refused origin; the document it loads is left by :func:`stop_refused`."""
         if request.redirected_from is None or not request.is_navigation_request():
             return
+        with contextlib.suppress(PlaywrightError):
+            if self.session.wires.covers(request.frame.page):
+                return  # the page's wire stopped that hop before it left, and said so
         rule = self.rules.refusal(request.url)
         if rule is not None and request.redirected_from.redirected_from is not None:
             self._record(request, request.url, rule, "a redirect chain")

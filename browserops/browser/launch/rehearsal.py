@@ -101,6 +101,15 @@ class RequestFence:
         """A request a document sent as it went away (``kind`` ``ping``: a beacon), refused by the DevTools tap."""
         self._refuse("beacon" if kind == "ping" else f"{method} request", url, needed=False)
 
+    def refuse_by_rules(self, url: str, how: str) -> None:
+        """A request the origin rules refused in the copy (any hop of it): listed with the fence's own refusals."""
+        self._refuse(f"{how.removeprefix('a ')} (origin rules)", url, needed=False)
+
+    def refuse_unseen(self, url: str, _rule: str, what: str, _frame: str, _tab: int | None) -> None:
+        """What a guard inside a worker or a cross-site frame refused (launch/targets.py): a worker's WebSocket, a
+        worker nothing could watch. The page may have needed it."""
+        self._refuse(what.removeprefix("a "), url or "(no address)", needed=True)
+
     def _named(self, url: str) -> bool:
         """A document the plan names (a navigate step's URL, the rehearsed click's expected URL), or the page
         itself again with another query (a GET search or filter form of the page, a reload)."""
@@ -193,7 +202,12 @@ class RehearsalSession(BrowserSession):
         # What a document sends as it unloads (a beacon on pagehide when a step navigates) never reaches a route:
         # the session's DevTools tap refuses it in the browser instead (see launch/wire.py).
         self.requests.refuse_unload = self.fence.refuse_unload
-        self.requests.tapping = True
+        # Every page is wired from the start (launch/targets.py): a worker's WebSocket, which no route sees, is
+        # refused whatever its address, and so is a worker in a cross-site frame.
+        self.wires.tapping = self.wires.fenced = True
+        self.wires.refusal_rule = "prepare's rehearsal"
+        self.wires.refused = self.fence.refuse_unseen
+        self._origin_guard.on_block = self.fence.refuse_by_rules
         self._own_browser: Browser | None = None
         self._shared_browser: Browser | None = None
 
