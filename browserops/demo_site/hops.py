@@ -6,7 +6,8 @@ partner, an image loaded the same way, a form posted to ``/out/post`` which answ
 opened by a dedicated worker made from a blob and one by a worker script (``/origins/hops/worker.js``); and, as the
 page goes (its pagehide listener, when a link or a navigation leaves it), a beacon to the partner. The status line
 says what each one got back, so a test knows it ran. With origin rules allowing only this site, none of them may
-reach the partner.
+reach the partner. With ``partner`` this site itself, the workers' WebSockets are answered here (``/blob-worker``,
+``/script-worker``: the rehearsal chat, which logs each message).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 
+from browserops.demo_site.rehearsal import chat
 from browserops.demo_site.web import alt_url, render
 
 _LOOPBACK = re.compile(r"^http://(?:127\.0\.0\.1|localhost):\d{1,5}$")
@@ -80,8 +82,11 @@ async def out_post(request: Request) -> Response:
     return RedirectResponse(request.query_params.get("to", "/"), status_code=302)
 
 
-ROUTES: list[Route] = [
+ROUTES: list[BaseRoute] = [
     Route("/origins/hops", hops_page, name="origins_hops"),
     Route("/origins/hops/worker.js", hops_worker, name="origins_hops_worker"),
     Route("/out/post", out_post, methods=["POST"], name="out_post"),
+    # With ?partner= this site itself, the workers' WebSockets land here (logged as WS, each message as WSMSG).
+    WebSocketRoute("/blob-worker", chat),
+    WebSocketRoute("/script-worker", chat),
 ]

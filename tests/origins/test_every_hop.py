@@ -28,47 +28,53 @@ async def app(tmp_path: Path, demo_site: DemoSite) -> AsyncIterator[BrowserOpsMC
     await server_app.close()
 
 
-def _blocks(result: dict[str, Any]) -> list[dict[str, Any]]:
-    data = result.get("data")
-    notices = data.get("notices", []) if isinstance(data, dict) else []
-    return [n for n in notices if n.get("kind") == "origin_blocked"]
+class Session:
+    """An MCP client that keeps every origin_blocked notice any call's result brought (a refusal is told with the
+    first result after it, which may be a listing's)."""
 
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.hows: list[str] = []
 
-async def _click(client: Client, name: str) -> dict[str, Any]:
-    listing = await call(client, "browser_list_interactives")
-    item = item_named(listed_items(listing["data"]), name)
-    return await call(client, "browser_overlay_act", index=item["n"], action="click")
+    async def call(self, name: str, **args: Any) -> dict[str, Any]:
+        result = await call(self.client, name, **args)
+        data = result.get("data")
+        notices = data.get("notices", []) if isinstance(data, dict) else []
+        self.hows += [str(n["how"]) for n in notices if n.get("kind") == "origin_blocked"]
+        return result
 
+    async def click(self, name: str) -> dict[str, Any]:
+        listing = await self.call("browser_list_interactives")
+        item = item_named(listed_items(listing["data"]), name)
+        return await self.call("browser_overlay_act", index=item["n"], action="click")
 
-async def _status(client: Client, says: str) -> list[dict[str, Any]]:
-    """Wait for the page's status line to say ``says``; the blocks reported meanwhile."""
-    waited = await call(client, "browser_wait", text=says, timeout_ms=8000)
-    assert waited["status"] == "ok", (says, waited)
-    return _blocks(waited)
+    async def shows(self, text: str) -> None:
+        waited = await self.call("browser_wait", text=text, timeout_ms=8000)
+        assert waited["status"] == "ok", (text, waited)
 
 
 async def test_no_hop_of_any_request_reaches_a_refused_partner(app: BrowserOpsMCP, demo_site: DemoSite,
                                                                 partner: Partner) -> None:
     page = f"{demo_site.base_url}/origins/hops?partner={partner.url}"
-    hows: list[str] = []
     async with Client(build_server(app)) as client:
-        assert (await call(client, "browser_navigate", url=page))["status"] == "ok"
+        session = Session(client)
+        assert (await session.call("browser_navigate", url=page))["status"] == "ok"
         for button, says in (("Fetch through a redirect", "Fetch refused"),
                              ("Show the redirected logo", "Logo refused"),
                              ("Chat from a worker", "worker chat refused"),
                              ("Chat from a worker script", "worker chat refused")):
-            clicked = await _click(client, button)
-            hows += [b["how"] for b in _blocks(clicked) + await _status(client, says)]
-        posted = await _click(client, "Post and follow")  # answered 302 to the partner: the hop is refused
-        hows += [b["how"] for b in _blocks(posted)]
-        assert (await call(client, "browser_navigate", url=page))["status"] == "ok"
-        left = await _click(client, "Leave this page")  # its pagehide listener sends a beacon to the partner
-        hows += [b["how"] for b in _blocks(left)]
-        for _ in range(20):  # a beacon's block is told with the next call's result
-            if "a beacon" in hows:
+            await session.click(button)
+            await session.shows(says)
+        posted = await session.click("Post and follow")  # answered 302 to the partner: that hop is refused
+        assert posted["status"] == "error" and posted["code"] == "BROWSER_ORIGIN_BLOCKED", posted
+        await session.shows("Partner hops")  # the tab is back on the page
+        await session.click("Leave this page")  # its pagehide listener sends a beacon to the partner
+        for _ in range(50):  # the beacon's refusal is told with a result after it
+            if "a beacon" in session.hows:
                 break
-            hows += [b["how"] for b in _blocks(await call(client, "browser_list_tabs"))]
+            await session.call("browser_list_tabs")
             await asyncio.sleep(0.1)
     assert partner.received == []
-    assert hows.count("a redirect") >= 3, hows  # the fetch's, the image's and the form post's
+    hows = session.hows
+    assert hows.count("a redirect") == 3, hows  # the fetch's, the image's and the form post's
     assert hows.count("a WebSocket connection of a worker") == 2 and "a beacon" in hows, hows

@@ -38,3 +38,20 @@ def test_prepares_rehearsal_sends_nothing_to_a_refused_partner(demo_site: DemoSi
     refused = " | ".join(prepared["refused"])
     assert refused.count("WebSocket connection of a worker") == 2, refused
     assert "POST request" in refused and "beacon" in refused, refused
+
+
+def test_a_workers_websocket_messages_are_in_the_runs_ledger(demo_site: DemoSite, workspace: Path) -> None:
+    """A worker's WebSocket to an allowed site connects in a run (its guard lets it), and what it sends is in the
+    run's side-effect ledger, once; prepare's fence refused that WebSocket outright (it cannot see its messages)."""
+    start = f"/origins/hops?partner={demo_site.base_url}"  # the workers chat with this site itself
+    steps = write_steps(workspace, "chat.yaml", {"title": "Worker chat", "startUrl": start, "steps": [
+        {**_act("Chat from a worker"), "expect": {"text": ["worker chat open"]}},
+    ]})
+    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--base-url", demo_site.base_url)
+    assert code == 2, (prepared, err)
+    assert any("WebSocket connection of a worker" in r for r in prepared["refused"]), prepared["refused"]
+    code, run, err = cli_json(workspace, "run", prepared["requestId"], "--confirm", prepared["confirmPhrase"])
+    assert code == 0 and run["runStatus"] == "complete", (run, err)
+    sent = [r for s in run["steps"] for r in s.get("sent", [])]
+    assert [(r["method"], r["url"].rsplit("/", 1)[1], r["kind"]) for r in sent] == [
+        ("WS", "blob-worker", "websocket")], sent

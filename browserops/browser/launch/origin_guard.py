@@ -19,15 +19,17 @@ while pages are open could let a request through between two checks.
 from __future__ import annotations
 
 import contextlib
+import html
 import logging
 import re
 from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import urljoin
 
-from playwright.async_api import BrowserContext, Page, Request, Route, WebSocketRoute
+from playwright.async_api import APIResponse, BrowserContext, Page, Request, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.launch.targets import refuse_shared_workers
 from browserops.origins import DEFAULT_PORTS, OriginPattern, OriginRules
 
 
@@ -146,6 +148,7 @@ class OriginGuard:
             return
         await context.route(pattern, self._handle)
         await context.route_web_socket(_EVERY_URL, self._socket)
+        await refuse_shared_workers(context, "origin rules")
         context.on("request", self._on_request)
         self.installed, self.pattern = context, pattern
 
@@ -193,12 +196,6 @@ class OriginGuard:
         url = request.url
         rule = self.rules.refusal(url)
         navigation = request.is_navigation_request()
-        if navigation and rule is None:
-            # A new tab's first request: its page's wire first, so the hops after this one are under the rules.
-            with contextlib.suppress(PlaywrightError):
-                page = request.frame.page
-                if not self.session.wires.covers(page):
-                    await self.session.wires.ready(page)
         if rule is not None:
             self._record(request, url, rule, "a navigation" if navigation else _what(request))
             await route.abort("blockedbyclient")
@@ -206,11 +203,17 @@ class OriginGuard:
         if not navigation:
             await route.fallback()
             return
+        wired = await self._wired(request)
         if not url.startswith(("http://", "https://")) or request.method not in ("GET", "HEAD"):
             # Only a plain load is fetched here first: a form's POST (a file upload among its parts) is sent by
-            # the browser itself, exactly as it would be without rules; a redirect it answers is checked as
-            # the next hop (see _on_request).
-            await route.fallback()
+            # the browser itself, exactly as it would be without rules; the page's wire checks each hop of its
+            # answer. A tab with no wire yet (a form posted into a new tab) would follow those hops unchecked: the
+            # session refuses what it cannot see.
+            if wired or not url.startswith(("http://", "https://")):
+                await route.fallback()
+                return
+            self._record(request, url, "no watch on a new tab's form post", "a form post into a new tab")
+            await route.abort("blockedbyclient")
             return
         try:
             response = await route.fetch(max_redirects=0)
@@ -226,7 +229,22 @@ class OriginGuard:
                 self._record(request, target, rule, "a redirect")
                 await route.abort("blockedbyclient")
                 return
+            if not wired:
+                await _hop(route, response, target)
+                return
+        # The browser follows a redirect itself: the page's wire checks every further hop before it leaves.
         await route.fulfill(response=response)
+
+    async def _wired(self, request: Request) -> bool:
+        """Whether the request's tab has its wire (every hop of its requests under the rules), making it first when
+        the tab has none yet. A new tab's first request comes before Playwright knows its page: not wired."""
+        try:
+            page = request.frame.page
+        except PlaywrightError:
+            return False
+        if not self.session.wires.covers(page):
+            await self.session.wires.ready(page)
+        return self.session.wires.covers(page)
 
     async def _socket(self, socket: WebSocketRoute) -> None:
         """A WebSocket to a refused origin is closed before it connects; any other is connected as asked."""
@@ -274,6 +292,20 @@ async def stop_refused(session: GuardedSession) -> list[dict[str, Any]]:
     return stopped
 
 
+async def _hop(route: Route, response: APIResponse, target: str) -> None:
+    """Follow one redirect ourselves, in a tab no wire watches yet (a new tab's first load, which Playwright reports
+    before it knows the tab's page): the answer becomes a page that sends the tab on to ``target`` as a navigation
+    of its own, which this guard is asked about again, hop by hop, until the tab is wired. The redirect's cookies
+    are kept (its ``Set-Cookie`` headers go along); nothing else of it."""
+    cookies = "\n".join(h["value"] for h in response.headers_array if h["name"].lower() == "set-cookie")
+    headers = {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
+    if cookies:
+        headers["Set-Cookie"] = cookies
+    body = (f'<!doctype html><meta http-equiv="refresh" content="0;url={html.escape(target, quote=True)}">'
+            "<title>Redirecting</title>")
+    await route.fulfill(status=200, headers=headers, body=body)
+
+
 ERROR_PAGE = "chrome-error://"
 
 
@@ -289,6 +321,8 @@ async def recover(session: GuardedSession, blocks: list[dict[str, Any]]) -> None
         page = pages[index]
         if not page.url.startswith(ERROR_PAGE):
             continue
+        # The tab's own navigation was refused (a hop its wire stopped lands it on the error page too).
+        block["navigation_refused"] = True
         with contextlib.suppress(PlaywrightError):
             if await page.go_back(wait_until="domcontentloaded") is None and page.url.startswith(ERROR_PAGE) \
                     and len(pages) > 1:

@@ -33,6 +33,7 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.errors import browser_errors
 from browserops.browser.launch.discovery import find_chromium, launch_args, running_as_root
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.launch.targets import refuse_shared_workers
 from browserops.browser.launch.wire import SAFE_METHODS
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -244,6 +245,7 @@ class RehearsalSession(BrowserSession):
 
     async def _fence_context(self, context: BrowserContext) -> None:
         await self.fence.install(context)
+        await refuse_shared_workers(context, "prepare's rehearsal")
 
     async def close(self) -> None:
         self._closing = True

@@ -9,8 +9,9 @@ a script that refuses workers in it (nothing could hold theirs) before it may lo
 global scope and before its script exists, the guard of ``js/worker_guard.js`` (a WebSocket the rules refuse — any,
 in prepare's fence — throws before it connects). ``hold`` auto-attaches the same workers flat: Chromium then defers a
 worker's script until that session lets go, whoever else resumes it (Playwright resumes every worker at once), so
-the guard is always in first; a worker whose guard could not be put in stays held. A page's ``SharedWorker`` is
-refused the same way (it is no child of the page, so it cannot be held).
+the guard is always in first; a worker whose guard could not be put in stays held. A ``SharedWorker`` is no child of
+a page, so nothing holds it: a guarded context refuses it in every document (:func:`refuse_shared_workers`, an init
+script Playwright runs before the page's own).
 
 :class:`PageWires` makes a page's wire when the session needs it — origin rules, a run's ledger, a rehearsal's fence —
 and re-aims the taps when that changes.
@@ -22,6 +23,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -137,10 +139,13 @@ class PageWire:
         return pages.index(self.page) if self.page in pages else None
 
     async def start(self, context: BrowserContext) -> None:
+        """The parts the browser process keeps (the tap, the auto-attach of frames and workers): in place before
+        this returns, so the page's next request is under them. What its page worlds get (the binding that reports
+        refusals) follows in a task: a renderer takes DevTools commands only once a navigation under way has
+        committed, and that navigation may be the very request waiting for this."""
         talk = await context.new_cdp_session(self.page)
         root = RootLink(talk)
         await self._tap(root, "page")
-        await self._refusals(root, ["SharedWorker"], "frame")
         self._adopt(root)
         hold = await context.new_cdp_session(self.page)
         hold.on("Target.attachedToTarget", lambda event: self._spawn(self._held(hold, event)))
@@ -148,6 +153,11 @@ class PageWire:
                                                  "flatten": True, "filter": _WORKERS})
         await root.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True,
                                                  "flatten": False, "filter": _FRAMES_AND_WORKERS})
+        self._spawn(self._page_worlds(root))
+
+    async def _page_worlds(self, root: RootLink) -> None:
+        with contextlib.suppress(PlaywrightError):
+            await self._refusals(root, [], "page")
 
     async def _tap(self, link: Link, frame: str) -> WireTap:
         tap = WireTap(link.send, self.wires.listener, self.wires.guard, frame=frame, tab=self.tab)
@@ -243,6 +253,17 @@ class PageWire:
 
     def orphans(self) -> set[str]:
         return {key for tap in self.taps for key in tap.orphans}
+
+
+_REFUSING: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
+
+
+async def refuse_shared_workers(context: BrowserContext, rule: str) -> None:
+    """Every document of ``context`` from now on has a ``SharedWorker`` that throws (once per context)."""
+    if context in _REFUSING:
+        return
+    _REFUSING.add(context)
+    await context.add_init_script(script=expression(refuse_workers(["SharedWorker"], rule)))
 
 
 class PageWires:
