@@ -192,9 +192,8 @@ async def origin_outcome(ctx: ToolContext, blocks_before: int, result: ToolResul
     stopped = await stop_refused(session) if session.alive else []
     session.origin_blocks.extend(stopped)
     page_blocks = [b for b in [*blocks, *stopped] if b.get("frame") == "page"]
-    refused = [b for b in page_blocks if b.get("navigation_refused")]
-    if page_blocks and ((result.failed and result.code in _ABORTED) or stopped or refused):
-        block = (refused or page_blocks)[-1]
+    if page_blocks and ((result.failed and result.code in _ABORTED) or stopped):
+        block = page_blocks[-1]
         return error_from(blocked_error(str(block["url"]), str(block["rule"])))
     return result
 

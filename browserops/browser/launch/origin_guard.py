@@ -321,8 +321,6 @@ async def recover(session: GuardedSession, blocks: list[dict[str, Any]]) -> None
         page = pages[index]
         if not page.url.startswith(ERROR_PAGE):
             continue
-        # The tab's own navigation was refused (a hop its wire stopped lands it on the error page too).
-        block["navigation_refused"] = True
         with contextlib.suppress(PlaywrightError):
             if await page.go_back(wait_until="domcontentloaded") is None and page.url.startswith(ERROR_PAGE) \
                     and len(pages) > 1:
