@@ -27,9 +27,9 @@ from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.contract import ToolResult
 from browserops.demo_site import DemoSite
-from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.model import PlanSource
-from browserops.plan.prepare import PlanRequest, prepare_plan
+from browserops.plan.prepare.prepare import PlanRequest, prepare_plan
+from browserops.plan.run.attempt import RunOptions, run_plan
 from browserops.tools.context import ToolContext
 from browserops.tools.runner import ToolRunner
 

@@ -46,15 +46,15 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # bench.plan_run and tests.redis_server, when run as a script
 
-import browserops.plan.attempt as run_module  # noqa: E402
+import browserops.plan.run.attempt as run_module  # noqa: E402
 from bench.plan_run import plan_steps  # noqa: E402
 from browserops.browser.launch.session import BrowserSession, SessionOptions  # noqa: E402
 from browserops.config import Settings  # noqa: E402
 from browserops.demo_site import DemoSite  # noqa: E402
 from browserops.lane import WorkspaceLane  # noqa: E402
-from browserops.plan.loader import resolve_plan  # noqa: E402
 from browserops.plan.model import PlanSource  # noqa: E402
-from browserops.plan.prepare import PlanRequest, prepare_plan  # noqa: E402
+from browserops.plan.model.loader import resolve_plan  # noqa: E402
+from browserops.plan.prepare.prepare import PlanRequest, prepare_plan  # noqa: E402
 from browserops.tools.context import ToolContext  # noqa: E402
 from tests.redis_server import RedisServer  # noqa: E402
 

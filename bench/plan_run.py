@@ -7,7 +7,7 @@ Russian one (Имя, Фамилия, Город). 19 browser-act steps and one n
 
 Variants (like is compared with like: the same screenshot method on both sides of each ratio):
 
-- ``browserops``: the run engine in-process (``browserops.plan.attempt.run_plan``, what ``browserops run
+- ``browserops``: the run engine in-process (``browserops.plan.run.attempt.run_plan``, what ``browserops run
   --confirm`` calls): the lane, the bundle attempt, re-resolving each target in a fresh listing, acting by
   number, the banner hook, the staleness pre-check of each page, before/after screenshots into the bundle
   (straight from Chromium: ``Page.captureScreenshot``, browserops' default), events (fsynced), summary, manifest
@@ -57,9 +57,9 @@ from browserops.contract import ToolResult
 from browserops.demo_site import DemoSite
 from browserops.origins import OriginRules
 from browserops.packs import BUILTIN_DIR
-from browserops.plan.attempt import RunOptions, run_plan
 from browserops.plan.model import PlanSource
-from browserops.plan.prepare import PlanRequest, prepare_plan
+from browserops.plan.prepare.prepare import PlanRequest, prepare_plan
+from browserops.plan.run.attempt import RunOptions, run_plan
 from browserops.plan.steps import Step
 from browserops.tools.context import ToolContext
 from browserops.tools.runner import ToolRunner

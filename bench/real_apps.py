@@ -2,13 +2,16 @@
 doing each task the same way in the same run.
 
 Per app (Django admin, Flask-Admin, react-admin, Wagtail, and the UI kits of issue 34: Refine + antd in zh-CN,
-Vue 3 + Element Plus in zh-CN; each started on a free port with its seeded database):
+Vue 3 + Element Plus in zh-CN, Django admin under django-unfold in Russian; each started on a free port with its
+seeded database):
 
 - **tasks done**: ``prepare`` -> ``run --confirm`` -> ``evidence verify`` through the real CLI (in process, as
   the corpus tests drive it), in the signed-in ``--profile`` the app's tests use (a fresh one for sign-in tasks),
   and the app's own database check passes;
 - **false completes**: the run said ``complete`` and evidence verify passed, while the database check fails
   (the worst outcome: a person would believe it);
+- **the plain script's tasks** (``baseline_done``): the task's ``baseline`` did it and the database check saw it
+  — run once for a task browserops did not do too (a known gap), so a gap is browserops' and not the task's;
 - **prepare's share**: targeted steps (steps with a ``target``) whose target prepare resolved, counted from the
   bundle's events as ``tests/realapps/prepare_share.py`` counts them (a prepare that stopped has seen the
   targets it resolved before it stopped), and the unsafe requests (POST/PUT/PATCH/DELETE) the app's own log shows
@@ -134,6 +137,11 @@ def measure_app(name: str, root: Path, only: set[str], rounds: int) -> dict[str,
                 base_times.append(seconds)
                 if round_ == 0:
                     row["blank_shots"]["baseline"] = _blank(work / "shots")
+            if not row.get("done"):  # the plain script still does the task: the corpus asks nothing undoable
+                seconds, why = _baseline_round(app, cat, task, root / task.name / "baseline", state)
+                if seconds is None:
+                    row["baseline_failed"] = why
+            row["baseline_done"] = "baseline_failed" not in row
             if run_times and len(base_times) == len(run_times):
                 row.update(run_s=round(statistics.median(run_times), 2),
                            baseline_s=round(statistics.median(base_times), 2))
@@ -151,6 +159,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "tasks": len(rows),
         "done": sum(1 for r in rows if r.get("done")),
         "false_completes": sum(1 for r in rows if r.get("false_complete")),
+        "baseline_done": sum(1 for r in rows if r.get("baseline_done")),
         "targeted": sum(r["targeted"] for r in rows),
         "seen": sum(r.get("seen", 0) for r in rows),
         "unsafe_during_prepare": sum(len(r.get("unsafe_during_prepare", [])) for r in rows),

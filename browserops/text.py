@@ -2,7 +2,7 @@
 
 Each matcher builds on it rather than writing its own: the policy gate's word lists also strip Latin accents
 (:func:`browserops.words.fold_for_words`), plan targets also drop a label's trailing ``*`` and ``:``
-(:func:`browserops.plan.resolve.label_key`), the done-word parser also turns punctuation into spaces.
+(:func:`browserops.plan.interpret.resolve.label_key`), the done-word parser also turns punctuation into spaces.
 """
 
 from __future__ import annotations

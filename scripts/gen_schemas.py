@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from browserops.plan.schemas import schema_drift, write_schemas
+from browserops.plan.model.schemas import schema_drift, write_schemas
 
 FOLDER = Path(__file__).resolve().parents[1] / "schemas"
 

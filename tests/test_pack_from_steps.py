@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from browserops.cli import cli
 from browserops.packs import validate_pack_dir
-from browserops.plan.loader import load_steps
+from browserops.plan.model.loader import load_steps
 from browserops.plan.steps import Step
 
 STEPS = {

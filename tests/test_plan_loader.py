@@ -23,7 +23,7 @@ from browserops.plan import (
     parse_plan,
     parse_steps,
 )
-from browserops.plan.phrase import canonical_json
+from browserops.plan.model.phrase import canonical_json
 from tests.plan_samples import STEP_FILE_YAML, expense_plan
 
 PLAN = expense_plan()

@@ -28,8 +28,9 @@ from browserops.plan import (
     stale_fields,
     verify_phrase,
 )
-from browserops.plan.phrase import WORDS
-from browserops.plan.resolve import multi_text, wanted_value
+from browserops.plan.model.document import fill_keys, number_steps
+from browserops.plan.model.phrase import WORDS
+from browserops.plan.model.step_values import multi_text, wanted_value
 from tests.plan_samples import REQUEST_ID, expense_plan, expense_steps
 
 
@@ -367,3 +368,18 @@ def test_several_options_are_one_diff_line_and_their_order_is_no_change() -> Non
     assert DiffEntry.compute("tags", 2, multi_text(["q4", "conference"]), wanted) is None  # the page holds them
     assert stale_fields(plan, {"tags": multi_text(["conference"])}) == []
     assert stale_fields(plan, {"tags": multi_text(["conference", "trial"])}) == ["tags"]
+
+
+def test_steps_on_one_field_share_its_key_and_must_name_an_earlier_fill() -> None:
+    raw = [{"kind": "fill", "action": "select", "field": f"tag{n}", "target": {"role": "listbox", "names": ["Tags"]},
+            "value": f"t{n}", **({"sameFieldAs": 1} if n == 2 else {})} for n in (1, 2)]
+    numbered = number_steps([Step.model_validate({k: v for k, v in r.items() if k != "sameFieldAs"}) for r in raw])
+    actions = [a.model_copy(update={"same_field_as": 1 if a.number == 2 else None}) for a in numbered]
+    assert fill_keys(actions) == {1: "tag1", 2: "tag1"}  # one line of the diff, one baseline
+    good = build_plan(PlanDraft(title="Tags", start_url="https://example.test/", steps=actions, workspace="/w",
+                                source=PlanSource(kind="steps")))
+    assert good.actions[1].same_field_as == 1
+    bad = [numbered[0].model_copy(update={"same_field_as": 1}), actions[1]]
+    with pytest.raises(ValidationError, match="sameFieldAs must name an earlier fill step"):
+        build_plan(PlanDraft(title="Tags", start_url="https://example.test/", steps=bad, workspace="/w",
+                             source=PlanSource(kind="steps")))

@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter
-from browserops.plan.attempt import check_confirm, check_plan_file, sensitive_values
+from browserops.plan.interpret.field_values import current_value
+from browserops.plan.interpret.resolve import Resolved, match_items, wanted_value
+from browserops.plan.interpret.resolve import label_key as normalise
 from browserops.plan.model import number_steps
-from browserops.plan.phrase import confirm_phrase
-from browserops.plan.prepare import bind_values, fill_keys
-from browserops.plan.reference import find_reference
-from browserops.plan.resolve import Resolved, current_value, match_items, wanted_value
-from browserops.plan.resolve import label_key as normalise
+from browserops.plan.model.phrase import confirm_phrase
+from browserops.plan.prepare.prepare import bind_values, fill_keys
+from browserops.plan.run.attempt import check_confirm, check_plan_file, sensitive_values
+from browserops.plan.run.reference import find_reference
 from browserops.plan.steps import SemanticTarget, Step
 from browserops.twophase import start_url
 from tests.plan_samples import expense_plan

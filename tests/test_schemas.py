@@ -9,7 +9,7 @@ import orjson
 import yaml
 
 from browserops.evidence import StepEvent, read_events, read_info
-from browserops.plan.schemas import SCHEMAS, render_schemas, schema_drift
+from browserops.plan.model.schemas import SCHEMAS, render_schemas, schema_drift
 from tests.plan_samples import STEP_FILE_YAML, expense_plan
 from tests.test_evidence import fresh_bundle
 

@@ -51,7 +51,8 @@ def evidence_list(state: CliState) -> None:
     """List this workspace's bundles, oldest first, with their status.
 
     \b
-    Status: prepared (plan written, not run yet), complete, incomplete (a run stopped on an error),
+    Status: prepared (plan written, not run yet), complete, partial (a run without --confirm that skipped the
+    steps needing it), incomplete (a run stopped on an error),
     interrupted (the writer died: no manifest). `evidence verify` re-hashes the files.
 
     \b
@@ -87,6 +88,9 @@ def _signature_words(report: VerifyReport) -> str:
 
 
 def _report_line(report: VerifyReport) -> str:
+    if report.ok and report.partial:
+        return (f"OK: {report.request_id} is intact; partial: {report.partial} ({report.files_checked} files "
+                f"checked); {_signature_words(report)}.")
     if report.ok:
         return (f"OK: {report.request_id} is intact and {report.status} ({report.files_checked} files checked); "
                 f"{_signature_words(report)}.")

@@ -15,7 +15,7 @@ from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.packs import NAME_PATTERN, PACKS_DIR, Pack, get_pack, list_packs, validate_pack_dir
 from browserops.packs.entry_points import InstalledPack
 from browserops.packs.scaffold import scaffold_from_steps, scaffold_pack, values_file
-from browserops.plan.diff import quote
+from browserops.plan.model.diff import quote
 from browserops.plan.steps import Step
 
 

@@ -15,8 +15,8 @@ from browserops.cli.prepare_goal import GoalSource
 from browserops.cli.run_trace import traced
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.plan import BrowserPlan, confirm_phrase, render_diff, resolve_plan
-from browserops.plan.attempt import RunOptions, RunResult, run_plan
-from browserops.plan.prepare import PlanRequest, PreparedPlan, prepare_plan
+from browserops.plan.prepare.prepare import PlanRequest, PreparedPlan, prepare_plan
+from browserops.plan.run.attempt import RunOptions, RunResult, run_plan
 from browserops.twophase import Source, prepared_json, read_input, run_command, run_json, source_from_files, start_url
 
 
@@ -174,7 +174,7 @@ def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | 
     (BROWSER_PLAN_STALE). Every browser-act step gets a screenshot before and after.
 
     \b
-    Exit codes: 0 the run completed (also when steps were skipped for want of --confirm), 1 error (the
+    Exit codes: 0 the run completed, or ended partial (steps skipped for want of --confirm), 1 error (the
     bundle is marked incomplete), 130/143 interrupted by SIGINT/SIGTERM (bundle marked incomplete).
 
     \b

@@ -8,7 +8,7 @@ from browserops.cli.context import CliState
 from browserops.contract import BrowserOpsError, ErrorCode
 
 if TYPE_CHECKING:
-    from browserops.plan.prepare import PlanRequest
+    from browserops.plan.prepare.prepare import PlanRequest
     from browserops.tools.context import ToolContext as Context
 
 
@@ -42,7 +42,7 @@ class GoalSource:
         from browserops.agent.explore import explore
         from browserops.agent.toolhost import InProcessToolHost
         from browserops.plan.model import PlanSource
-        from browserops.plan.prepare import PlanRequest
+        from browserops.plan.prepare.prepare import PlanRequest
         from browserops.tools.context import ToolContext
 
         self.state.progress(f"Exploring read-only with {self.settings.model}: nothing is clicked or typed.")

@@ -19,8 +19,8 @@ from browserops.cli.plan_support import run_cancellable
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence.layout import atomic_write
 from browserops.packs.scaffold import values_file
-from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
-from browserops.plan.record import Recorder, Recording
+from browserops.plan.interpret.guard import PREPARE_CLASSES, GuardedTools
+from browserops.plan.record.recorder import Recorder, Recording
 from browserops.tools.context import ToolContext
 
 POLL_S = 0.5  # how often a quiet recording checks whether the window was closed

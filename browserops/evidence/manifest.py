@@ -110,8 +110,9 @@ class VerifyReport(BaseModel):
     path: str
     ok: bool
     intact: bool = Field(description="Every file matches the manifest, none missing, none extra.")
-    complete: bool = Field(description="The last writer finished (status prepared or complete).")
-    status: str = Field(description="prepared, complete or incomplete (also when the writer died).")
+    complete: bool = Field(description="The last writer finished (status prepared, complete or partial).")
+    status: str = Field(description="prepared, complete, partial or incomplete (also when the writer died).")
+    partial: str | None = Field(None, description="For a partial run: what it left out (\"10 steps need --confirm\").")
     interrupted: bool = Field(False, description="The writer stopped before finishing: no manifest (or status open).")
     edited: list[str] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)
@@ -245,8 +246,9 @@ def verify_bundle(bundle: Path, *, trusted: PublicKeys | None = None, require_si
     seal_problems = _seal_problems(bundle, info_raw, sig, keys, required=required)
     problems += seal_problems
     signed_ok = sig.state in ("valid", "unsigned") and not seal_problems
-    complete = marker in ("prepared", "complete")
+    complete = marker in ("prepared", "complete", "partial")
     status = marker if complete else "incomplete"
+    partial = _partial_reason(info_raw) if marker == "partial" else None
     interrupted = marker == "open"
     if interrupted:
         problems.append("the writer stopped before finishing (status still open)")
@@ -255,7 +257,15 @@ def verify_bundle(bundle: Path, *, trusted: PublicKeys | None = None, require_si
     return VerifyReport(
         request_id=request_id, path=str(bundle), ok=intact and complete and signed_ok, intact=intact,
         complete=complete, status=str(status), interrupted=interrupted, edited=edited, missing=missing, extra=extra,
-        problems=problems, files_checked=len(entries), signature=sig.state, signed_by=sig.signed_by,
+        problems=problems, files_checked=len(entries), signature=sig.state, signed_by=sig.signed_by, partial=partial,
         trusted_key=keys.sources.get(sig.signed_by) if sig.state == "valid" and sig.signed_by else None,
         signature_required=required,
     )
+
+
+def _partial_reason(info_raw: dict[str, object] | None) -> str:
+    """What the last (partial) attempt left out, as bundle.json records it."""
+    attempts = info_raw.get("attempts") if info_raw else None
+    last = attempts[-1] if isinstance(attempts, list) and attempts else None
+    reason = last.get("reason") if isinstance(last, dict) else None
+    return str(reason) if reason else "some steps did not run"

@@ -19,8 +19,9 @@ class EventModel(BaseModel):
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
 
 
-BundleStatus = Literal["open", "prepared", "complete", "incomplete"]
-FinalStatus = Literal["prepared", "complete", "incomplete"]
+# partial: a run that finished without error but skipped steps for want of --confirm (never called complete).
+BundleStatus = Literal["open", "prepared", "complete", "partial", "incomplete"]
+FinalStatus = Literal["prepared", "complete", "partial", "incomplete"]
 
 
 class Approval(EventModel):
@@ -46,7 +47,8 @@ class Attempt(EventModel):
     confirmed_with: str | None = Field(None, description="The confirm phrase this run was given (not a secret).")
     approved: Approval | None = Field(None, description="The person's approval through an MCP client, where a run "
                                       "from the terminal has its confirm phrase.")
-    reason: str | None = Field(None, max_length=2000, description="Why it ended incomplete.")
+    reason: str | None = Field(None, max_length=2000, description="Why it ended incomplete, or what a partial run "
+                               "left out (\"10 steps need --confirm\").")
     pid: int | None = None
     user: str | None = Field(None, max_length=200, description="The OS login that ran this attempt (who confirmed).")
     lane: dict[str, Any] | None = Field(

@@ -26,8 +26,8 @@ from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error, e
 from browserops.evidence import Approval
 from browserops.mcp_server.approval import Approve, Gate, approval_of, gate, refuse_phrase
 from browserops.plan import BrowserPlan
-from browserops.plan.attempt import RunOptions, run_plan
-from browserops.plan.prepare import PreparedPlan, prepare_plan
+from browserops.plan.prepare.prepare import PreparedPlan, prepare_plan
+from browserops.plan.run.attempt import RunOptions, run_plan
 from browserops.tools.context import ToolContext
 from browserops.tools.definitions import ToolArgs, describe_validation_error
 from browserops.twophase import evidence_view, prepared_json, read_input, run_command, run_json, source_from_data

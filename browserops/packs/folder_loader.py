@@ -30,8 +30,8 @@ from browserops.contract import BrowserOpsError
 from browserops.packs.entry_points import InstalledPack
 from browserops.packs.import_check import check_imports
 from browserops.packs.loaded_pack import Origin, Pack, pack_error
-from browserops.plan.loader import describe_errors
 from browserops.plan.model import Requirement
+from browserops.plan.model.loader import describe_errors
 from browserops.plan.steps import StepFile
 
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{1,39}$")

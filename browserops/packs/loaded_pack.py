@@ -13,8 +13,8 @@ from pydantic import BaseModel, ValidationError
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.packs.entry_points import InstalledPack
 from browserops.packs.pack_input import PackContext, PackInput, read_input_file
-from browserops.plan.loader import describe_errors
 from browserops.plan.model import Requirement, number_steps
+from browserops.plan.model.loader import describe_errors
 from browserops.plan.steps import Step, StepFile
 
 # entry-point: an installed distribution's (browserops' own built-ins included); workspace: <workspace>/

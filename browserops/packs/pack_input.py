@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.plan.loader import parse_data
+from browserops.plan.model.loader import parse_data
 from browserops.privacy import keyed_digest
 
 

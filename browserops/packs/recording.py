@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.packs.template_env import render
-from browserops.plan.loader import load_steps
+from browserops.plan.model.loader import load_steps
 from browserops.plan.steps import Action, Step
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")

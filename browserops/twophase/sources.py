@@ -14,7 +14,7 @@ import orjson
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.packs import Pack, PackContext, PackInput, get_pack, read_input_file
 from browserops.plan import Action, PlanSource, Step, StepFile, load_steps, parse_steps
-from browserops.plan.prepare import PlanRequest
+from browserops.plan.prepare.prepare import PlanRequest
 from browserops.privacy import keyed_digest
 
 

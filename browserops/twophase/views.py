@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from browserops.plan import BrowserPlan, render_diff, summary_line
-from browserops.plan.attempt import RunResult
-from browserops.plan.prepare import PreparedPlan
+from browserops.plan.prepare.prepare import PreparedPlan
+from browserops.plan.run.attempt import RunResult
 
 
 def shell_word(text: str) -> str:
@@ -36,7 +36,7 @@ def plan_steps(plan: BrowserPlan) -> list[dict[str, Any]]:
     return [{"number": a.number, "kind": a.kind.value, "action": str(a.action), "field": a.field,
              "sideEffect": a.side_effect.value, "target": a.target.describe() if a.target else a.url,
              "preparedNumber": a.prepared_number, "matchedName": a.matched_name, "revealedBy": a.revealed_by,
-             "matchedWithin": a.matched_within} for a in plan.actions]
+             "matchedWithin": a.matched_within, "sameFieldAs": a.same_field_as} for a in plan.actions]
 
 
 def prepared_json(prepared: PreparedPlan, command: str, *, with_phrase: bool) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from browserops.evidence import Approval, BundleWriter, StepEvent, read_info
 from browserops.mcp_server import BrowserOpsMCP, build_server
 from browserops.mcp_server.approval import approval_message, refuse_model_confirmation, refuse_phrase
 from browserops.plan import confirm_phrase, contains_phrase, plan_digest
-from browserops.plan.attempt import check_confirm
+from browserops.plan.run.attempt import check_confirm
 from browserops.twophase import evidence_view
 from tests.plan_samples import REQUEST_ID, expense_plan
 

@@ -16,10 +16,10 @@ from browserops.demo_site import DemoSite
 from browserops.evidence import read_info, verify_bundle
 from browserops.listing_rows import listing_items
 from browserops.packs import get_pack
-from browserops.plan.attempt import RunOptions, run_plan
-from browserops.plan.guard import PREPARE_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
+from browserops.plan.interpret.guard import PREPARE_CLASSES, UNCONFIRMED_CLASSES, GuardedTools
 from browserops.plan.model import PlanSource
-from browserops.plan.prepare import PlanRequest, prepare_plan
+from browserops.plan.prepare.prepare import PlanRequest, prepare_plan
+from browserops.plan.run.attempt import RunOptions, run_plan
 from browserops.plan.steps import Step
 from browserops.tools.context import ToolContext
 from browserops.tools.runner import ToolRunner

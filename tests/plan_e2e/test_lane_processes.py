@@ -19,7 +19,7 @@ from browserops.demo_site import DemoSite
 from browserops.evidence import verify_bundle
 from browserops.lane import Lane
 from browserops.plan.model import PlanSource
-from browserops.plan.prepare import PlanRequest, PreparedPlan, prepare_plan
+from browserops.plan.prepare.prepare import PlanRequest, PreparedPlan, prepare_plan
 from browserops.plan.steps import Expectation, SemanticTarget, Step
 from browserops.tools.context import ToolContext
 from tests.plan_e2e.helpers import ROOT, browserops_cmd, bundle_info, events, run_subprocess, subprocess_env

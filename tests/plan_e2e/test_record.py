@@ -25,7 +25,7 @@ from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.demo_site.zoo_site import ZooSite
 from browserops.packs import PackContext, validate_pack_dir
-from browserops.plan.record import Recorder, Recording, save_name, stable_text
+from browserops.plan.record.recorder import Recorder, Recording, save_name, stable_text
 from browserops.tools.context import ToolContext
 from tests.plan_e2e.helpers import ROOT, browserops_cmd, run_subprocess, server_state, subprocess_env
 

@@ -15,9 +15,9 @@ from browserops.browser.page.user_watch import UserWatch
 from browserops.cli.record_cmd import write_recording
 from browserops.demo_site import DemoSite
 from browserops.demo_site.zoo_site import ZooSite
-from browserops.plan.guard import PREPARE_CLASSES, GuardedTools
-from browserops.plan.record import Recorder
-from browserops.plan.record_values import field_key, listed_value, same_values, unlisted_control
+from browserops.plan.interpret.guard import PREPARE_CLASSES, GuardedTools
+from browserops.plan.record.recorder import Recorder
+from browserops.plan.record.values import field_key, listed_value, same_values, unlisted_control
 from browserops.tools.context import ToolContext
 from tests.plan_e2e.helpers import post, server_state
 from tests.plan_e2e.test_record import cli, record_while, until

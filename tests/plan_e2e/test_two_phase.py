@@ -87,7 +87,8 @@ def test_run_without_confirm_does_no_side_effect(site: DemoSite, workspace: Path
     prepared = prepare_expense(workspace, site.base_url)
     code, data, err = cli_json(workspace, "run", prepared["requestId"])
     assert code == 0, data
-    assert data["status"] == "ok" and data["runStatus"] == "complete" and not data["confirmed"]
+    # Nothing was filed: never "complete" — partial, everywhere the run's status shows.
+    assert data["status"] == "ok" and data["runStatus"] == "partial" and not data["confirmed"]
     assert data["skipped"] == list(range(2, 12))
     assert [s["status"] for s in data["steps"]][:2] == ["ok", "skipped"]
     state = server_state(site.base_url)
@@ -95,7 +96,17 @@ def test_run_without_confirm_does_no_side_effect(site: DemoSite, workspace: Path
     assert not list((bundle_of(workspace, prepared["requestId"]) / "screenshots").iterdir())
     assert data["verify"]["ok"]
     assert "[11/11] submit: skipped (needs --confirm)" in err
+    assert data["verify"]["status"] == "partial" and data["verify"]["partial"] == "10 steps need --confirm"
+    bundle = bundle_of(workspace, prepared["requestId"])
+    assert "Status: **partial** (10 steps need --confirm)" in (bundle / "summary.md").read_text(encoding="utf-8")
+    code, listed, _ = cli_json(workspace, "evidence", "list")
+    assert code == 0 and [b["status"] for b in listed["bundles"] if b["requestId"] == prepared["requestId"]] == [
+        "partial"]
+    verified = cli_run(workspace, "evidence", "verify", prepared["requestId"]).stdout
+    assert verified.startswith(f"OK: {prepared['requestId']} is intact; partial: 10 steps need --confirm")
     text = cli_run(workspace, "run", prepared["requestId"]).stdout
+    assert f"Run {prepared['requestId']} (attempt 3, without --confirm: read-only and export steps only): partial" \
+        in text
     assert "Skipped 10 steps (2, 3, 4, 5, 6, 7, 8, 9, 10, 11): they change the site" in text
 
 

@@ -26,7 +26,7 @@ from browserops.browser.launch.discovery import find_chromium, launch_args
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.cli.record_cmd import record_session, write_recording
 from browserops.config import Settings
-from browserops.plan.record import Recorder, Recording
+from browserops.plan.record.recorder import Recorder, Recording
 from browserops.tools.context import ToolContext
 from tests.realapps.harness import free_port
 

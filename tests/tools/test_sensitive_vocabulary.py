@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from browserops.plan.record import is_sensitive
+from browserops.plan.record.recorder import is_sensitive
 from browserops.tools.context import ToolContext
 from browserops.words import js_vocabulary, sensitive_field_hints
 

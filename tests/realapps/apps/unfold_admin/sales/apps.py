@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SalesConfig(AppConfig):
+    name = "sales"
+    verbose_name = "Продажи"
