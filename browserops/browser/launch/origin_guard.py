@@ -64,6 +64,8 @@ STATIC_SUFFIXES = ("js", "mjs", "css", "png", "jpg", "jpeg", "gif", "svg", "webp
 
 
 _EVERY_URL = re.compile(r".*")
+# The rule named when a tab's requests cannot have their redirects watched (the browser gave it no DevTools wire).
+NO_WIRE = "no watch on this tab's redirects"
 
 
 def _what(request: Request) -> str:
@@ -200,10 +202,16 @@ class OriginGuard:
             self._record(request, url, rule, "a navigation" if navigation else _what(request))
             await route.abort("blockedbyclient")
             return
+        wired = await self._wired(request)
         if not navigation:
+            # A subresource waits for its tab's wire (a new tab's first document asks before it is in), so its
+            # redirect's hops are checked; a tab the browser could give no wire cannot have them checked: refused.
+            if wired is False:
+                self._record(request, url, NO_WIRE, _what(request))
+                await route.abort("blockedbyclient")
+                return
             await route.fallback()
             return
-        wired = await self._wired(request)
         if not url.startswith(("http://", "https://")) or request.method not in ("GET", "HEAD"):
             # Only a plain load is fetched here first: a form's POST (a file upload among its parts) is sent by
             # the browser itself, exactly as it would be without rules; the page's wire checks each hop of its
@@ -235,16 +243,17 @@ class OriginGuard:
         # The browser follows a redirect itself: the page's wire checks every further hop before it leaves.
         await route.fulfill(response=response)
 
-    async def _wired(self, request: Request) -> bool:
-        """Whether the request's tab has its wire (every hop of its requests under the rules), making it first when
-        the tab has none yet. A new tab's first request comes before Playwright knows its page: not wired."""
+    async def _wired(self, request: Request) -> bool | None:
+        """Whether the request's tab has its wire (every hop of its requests under the rules), waiting for it when
+        the tab has none yet; None when the request belongs to no page Playwright knows (a new tab's first
+        request comes before Playwright knows its page)."""
         try:
             page = request.frame.page
         except PlaywrightError:
-            return False
+            return None
         if not self.session.wires.covers(page):
             await self.session.wires.ready(page)
-        return self.session.wires.covers(page)
+        return self.session.wires.covers(page) or (None if page.is_closed() else False)
 
     async def _socket(self, socket: WebSocketRoute) -> None:
         """A WebSocket to a refused origin is closed before it connects; any other is connected as asked."""
