@@ -68,6 +68,7 @@ class Refusal:
     what: str  # "POST request", "WebSocket message", "new page", "popup", "download"
     url: str
     needed: bool
+    unsafe: bool = False  # it would have sent something that can change a site (not a GET, a new page, a file)
 
     def describe(self) -> str:
         return f"{self.what} to {self.url}"
@@ -94,13 +95,13 @@ class RequestFence:
     def since(self, mark: int) -> list[Refusal]:
         return self.refusals[mark:]
 
-    def _refuse(self, what: str, url: str, *, needed: bool) -> None:
-        self.refusals.append(Refusal(what, _without_query(url), needed))
+    def _refuse(self, what: str, url: str, *, needed: bool, unsafe: bool = False) -> None:
+        self.refusals.append(Refusal(what, _without_query(url), needed, unsafe))
         log.info("rehearsal refused %s to %s", what, _without_query(url))
 
     def refuse_unload(self, method: str, url: str, kind: str) -> None:
         """A request a document sent as it went away (``kind`` ``ping``: a beacon), refused by the DevTools tap."""
-        self._refuse("beacon" if kind == "ping" else f"{method} request", url, needed=False)
+        self._refuse("beacon" if kind == "ping" else f"{method} request", url, needed=False, unsafe=True)
 
     def refuse_by_rules(self, url: str, how: str) -> None:
         """A request the origin rules refused in the copy (any hop of it): listed with the fence's own refusals."""
@@ -147,11 +148,11 @@ class RequestFence:
         own, top = self._tab_of(request)
         navigation = request.is_navigation_request() and top
         if not own:
-            self._refuse("popup", request.url, needed=False)
+            self._refuse("popup", request.url, needed=False, unsafe=request.method not in SAFE_METHODS)
             await route.abort("blockedbyclient")
         elif request.method not in SAFE_METHODS:
             self._refuse(f"{request.method} request", request.url,
-                         needed=request.resource_type not in _FIRE_AND_FORGET)
+                         needed=request.resource_type not in _FIRE_AND_FORGET, unsafe=True)
             await _refuse_route(route, navigation)
         elif navigation and not self._named(request.url):
             self._refuse("new page", request.url, needed=True)
@@ -161,7 +162,7 @@ class RequestFence:
 
     def _on_websocket(self, ws: WebSocketRoute) -> None:
         ws.connect_to_server()  # the server's messages reach the page (reading); the page's do not leave
-        ws.on_message(lambda _message: self._refuse("WebSocket message", ws.url, needed=True))
+        ws.on_message(lambda _message: self._refuse("WebSocket message", ws.url, needed=True, unsafe=True))
 
 
 async def _refuse_route(route: Route, navigation: bool) -> None:

@@ -133,6 +133,10 @@ class RequestMonitor:
         # A fenced session (prepare's rehearsal) refuses what a document sends as it unloads: called with
         # (method, url, kind) for each refusal.
         self.refuse_unload: Callable[[str, str, str], None] | None = None
+        # A read-only window (a plan's export step acting): why every unsafe request is refused before it leaves
+        # (the DevTools tap asks :meth:`refuses`), None outside one.
+        self.read_only: str | None = None
+        self.refused: list[str] = []  # what a read-only window refused ("POST origin/path"), in order
         # What a run enters (its plan's input values, the secrets among them), to keep out of URLs and digests.
         self._hidden: EnteredValues | None = None
         self._secrets: EnteredValues | None = None
@@ -261,6 +265,18 @@ class RequestMonitor:
         self._by_key[key] = entry
         self._add(entry)
         log.info("unsafe request %s %s sent as a page unloaded (step %s)", entry.method, entry.url, entry.step)
+        return True
+
+    def refuses(self, method: str, url: str, kind: str, body: bytes | None, *, reported: bool) -> bool:
+        if self.read_only is None:
+            return False
+        hidden = self._hidden.forms() if self._hidden is not None else ()
+        self.refused.append(f"{method} {redacted_url(url, hidden)}")
+        log.info("refused an unsafe request (%s)", self.read_only)
+        if not reported:  # sent by a document as it unloaded: no page event will put it in the ledger
+            entry = self._entry(method, url, kind, body)
+            entry.ended, entry.failure, entry._done, entry.unloading = entry.started, "refused", True, True
+            self._add(entry)
         return True
 
     def answered(self, key: str | None, method: str, url: str, status: int) -> None:

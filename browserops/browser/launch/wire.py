@@ -63,6 +63,10 @@ class TapListener(Protocol):
         """An unsafe request's answer arrived: ``key`` for one :meth:`unload_sent` reported, else the request is
         one Playwright reported (method and URL find it)."""
 
+    def refuses(self, method: str, url: str, kind: str, body: bytes | None, *, reported: bool) -> bool:
+        """Whether an unsafe request is refused before it leaves (a read-only window: a plan's export step).
+        ``reported``: Playwright reports it too (it has a page-side record), so its ledger entry comes from there."""
+
 
 class HopGuard(Protocol):
     """The origin rules, asked about every request a tap pauses (the session's OriginGuard)."""
@@ -127,6 +131,13 @@ class WireTap:
         return guard.stops(url, method=method, kind=str(event.get("resourceType", "Other")),
                            redirected=bool(event.get("redirectedRequestId")), frame=self.frame, tab=self.tab())
 
+    def _read_only(self, event: dict[str, Any], method: str, url: str, request: dict[str, Any]) -> bool:
+        """An unsafe request in the listener's read-only window (a plan's export step): refused."""
+        if method in SAFE_METHODS or self.listener is None:
+            return False
+        return self.listener.refuses(method, url, str(event.get("resourceType", "other")).lower(), _body(request),
+                                     reported=bool(event.get("networkId")))
+
     async def _decide(self, event: dict[str, Any]) -> None:
         fetch_id = event["requestId"]
         request = event.get("request") or {}
@@ -142,7 +153,7 @@ class WireTap:
                 self.orphans.discard(fetch_id)
                 if self.listener is not None:
                     self.listener.answered(key, method, url, int(status))
-            elif self._stopped(event, method, url):
+            elif self._stopped(event, method, url) or self._read_only(event, method, url, request):
                 command, params = "Fetch.failRequest", refused
             elif method not in SAFE_METHODS and self.listener is not None:
                 if not event.get("networkId"):
