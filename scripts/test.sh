@@ -14,15 +14,15 @@ uv run --frozen ruff check browserops tests bench domain_packs || exit $?
 uv run --frozen mypy || exit $?
 uv run --frozen lint-imports --no-cache || exit $?
 checks_s=$((SECONDS - began))
-report_dir=$(mktemp -d)
-trap 'rm -rf "$report_dir"' EXIT
+junit=artifacts/tests/junit.xml  # each test's time, kept for a look after the run (artifacts/ is not versioned)
+mkdir -p "$(dirname "$junit")" && rm -f "$junit"
 began=$SECONDS
-# loadgroup: one work unit per file, except that the modules of one corpus app form one (tests/conftest.py), so
-# each app is served once; --no-loadscope-reorder keeps tests/conftest.py's longest-first order.
-uv run --frozen pytest -q -n 2 --dist loadgroup --no-loadscope-reorder --junitxml="$report_dir/junit.xml" "$@"
+# One work unit per file, except that the modules of one corpus app form one (tests/work_units.py), so each app is
+# served once; --no-loadscope-reorder keeps tests/conftest.py's longest-first order.
+uv run --frozen pytest -q -n 2 --dist loadfile --no-loadscope-reorder --junitxml="$junit" "$@"
 status=$?
 suite_s=$((SECONDS - began))
-uv run --frozen python scripts/test_report.py "$report_dir/junit.xml" --slowest 15
+uv run --frozen python scripts/test_report.py "$junit" --slowest 15
 printf '\nsetup %dm%02ds, lint and types %dm%02ds, test suite %dm%02ds (load average now: %s)\n' \
   $((setup_s / 60)) $((setup_s % 60)) $((checks_s / 60)) $((checks_s % 60)) $((suite_s / 60)) $((suite_s % 60)) \
   "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

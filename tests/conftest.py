@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,7 @@ from browserops.demo_site import DemoSite
 from browserops.tools.context import ToolContext
 
 # browserops_log: every browserops.* record at DEBUG, whatever ran before (tests/logcapture.py).
-pytest_plugins = ["tests.logcapture"]
+pytest_plugins = ["tests.logcapture", "tests.cpu_meter"]
 
 # Tests must not pick up a developer's own configuration.
 for _key in [k for k in os.environ if k.startswith("BROWSEROPS_")]:
@@ -82,12 +83,12 @@ def tool_ctx(session: BrowserSession, workspace: Path) -> ToolContext:
     return ToolContext(session=session, settings=Settings(), workspace=workspace)
 
 
-# The longest work units first (worker-seconds in CI runs, longest first). scripts/test.sh runs `-n 2 --dist loadgroup
-# --no-loadscope-reorder`: xdist hands each worker one group at a time in collection order (without
-# --no-loadscope-reorder it would sort the groups by their number of tests instead). A long group collected last
-# (tests/realweb comes late alphabetically) started when the other worker had nearly finished, leaving it idle for
-# minutes; longest first lets the short files fill the gaps at the end. Within a file the order is unchanged; a file
-# not listed keeps its place after these.
+# The longest work units first (worker-seconds in CI runs, longest first). scripts/test.sh runs `-n 2 --dist loadfile
+# --no-loadscope-reorder` with the scheduler of tests/work_units.py (a file per unit, a corpus app's modules together):
+# xdist hands each worker one unit at a time in collection order (without --no-loadscope-reorder it would sort the
+# units by their number of tests instead). A long unit collected last (tests/realweb comes late alphabetically)
+# started when the other worker had nearly finished, leaving it idle for minutes; longest first lets the short files
+# fill the gaps at the end. Within a file the order is unchanged; a file not listed keeps its place after these.
 LONGEST_FIRST = [
     "tests/realapps/test_django_admin.py",
     "tests/realapps/test_wagtail_site.py",
@@ -107,30 +108,22 @@ LONGEST_FIRST = [
 ]
 
 
-def xdist_group_of(item: pytest.Item, root: Path) -> str:
-    """The work unit an item belongs to: its corpus app for the real-app modules (tests/realapps/conftest.py starts
-    each app once per worker, so all of one app's modules go to one worker), else its file (as ``--dist loadfile``:
-    a module's fixtures are set up once)."""
-    module = item.getparent(pytest.Module)
-    app = getattr(module.obj, "CORPUS_APP", None) if module is not None else None
-    if isinstance(app, str):
-        return f"corpus-{app}"
-    try:
-        return item.path.relative_to(root).as_posix()
-    except ValueError:
-        return str(item.path)
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, absent under -p no:xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile``, with a corpus app's modules as one unit (tests/work_units.py)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from tests.work_units import CorpusAppScheduling
+
+    return CorpusAppScheduling(config, log)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    root = Path(str(config.rootpath))
-    groups = {item.nodeid: xdist_group_of(item, root) for item in items}
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
+    from tests.work_units import work_unit
+
     rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
-    first_file = {}  # a group's rank is that of its best-ranked file
+    first = {}  # a unit's rank is that of its best-ranked file
     for item in items:
-        path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else str(item.path)
-        group = groups[item.nodeid]
-        first_file[group] = min(first_file.get(group, len(rank)), rank.get(path, len(rank)))
-    items.sort(key=lambda item: first_file[groups[item.nodeid]])  # stable: each file's own order is kept
+        unit = work_unit(item.nodeid)
+        first[unit] = min(first.get(unit, len(rank)), rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+    items.sort(key=lambda item: first[work_unit(item.nodeid)])  # stable: each file's own order is kept

@@ -3,7 +3,7 @@
 A corpus test module names its app (``CORPUS_APP = "django_admin"``); its tests ask for ``app`` (the running app)
 and ``profile`` (its signed-in ``--profile``, or None for an app whose tasks sign in themselves). Every test
 reseeds the app before it acts, so a test neither sees nor leaves anything for another (the profile holds a
-sign-in, which every task expects). tests/conftest.py puts all the modules of one app in one xdist group, so one
+sign-in, which every task expects). tests/work_units.py makes all the modules of one app one xdist work unit, so one
 worker serves the app once for them all.
 """
 

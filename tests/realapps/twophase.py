@@ -64,6 +64,14 @@ class Requests:
         return [f"{m} {p} {s}" for m, p, s in self.lines if m in UNSAFE_METHODS]
 
 
+def ledger_is_log(ledger: list[str], logged: list[str]) -> bool:
+    """The ledger's lines against the app's log lines: equal one by one, except that a path segment the ledger
+    hides (``…``: it holds one of the plan's input values, as ``/admin/`` holds the typed user name ``admin``)
+    matches any one segment."""
+    patterns = ["[^/ ]+".join(re.escape(part) for part in line.split("…")) for line in ledger]
+    return len(ledger) == len(logged) and all(re.fullmatch(p, line) for p, line in zip(patterns, logged, strict=True))
+
+
 def run_ledger(bundle: Path | None) -> list[str]:
     """The run's side-effect ledger (every attempt of phase run in ``events.jsonl``) as ``METHOD /path STATUS`` lines,
     query and origin left out, in the order the requests left: what browserops says the run sent."""
