@@ -23,7 +23,8 @@
 answered 202), which the browser sends after the document is gone, as a CMS editor does.
 
 ``/save/rows``: a list of rows, each with an "Approve" link that approves by GET (``/save/approve?row=N``, answered
-303 back to the list, which then says "Row N approved"), as admin apps' row actions do.
+303 back to the list, which then says "<row> approved"), as admin apps' row actions do; the table is one bulk-action
+form whose action choice is required (an admin change list), so that form is invalid while a link in it is clicked.
 
 Every request reaches the site's request log (``GET /__requests``), so a test compares the run's ledger with it.
 """

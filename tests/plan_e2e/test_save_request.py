@@ -9,6 +9,7 @@ shows on purpose; its request log (``GET /__requests``) is what the server recei
 from __future__ import annotations
 
 from pathlib import Path
+
 import pytest
 
 from browserops.demo_site import DemoSite
