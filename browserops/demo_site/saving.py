@@ -26,6 +26,9 @@ answered 202), which the browser sends after the document is gone, as a CMS edit
 303 back to the list, which then says "<row> approved"), as admin apps' row actions do; the table is one bulk-action
 form whose action choice is required (an admin change list), so that form is invalid while a link in it is clicked.
 
+``/save/order``: a Russian page (``lang="ru"``) whose amount and date show as the language writes them
+(``13 250,50``, ``02.11.2026``), with an empty comment; Сохранить POSTs all three to ``/save/api``.
+
 Every request reaches the site's request log (``GET /__requests``), so a test compares the run's ledger with it.
 """
 
@@ -86,6 +89,10 @@ async def approve(request: Request) -> Response:
     return RedirectResponse(f"/save/rows?approved={row}", status_code=303)
 
 
+async def order_page(request: Request) -> Response:
+    return render(request, "save_order.html", "Заказ З-1003", lang="ru")
+
+
 async def save_api(request: Request) -> Response:
     await request.body()
     if request.query_params.get("fail"):
@@ -113,6 +120,7 @@ ROUTES: list[BaseRoute] = [
     Route("/save/csp", csp_report, methods=["POST"]),
     Route("/save/rows", rows_page, methods=["GET"]),
     Route("/save/approve", approve, methods=["GET"]),
+    Route("/save/order", order_page, methods=["GET"]),
     Route("/save/leave", leave_page, methods=["GET"]),
     Route("/save/form", leave_form, methods=["POST"]),
     Route("/save/release", release, methods=["POST"]),

@@ -94,3 +94,23 @@ def test_prepare_reports_no_form_problem_for_a_link_submit(site: DemoSite, works
     code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--base-url", site.base_url)
     assert code == 2 and prepared["problems"] == [], (prepared, err)
     assert site.state.approvals == []  # prepare never follows a submit
+
+
+def test_values_shown_as_the_page_writes_them_are_no_change(site: DemoSite, workspace: Path) -> None:
+    """Issue 34 item 3: on a Russian page showing 13 250,50 and 02.11.2026, a plan saying 13250.50 and 2026-11-02
+    asks for nothing new: prepare's read of the current values and its diff compare by meaning in the page's
+    language (only the comment is a line), and the run finds those fields unchanged, the page not stale."""
+    doc = {"title": "Comment the order", "startUrl": "/save/order", "steps": [
+        {"kind": "fill", "field": "amount", "target": {"role": "textbox", "names": ["Сумма"]}, "value": "13250.50"},
+        {"kind": "fill", "field": "delivery", "target": {"role": "textbox", "names": ["Дата поставки"]},
+         "value": "2026-11-02"},
+        {"kind": "fill", "field": "comment", "target": {"role": "textbox", "names": ["Комментарий"]},
+         "value": "срочно"},
+        {"kind": "submit", "target": {"role": "button", "names": ["Сохранить"]}, "expect": {"text": ["Сохранено"]}}]}
+    steps = write_steps(workspace, "order.yaml", doc)
+    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--base-url", site.base_url)
+    assert code == 2 and prepared["problems"] == [], (prepared, err)
+    assert [(d["field"], d["op"]) for d in prepared["diff"]] == [("comment", "+")], prepared["diff"]
+    code, run, err = cli_json(workspace, "run", prepared["requestId"], "--confirm", prepared["confirmPhrase"])
+    assert code == 0 and run["runStatus"] == "complete", (run, err)
+    assert [s["status"] for s in run["steps"]][:3] == ["unchanged", "unchanged", "ok"], run["steps"]

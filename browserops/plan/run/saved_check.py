@@ -132,8 +132,9 @@ class SaveWatch:
         if error is not None:
             raise error
         sent = self.sent()
-        if not sent:
-            return "; nothing sent" if self.step.must_send is False or self.step.sends is None else None
+        if not sent:  # a fill that sent nothing is the usual case: only a click says so
+            return "; nothing sent" if _clicks(self.step) and (self.step.must_send is False
+                                                              or self.step.sends is None) else None
         return f"; sent {', '.join(sent_line(e) for e in sent[:3])}" + (f" (+{len(sent) - 3})" if len(sent) > 3
                                                                         else "")
 
