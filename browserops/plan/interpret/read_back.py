@@ -103,8 +103,9 @@ def _set_mismatch(a: PlanAction, act: Act, data: dict[str, Any], planned: list[s
     said = "" if a.sensitive else (f" (planned {', '.join(map(repr, planned))}; it holds "
                                    f"{', '.join(map(repr, found)) or 'nothing'})")
     return Mismatch(a.number, name, f"{act.where} does not hold exactly the planned values{said} — a tag input "
-                    "that made other tags of the typed text at its separators, or a pick that did not stick.", {"planned": [_shown(p, sensitive=a.sensitive) for p in planned],
-                               "found": [_shown(f, sensitive=a.sensitive) for f in found]})
+                    "that made other tags of the typed text at its separators, or a pick that did not stick.",
+                    {"planned": [_shown(p, sensitive=a.sensitive) for p in planned],
+                     "found": [_shown(f, sensitive=a.sensitive) for f in found]})
 
 
 def _choice_mismatch(a: PlanAction, act: Act, data: dict[str, Any], planned: str,
