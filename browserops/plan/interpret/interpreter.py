@@ -188,7 +188,7 @@ class StepInterpreter:
                 rec.note += "; found again after the page redrew it"
             if data is None:
                 return
-            found = read_back(a, act, data, self.value(a))
+            found = read_back(a, act, data, self.value(a), lang=el.lang if el is not None else None)
             if found is not None:
                 await self.phase.mismatch(rec, found)
             if act.clicks and not await self._after_click(rec, act):
