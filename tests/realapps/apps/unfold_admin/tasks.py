@@ -172,8 +172,4 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
 
 # What fails today, as ``<phase> <CODE> [at step N]: <message excerpt> — <why>`` (phase: prepare / run / verify;
 # CODE ``complete`` = the run said complete while the database lacks the change: a false complete).
-KNOWN_GAPS: dict[str, str] = {
-    "approve_order": "run BROWSER_NOT_SAVED at step 3: it sent nothing to the server — the row action's link is a GET "
-                     "that approves the order and redirects back to the list; the run does not count that navigation "
-                     "as the save (issue 34 item 6, side effects by GET)",
-}
+KNOWN_GAPS: dict[str, str] = {}
