@@ -68,7 +68,10 @@ function popupOption(el, args) {
   const st = boState();
   if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
   if (args.seq > st.seq) { st.seq = args.seq; }
-  const opts = popupOptions(el);
+  // A combobox that says it is collapsed has no list open: options still seen are a closing list's (its fade-out
+  // after an Escape), which a click would miss; the caller opens it again first.
+  const collapsed = roleOf(el) === "combobox" && el.getAttribute("aria-expanded") === "false";
+  const opts = collapsed ? [] : popupOptions(el);
   // No options yet: a widget whose options come only after typing (Select2 over AJAX) has opened nothing to
   // show but a search box it focused; the caller types there instead of waiting for a list to show.
   if (!opts.length) { return { open: false, typing: searchBoxFocused(el), focus: focusMark() }; }
@@ -83,11 +86,7 @@ function popupOption(el, args) {
     // Not the text itself: only a part of several options' names. Picking one of them would be a guess.
     const alike = exact ? [] : usable.filter((o) => fold(labelOf(o)).includes(q));
     if (alike.length > 1) { return { open: true, ambiguous: alike.slice(0, 10).map((o) => cut(labelOf(o), 60)), options }; }
-    // Chosen already (a click would take it away): aria-selected means chosen only in a list that takes several;
-    // in a single-choice list it is the highlight that follows typing (Tom Select marks the first match so).
-    const list = best.closest('[role="listbox"]');
-    const multi = !!list && list.getAttribute("aria-multiselectable") === "true";
-    const on = (multi && best.getAttribute("aria-selected") === "true") || best.getAttribute("aria-checked") === "true";
+    const on = heldOption(el, best, labelOf(best));
     // Whether what the list shows is all about the text (a searching list has applied it; one still showing the
     // options from before the typing has not): the caller waits for that before clicking.
     const about = usable.every((o) => fold(labelOf(o)).includes(q));
@@ -95,6 +94,38 @@ function popupOption(el, args) {
       ...(exact ? { exact: true } : {}), ...(about ? { about: true } : {}), shown: opts.length };
   }
   return { open: true, options };
+}
+
+// Whether the page shows the option as chosen already, so that a click would take it away (a multiple select
+// toggles): checked (aria-checked, or a checked box inside it), or aria-selected where that means chosen — in a list
+// that takes several, or where the widget shows the option among its chips or its shown value. In a single-choice
+// list aria-selected alone is the highlight that follows typing (Tom Select marks the first match so).
+function heldOption(el, option, label) {
+  if (option.getAttribute("aria-checked") === "true") { return true; }
+  const box = option.querySelector('input[type="checkbox"]');
+  if (box && /** @type {HTMLInputElement} */ (box).checked) { return true; }
+  if (option.getAttribute("aria-selected") !== "true") { return false; }
+  const list = option.closest('[role="listbox"]');
+  if (list && list.getAttribute("aria-multiselectable") === "true") { return true; }
+  return shownAsChosen(el, label);
+}
+
+// Whether the widget around a combobox shows this label as one of its chips or as its value: a shown element of
+// the widget's box (the box a seen-through control is drawn in, else the nearest ancestors holding no other field)
+// whose whole text is the label. The text typed into the control to filter is its value, not a chip: not counted.
+function shownAsChosen(el, label) {
+  const q = fold(label);
+  if (!q) { return false; }
+  let box = seenBox(el) || el;
+  for (let hops = 0; hops < 3 && box.parentElement && box.parentElement !== document.body; hops += 1) {
+    const up = box.parentElement;
+    const fields = up.querySelectorAll('input:not([type="hidden"]), select, textarea, [role="combobox"], label');
+    if (Array.from(fields).some((f) => f !== el && !composedContains(el, f))) { break; }
+    box = up;
+  }
+  return Array.from(box.querySelectorAll("*")).some((n) => n !== el && !composedContains(el, n) &&
+    !n.closest('[role="listbox"], [role="option"]') && fold(n.textContent || "") === q &&
+    /** @type {HTMLElement} */ (n).checkVisibility({ visibilityProperty: true }));
 }
 
 // A number for the focused element, the same while the focus stays on it (a search box that took the focus on a

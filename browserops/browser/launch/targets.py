@@ -33,7 +33,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.js.worker_guard import BINDING, guard_worker, refuse_workers
 from browserops.browser.launch.wire import HopGuard, Send, TapGone, TapListener, WireTap
-from browserops.browser.scripts import expression
+from browserops.browser.scripts import add_standalone, expression
 
 log = logging.getLogger(__name__)
 
@@ -263,7 +263,7 @@ async def refuse_shared_workers(context: BrowserContext, rule: str) -> None:
     if context in _REFUSING:
         return
     _REFUSING.add(context)
-    await context.add_init_script(script=expression(refuse_workers(["SharedWorker"], rule)))
+    await add_standalone(context, expression(refuse_workers(["SharedWorker"], rule)))
 
 
 class PageWires:
