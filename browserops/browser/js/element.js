@@ -56,6 +56,47 @@ function describe(el) {
   const link = el.closest ? el.closest("a[target], area[target], form[target]") : null;
   const target = link ? (link.getAttribute("target") || "").toLowerCase() : "";
   if (target && !["_self", "_parent", "_top"].includes(target)) { out.opens_tab = true; }
+  const holds = standsFor(el);
+  if (holds) { out.stands_for = holds; }
+  return out;
+}
+
+// The hidden control right before or after a combobox's box, up to three levels out, labelled or not: a widget
+// that took over its field's label (Tom Select points the <label> at its own text box) leaves the field unlabelled.
+function hiddenBeside(el) {
+  let n = el;
+  for (let hops = 0; hops < 3 && n && n.parentElement; hops += 1) {
+    for (const sib of [n.previousElementSibling, n.nextElementSibling]) {
+      // The box climbed must be this widget's alone (its open list is part of it; a second combobox is not).
+      if (sib && hiddenControl(sib)) { return otherCombobox(n, el) ? null : sib; }
+    }
+    n = n.parentElement;
+  }
+  return null;
+}
+
+function otherCombobox(box, el) {
+  for (const x of box.querySelectorAll("[role='combobox']")) {
+    if (x !== el && x.checkVisibility()) { return true; }
+  }
+  return false;
+}
+
+// What a widget standing for a hidden field (a tag input over a text field, a custom select over a <select>) holds
+// there — what the form sends: a <select>'s chosen labels, a text field's value — and the words describing either
+// (a help text "A comma-separated list of tags"). The read-back of a step compares it with the plan
+// (plan/interpret/read_back.py): the text box of a tag input shows the typing, not the tags it made.
+function standsFor(el) {
+  if (el.localName === "select") { return null; }
+  const native = replacedNative(el) || (roleOf(el) === "combobox" ? hiddenBeside(el) : null);
+  if (!native) { return null; }
+  const described = cut([idrefText(el, "aria-describedby"), idrefText(native, "aria-describedby"),
+    el.getAttribute("title") || "", native.getAttribute("title") || ""].filter(Boolean).join(" "), 200);
+  const out = native.localName === "select"
+    ? { values: Array.from(native.selectedOptions || []).filter((o) => o.value !== "")
+      .slice(0, 50).map((o) => cut(norm(o.label || o.textContent), 100)) }
+    : { text: cut(native.value || "", 1000) };
+  if (described) { out.described = described; }
   return out;
 }
 

@@ -208,6 +208,11 @@ function nativeLabel(el) {
 // aria-hidden and a 1px clip; Select2 3 keeps a hidden <input> for its AJAX choices): hidden from people, and
 // labelled, which the page's other hidden inputs (tokens, ids) are not.
 function hiddenForWidget(el) {
+  return hiddenControl(el) && !!nativeLabel(el);
+}
+
+// A <select> or a text-like <input> hidden from people (type hidden, aria-hidden, a 1px box, a clip).
+function hiddenControl(el) {
   if (el.localName !== "select" && el.localName !== "input") { return false; }
   const t = (el.getAttribute("type") || "").toLowerCase();
   if (el.localName === "input" && ["checkbox", "radio", "file", "button", "submit", "reset", "image"].includes(t)) {
@@ -220,7 +225,7 @@ function hiddenForWidget(el) {
     hidden = (r.width <= 1 && r.height <= 1) || cs.display === "none" || cs.clip === "rect(0px, 0px, 0px, 0px)"
       || cs.clipPath === "inset(50%)";
   }
-  return hidden && !!nativeLabel(el);
+  return hidden;
 }
 
 // The hidden native control a combobox/listbox/textbox widget stands for: right before or after the widget's

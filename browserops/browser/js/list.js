@@ -44,6 +44,9 @@ function main(args) {
   }
   const walked = performance.now();
   const out = { walk: w.id, reused, total: w.cands.length, had: w.had, scopeFound: w.scopeFound, items: [] };
+  // The language the page writes its values in (values.py reads "13 250" as a number on a Russian page).
+  const lang = document.documentElement.lang;
+  if (lang) { out.lang = lang; }
   if (w.containers) { out.containers = w.containers; }
   if (args.keys && w.id !== args.known) { out.keys = flatKeys(w.cands); }
   if (args.match) {

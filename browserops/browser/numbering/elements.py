@@ -92,6 +92,7 @@ class Listing:
     url: str = ""  # the page's URL when listed
     failed: dict[str, str] = field(default_factory=dict)  # frame label -> why it could not be enumerated
     walked: int = 0  # frames walked anew for it (the others answered from their kept walk)
+    lang: str = ""  # the main document's language (its ``lang``), which its fields write their values in
 
     def by_number(self, number: int) -> ListedElement | None:
         for item in self.items:

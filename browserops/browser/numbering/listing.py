@@ -180,7 +180,8 @@ async def list_interactives(
     listing = Listing(page=page, items=items, total=sum(int(r.data["total"]) for r in results), limit=limit,
                       offset=offset, scope=parsed.raw, frames={r.view.label: r.view.frame for r in results},
                       frame_titles=_frame_titles(results), url=page.url, failed=scanned.failed,
-                      walked=sum(1 for r in results if not r.data.get("reused")))
+                      walked=sum(1 for r in results if not r.data.get("reused")),
+                      lang=str(main.data.get("lang") or "") if main else "")
     if store:
         store_listing(session, listing)
     if log.isEnabledFor(logging.DEBUG):  # where a slow listing's time went (bench/real_pages.py --phases)
@@ -290,6 +291,8 @@ def listing_data(listing: Listing, *, hint: bool = True, boxes: bool = False, id
         data["scope"] = listing.scope
     if listing.frame_titles:
         data["frames"] = listing.frame_titles
+    if listing.lang:
+        data["lang"] = listing.lang
     if listing.failed:
         data["frames_failed"] = listing.failed
     blocked = list(dict.fromkeys(item.covered for item in listing.items if item.covered))

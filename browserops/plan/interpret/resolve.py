@@ -75,6 +75,7 @@ class Resolved:
     box: list[float] | None = None  # [x, y, width, height] in viewport CSS pixels when listed (evidence draws it)
     viewport: list[int] | None = None  # [width, height] of the viewport that box is in
     within: str | None = None  # the name of the container it was found in (a target with ``within``)
+    lang: str | None = None  # the page's language, which its values are written in (values.same_value)
 
     def act_args(self) -> dict[str, Any]:
         """Arguments that let browser_overlay_act re-list with the same window if another listing came since."""
@@ -218,6 +219,8 @@ async def list_all(tools: GuardedTools, *, containers: bool = False) -> Listed:
             windows[int(item["n"])] = {"limit": LIST_LIMIT, "offset": offset}
             if data.get("viewport"):
                 item["viewport"] = data["viewport"]
+            if data.get("lang"):
+                item["lang"] = data["lang"]
         items += page
         offset += LIST_LIMIT
         if not data.get("more") or not page or offset >= MAX_ITEMS:
@@ -276,7 +279,8 @@ def _resolved(item: dict[str, Any], candidate: str, tier: Tier, listing: dict[st
                     name=str(item.get("name", "")), frame=str(item.get("frame", "main")),
                     state=dict(item.get("state") or {}), matched=candidate, how=tier, kind=item.get("type"),
                     listing=listing, box=item.get("box"), viewport=item.get("viewport"),
-                    within=str(within) if isinstance(within, str) and within else None)
+                    within=str(within) if isinstance(within, str) and within else None,
+                    lang=str(item["lang"]) if item.get("lang") else None)
 
 
 async def resolve_target(tools: GuardedTools, target: SemanticTarget, *, timeout_ms: int = 5000,

@@ -192,7 +192,7 @@ class RehearsalPhase(PhaseBase):
             return True
         if a.kind is Kind.FILL:
             self._same_field(a, el)
-            self.found.read(self.keys[a.number], a, current_value(a, el))
+            self.found.read(self.keys[a.number], a, current_value(a, el), lang=el.lang)
             return True
         if a.kind in UNMADE_KINDS:
             await self._check_form(a, el)
