@@ -40,6 +40,8 @@ class Wires(Protocol):
 
     async def ready(self, page: Page) -> None: ...
 
+    def page_told(self, source: dict[str, Any], payload: Any) -> None: ...
+
 
 class GuardedSession(Protocol):
     """What the guard needs of the session (``BrowserSession``), without importing it."""
@@ -150,7 +152,7 @@ class OriginGuard:
             return
         await context.route(pattern, self._handle)
         await context.route_web_socket(_EVERY_URL, self._socket)
-        await refuse_shared_workers(context, "origin rules")
+        await refuse_shared_workers(context, "origin rules", self.session.wires.page_told)
         context.on("request", self._on_request)
         self.installed, self.pattern = context, pattern
 
@@ -183,8 +185,11 @@ class OriginGuard:
         rule = self.rules.refusal(url)
         if rule is None:
             return False
-        how = "a redirect" if redirected else _what_kind(kind.lower(), method)
-        self._note(url, rule, how, "page" if frame == "page" and kind == "Document" else frame, tab)
+        what = _what_kind(kind.lower(), method)
+        # A document's hop is "a redirect" (its tab is left on the error page, which recover() undoes); another
+        # request's hop says what it was a hop of.
+        how = ("a redirect" if kind == "Document" else f"a redirect of {what}") if redirected else what
+        self._note(url, rule, how, frame, tab)
         return True
 
     def wire_refused(self, url: str, rule: str, how: str, frame: str, tab: int | None) -> None:
@@ -316,6 +321,8 @@ async def _hop(route: Route, response: APIResponse, target: str) -> None:
 
 
 ERROR_PAGE = "chrome-error://"
+NAVIGATING = frozenset({"a navigation", "a redirect", "a redirect chain"})  # a tab's own document was refused
+ERROR_WAIT_MS = 2000  # how long a refused document's error page may take to commit after the call returned
 
 
 async def recover(session: GuardedSession, blocks: list[dict[str, Any]]) -> None:
@@ -329,7 +336,14 @@ async def recover(session: GuardedSession, blocks: list[dict[str, Any]]) -> None
             continue
         page = pages[index]
         if not page.url.startswith(ERROR_PAGE):
-            continue
+            if block.get("how") not in NAVIGATING:
+                continue
+            # The call may return before the refused document's error page commits (a hop the tap failed).
+            with contextlib.suppress(PlaywrightError):
+                await page.wait_for_url(lambda url: url.startswith(ERROR_PAGE), wait_until="commit",
+                                        timeout=ERROR_WAIT_MS)
+            if not page.url.startswith(ERROR_PAGE):
+                continue
         with contextlib.suppress(PlaywrightError):
             if await page.go_back(wait_until="domcontentloaded") is None and page.url.startswith(ERROR_PAGE) \
                     and len(pages) > 1:

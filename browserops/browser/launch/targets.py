@@ -31,7 +31,7 @@ import orjson
 from playwright.async_api import BrowserContext, CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.js.worker_guard import BINDING, guard_worker, refuse_workers
+from browserops.browser.js.worker_guard import BINDING, PAGE_BINDING, guard_worker, refuse_workers
 from browserops.browser.launch.wire import HopGuard, Send, TapGone, TapListener, WireTap
 from browserops.browser.scripts import expression
 
@@ -258,12 +258,16 @@ class PageWire:
 _REFUSING: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
 
 
-async def refuse_shared_workers(context: BrowserContext, rule: str) -> None:
-    """Every document of ``context`` from now on has a ``SharedWorker`` that throws (once per context)."""
+async def refuse_shared_workers(context: BrowserContext, rule: str,
+                                told: Callable[[dict[str, Any], Any], None]) -> None:
+    """Every document of ``context`` from now on has a ``SharedWorker`` that throws, and tells ``told``
+    (:meth:`PageWires.page_told`; once per context), through a binding Playwright keeps in every page world across
+    navigations and process swaps."""
     if context in _REFUSING:
         return
     _REFUSING.add(context)
-    await context.add_init_script(script=expression(refuse_workers(["SharedWorker"], rule)))
+    await context.expose_binding(PAGE_BINDING, told)
+    await context.add_init_script(script=expression(refuse_workers(["SharedWorker"], rule, binding=PAGE_BINDING)))
 
 
 class PageWires:
@@ -282,6 +286,17 @@ class PageWires:
         self._context: BrowserContext | None = None
         self._wires: dict[Page, PageWire] = {}
         self._starting: dict[Page, asyncio.Task[None]] = {}
+
+    def page_told(self, source: dict[str, Any], payload: Any) -> None:
+        """What a page world's guard refused (:func:`refuse_shared_workers`), told through Playwright's binding."""
+        with contextlib.suppress(orjson.JSONDecodeError, AttributeError, TypeError, PlaywrightError):
+            report = orjson.loads(str(payload))
+            page, frame = source.get("page"), source.get("frame")
+            pages = self.pages()
+            tab = pages.index(page) if page in pages else None
+            where = "frame" if frame is not None and frame.parent_frame is not None else "page"
+            self.refused(str(report.get("url", ""))[:300], str(report.get("rule", ""))[:300],
+                         str(report.get("what", "a worker"))[:80], where, tab)
 
     @property
     def needed(self) -> bool:
