@@ -36,12 +36,15 @@ class Session:
     def __init__(self, client: Client) -> None:
         self.client = client
         self.hows: list[str] = []
+        self.notices: list[dict[str, Any]] = []
 
     async def call(self, name: str, **args: Any) -> dict[str, Any]:
         result = await call(self.client, name, **args)
         data = result.get("data")
         notices = data.get("notices", []) if isinstance(data, dict) else []
-        self.hows += [str(n["how"]) for n in notices if n.get("kind") == "origin_blocked"]
+        blocked = [n for n in notices if n.get("kind") == "origin_blocked"]
+        self.notices += blocked
+        self.hows += [str(n["how"]) for n in blocked]
         return result
 
     async def click(self, name: str) -> dict[str, Any]:
@@ -66,7 +69,8 @@ async def test_no_hop_of_any_request_reaches_a_refused_partner(app: BrowserOpsMC
                              ("Chat from a worker script", "worker chat refused"),
                              ("Post through a redirect", "Post refused"),  # a 307 would re-send its body
                              ("Chat from a shared worker", "shared worker refused: SecurityError"),
-                             ("Chat from a worker's worker", "nested worker refused: SecurityError")):
+                             ("Chat from a worker's worker", "nested worker refused: SecurityError"),
+                             ("Forge a refusal", "Refusal forged")):
             await session.click(button)
             await session.shows(says)
         # Answered 302 to the partner: the click itself did what it does (the post reached the allowed site), the
@@ -90,3 +94,7 @@ async def test_no_hop_of_any_request_reaches_a_refused_partner(app: BrowserOpsMC
                     "a redirect of a request for an image"], hows
     assert hows.count("a WebSocket connection of a worker") == 2 and "a beacon" in hows, hows
     assert "a SharedWorker" in hows and "a Worker started from a worker" in hows, hows
+    # The page's forged reports: words of its own never reach a notice's rule or kind (only its URL, as any
+    # request's URL would).
+    assert not any("SYSTEM" in h for h in hows), hows
+    assert not any("SYSTEM" in str(n["rule"]) for n in session.notices), session.notices

@@ -29,7 +29,7 @@ from urllib.parse import urljoin
 from playwright.async_api import APIResponse, BrowserContext, Page, Request, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.launch.targets import refuse_shared_workers
+from browserops.browser.launch.targets import WEBSOCKET_REPORT, refuse_shared_workers
 from browserops.origins import DEFAULT_PORTS, OriginPattern, OriginRules
 
 
@@ -68,6 +68,7 @@ STATIC_SUFFIXES = ("js", "mjs", "css", "png", "jpg", "jpeg", "gif", "svg", "webp
 _EVERY_URL = re.compile(r".*")
 # The rule named when a tab's requests cannot have their redirects watched (the browser gave it no DevTools wire).
 NO_WIRE = "no watch on this tab's redirects"
+NO_WORKER = "no watch on that worker's requests"  # a worker nothing can hold before it runs (launch/targets.py)
 
 
 def _what(request: Request) -> str:
@@ -193,7 +194,17 @@ class OriginGuard:
         return True
 
     def wire_refused(self, url: str, rule: str, how: str, frame: str, tab: int | None) -> None:
-        """What a guard inside a worker or a cross-site frame refused (launch/targets.py)."""
+        """What a guard inside a worker or a page world refused (launch/targets.py). Page scripts can call the
+        guards' bindings too, so the rule is worked out here again: a worker's WebSocket the rules allow was not
+        refused by us (the report is dropped), and a refused worker gets the one rule that refuses it."""
+        if how == WEBSOCKET_REPORT:
+            found = self.rules.refusal(url)
+            if found is None:
+                log.info("dropped a refusal report the rules do not make")
+                return
+            rule = found
+        else:
+            rule = NO_WORKER
         self._note(url, rule, how, frame, tab)
 
     async def _handle(self, route: Route, request: Request) -> None:

@@ -38,6 +38,12 @@ from browserops.browser.scripts import expression
 log = logging.getLogger(__name__)
 
 Refused = Callable[[str, str, str, str, "int | None"], None]  # url, rule, what, frame, tab
+# What a guard may report (js/worker_guard.js). The bindings it tells through are callable by the page's own scripts
+# too, so a report naming anything else is not ours: dropped, and no report's words reach a notice unchecked (the
+# rule is worked out again on this side: OriginGuard.wire_refused).
+WEBSOCKET_REPORT = "a WebSocket connection of a worker"
+REPORTS = frozenset({WEBSOCKET_REPORT, "a Worker", "a SharedWorker", "a Worker started from a worker",
+                     "a SharedWorker started from a worker"})
 ANSWER_S = 10.0  # a child that does not answer a command in this long is gone
 HOLD_S = 30.0  # a held worker whose guard did not come in this long stays held (never unguarded)
 _FRAMES_AND_WORKERS = [{"type": "iframe", "exclude": False}, {"type": "worker", "exclude": False}, {"exclude": True}]
@@ -179,8 +185,9 @@ class PageWire:
             return
         with contextlib.suppress(orjson.JSONDecodeError, AttributeError, TypeError):
             report = orjson.loads(str(event.get("payload", "")))
-            self.wires.refused(str(report.get("url", ""))[:300], str(report.get("rule", ""))[:300],
-                               str(report.get("what", "a worker"))[:80], frame, self.tab())
+            if report.get("what") in REPORTS:
+                self.wires.refused(str(report.get("url", ""))[:300], str(report.get("rule", ""))[:300],
+                                   str(report["what"]), frame, self.tab())
 
     def _adopt(self, link: Link) -> None:
         """Children of ``link`` attached from now on (frames and workers, waiting for us) get their guards."""
@@ -295,8 +302,9 @@ class PageWires:
             pages = self.pages()
             tab = pages.index(page) if page in pages else None
             where = "frame" if frame is not None and frame.parent_frame is not None else "page"
-            self.refused(str(report.get("url", ""))[:300], str(report.get("rule", ""))[:300],
-                         str(report.get("what", "a worker"))[:80], where, tab)
+            if report.get("what") in REPORTS:
+                self.refused(str(report.get("url", ""))[:300], str(report.get("rule", ""))[:300],
+                             str(report["what"]), where, tab)
 
     @property
     def needed(self) -> bool:
