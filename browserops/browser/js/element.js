@@ -83,7 +83,8 @@ function otherCombobox(box, el) {
 }
 
 // What a widget standing for a hidden field (a tag input over a text field, a custom select over a <select>) holds
-// there — what the form sends: a <select>'s chosen labels, a text field's value — and the words describing either
+// there — what the form sends: a <select>'s chosen labels, a text field's value (and whether its items are the
+// tags the widget shows, not ids the server gave them: asShown) — and the words describing either
 // (a help text "A comma-separated list of tags"). The read-back of a step compares it with the plan
 // (plan/interpret/read_back.py): the text box of a tag input shows the typing, not the tags it made.
 function standsFor(el) {
@@ -95,7 +96,7 @@ function standsFor(el) {
   const out = native.localName === "select"
     ? { values: Array.from(native.selectedOptions || []).filter((o) => o.value !== "")
       .slice(0, 50).map((o) => cut(norm(o.label || o.textContent), 100)) }
-    : { text: cut(native.value || "", 1000) };
+    : { text: cut(native.value || "", 1000), asShown: tagsKeptAsText(el, native) };
   if (described) { out.described = described; }
   return out;
 }

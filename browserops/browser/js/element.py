@@ -27,7 +27,8 @@ class Desc(TypedDict):
     type: NotRequired[str]  # the input type when it says more than the role
     opens_tab: NotRequired[bool]  # a link with a target that opens another tab
     # A widget standing for a hidden field (a tag input, a custom select): what that field holds — ``values`` (a
-    # <select>'s chosen labels) or ``text`` (a text field's value) — and ``described``, the words describing it.
+    # <select>'s chosen labels) or ``text`` (a text field's value; ``asShown``: its items are the tags the widget
+    # shows, not ids) — and ``described``, the words describing it.
     stands_for: NotRequired[dict[str, Any]]
 
 

@@ -61,11 +61,12 @@ def split_list(text: str) -> list[str]:
     return [" ".join(item.split()) for item in items if item.strip()]
 
 
-def _same(planned: str, found: str, lang: str | None) -> bool:
-    """One planned value and one held: the same text (folded), number or date in the page's language, or the
-    option the plan named by a part of its name (as the choosing tool matches it)."""
+def _same(planned: str, found: str, lang: str | None, *, part: bool = True) -> bool:
+    """One planned value and one held: the same text (folded), number or date in the page's language, or (``part``)
+    the option the plan named by a part of its name, as the choosing tool matches it. A typed list's items are never
+    matched by a part: the tag ``launch, editor`` is not the planned ``launch``."""
     want, got = fold(planned), fold(found)
-    return want == got or (bool(want) and want in got) or same_value(found, planned, lang)
+    return want == got or (part and bool(want) and want in got) or same_value(found, planned, lang)
 
 
 def _held(desc: Any, *, comma_list: bool) -> list[str] | None:
@@ -82,21 +83,30 @@ def _held(desc: Any, *, comma_list: bool) -> list[str] | None:
         return None
     if isinstance(holds.get("values"), list):
         return [str(v) for v in holds["values"]]
-    if comma_list and isinstance(holds.get("text"), str):
-        return split_list(holds["text"])
+    text = holds.get("text")
+    if comma_list and isinstance(text, str) and (not text.strip() or holds.get("asShown") is True):
+        # Only items the widget shows as they are: a widget keeping the server's ids for them (react-admin's "3,6")
+        # says nothing comparable with the plan's names.
+        return split_list(text)
     return None
 
 
 def _set_mismatch(a: PlanAction, act: Act, data: dict[str, Any], planned: list[str],
                   lang: str | None) -> Mismatch | None:
     """A field that takes several after the act: each planned value is among what it holds, and what it holds now
-    that it did not before the act is each a planned value (a tag made of the whole typed text is not)."""
+    that it did not before the act is each a planned value (a tag made of the whole typed text is not). Picks may
+    name an option by a part of its name, as the choosing tool does; a typed list's items must be whole."""
     found = _held(data.get("element"), comma_list=True)
     if found is None:
         return None  # it does not say what it holds (a widget without a hidden field): nothing to compare
     before = _held(data.get("target"), comma_list=True) or []
-    missing = [p for p in planned if not any(_same(p, f, lang) for f in found)]
-    added = [f for f in found if f not in before and not any(_same(p, f, lang) for p in planned)]
+    # The options the choosing tool clicked, by their whole names, stand for the planned values it matched by a part
+    # of their name; without them (a native list, a typed list) a pick may still be named by a part, a typed item not.
+    chosen = data.get("chosen")
+    names = [str(c) for c in chosen] if isinstance(chosen, list) and len(chosen) == len(planned) else planned
+    part = a.action is Action.SELECT and names is planned
+    missing = [p for p in names if not any(_same(p, f, lang, part=part) for f in found)]
+    added = [f for f in found if f not in before and not any(_same(p, f, lang, part=part) for p in names)]
     if not missing and not added:
         return None
     name = a.field or a.label()
