@@ -15,6 +15,8 @@
 - ``csp``: served with a Content-Security-Policy whose reports go to ``/save/csp`` (answered 400); Save shows a
   picture from the other site, which the policy refuses and reports, then (500 ms later) POSTs the title (answered
   200) and says "Saved";
+- ``heartbeat``: a WebSocket to ``/rehearse/chat`` sends "ping" every 200 ms from the start; Save says "Saved" and
+  sends nothing else;
 - ``autosave``: no Save needed: every change of the title is POSTed ``delay`` ms after the last key (a debounced
   autosave), then the page says "Saved".
 
@@ -40,7 +42,7 @@ from starlette.routing import BaseRoute, Route
 
 from browserops.demo_site.web import render
 
-CASES = ("plain", "local", "broken", "undoable", "debounced", "rest", "beacon", "csp", "autosave")
+CASES = ("plain", "local", "broken", "undoable", "debounced", "rest", "beacon", "csp", "autosave", "heartbeat")
 ROWS = ("Printer toner", "Desk lamp", "Office chairs")
 
 

@@ -114,3 +114,14 @@ def test_values_shown_as_the_page_writes_them_are_no_change(site: DemoSite, work
     code, run, err = cli_json(workspace, "run", prepared["requestId"], "--confirm", prepared["confirmPhrase"])
     assert code == 0 and run["runStatus"] == "complete", (run, err)
     assert [s["status"] for s in run["steps"]][:3] == ["unchanged", "unchanged", "ok"], run["steps"]
+
+
+def test_a_socket_heartbeat_is_no_save(site: DemoSite, workspace: Path) -> None:
+    """The page's socket says "ping" every 200 ms from the start; Save says "Saved" and sends nothing of its own.
+    The pings after the click repeat, word for word, what the socket sent before it: they are listed in the ledger
+    and make no save, so the run ends BROWSER_NOT_SAVED (before, any WebSocket message counted as an answered save)."""
+    code, run, err, request_id = _two_phase(site, workspace, _save_steps("heartbeat", "Saved", saveWaitMs=2000))
+    assert code == 1 and run["code"] == "BROWSER_NOT_SAVED", (run, err)
+    ledger = _ledger(workspace, request_id)
+    beats = [r for r in ledger if r["method"] == "WS" and r["step"] == 2]
+    assert beats and not any(r.get("save") for r in ledger), ledger
