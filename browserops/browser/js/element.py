@@ -66,7 +66,8 @@ class PrepareResult(TypedDict):
     cover: NotRequired[str | None]  # what lies on the element's visible centre
     cover_layer: NotRequired[Literal["dialog", "banner", "element"]]  # what kind of thing that is
     cover_still: NotRequired[str | None]  # where that thing is (null while the page animates): unchanged = still
-    label_on_top: NotRequired[bool]  # its own label's decoration is drawn over it (a styled switch)
+    label_on_top: NotRequired[bool]  # its own label's decoration (or its widget's shown value) is drawn over it
+    drawn_by_widget: NotRequired[bool]  # of no size, drawn by its widget beside it: activated, never clicked
     focused: NotRequired[bool]
     flags: NotRequired[Flags]
     plain: NotRequired[bool]  # a plain <input>/<textarea> without inline key handlers

@@ -47,7 +47,7 @@ function originRefusal(rules, raw, base) {
 }
 
 function boTell(binding, report) {
-  const tell = self[binding];
+  const tell = /** @type {any} */ (self)[binding];
   if (typeof tell === "function") {
     try { tell(JSON.stringify(report)); } catch (e) { /* the binding is gone with its session: nothing to tell */ }
   }
@@ -56,7 +56,7 @@ function boTell(binding, report) {
 // Replace a constructor on the global with a proxy that checks each construction, and make the proxy the
 // prototype's constructor too: `new WebSocket.prototype.constructor(url)` must not reach the native one.
 function boGuardConstructor(name, check) {
-  const Native = self[name];
+  const Native = /** @type {any} */ (self)[name];
   if (typeof Native !== "function") { return false; }
   const Guarded = new Proxy(Native, {
     construct(target, args, newTarget) {

@@ -33,7 +33,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.js.worker_guard import BINDING, PAGE_BINDING, guard_worker, refuse_workers
 from browserops.browser.launch.wire import HopGuard, Send, TapGone, TapListener, WireTap
-from browserops.browser.scripts import expression
+from browserops.browser.scripts import add_standalone, expression
 
 log = logging.getLogger(__name__)
 
@@ -274,7 +274,7 @@ async def refuse_shared_workers(context: BrowserContext, rule: str,
         return
     _REFUSING.add(context)
     await context.expose_binding(PAGE_BINDING, told)
-    await context.add_init_script(script=expression(refuse_workers(["SharedWorker"], rule, binding=PAGE_BINDING)))
+    await add_standalone(context, expression(refuse_workers(["SharedWorker"], rule, binding=PAGE_BINDING)))
 
 
 class PageWires:

@@ -19,7 +19,6 @@ matched_within`): a removed row is ``BROWSER_SITE_CHANGED``, never the next row 
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.model.step_values import upload_files as upload_files
 from browserops.plan.model.step_values import wanted_value as wanted_value
 from browserops.plan.model.steps import SemanticTarget, container_role
-from browserops.text import fold
+from browserops.text import name_key, without_icon_words
 
 LIST_LIMIT = 500  # the catalogue's maximum: one listing covers any ordinary form
 MAX_ITEMS = 2000  # paging stops here; a target beyond it is not looked for
@@ -46,12 +45,12 @@ _ROLE_EQUIVALENTS: dict[str, frozenset[str]] = {
     # A combobox that is a text box (a tag input, Select2 3's search field) lists as a textbox.
     "combobox": frozenset({"combobox", "textbox", "searchbox"}),
 }
-_TRAILING = re.compile(r"[\s*:：]+$")
 
 
 def label_key(text: str) -> str:
-    """How names are compared: :func:`browserops.text.fold`, then a label's trailing '*' and ':' dropped."""
-    return _TRAILING.sub("", fold(text))
+    """How names are compared: :func:`browserops.text.name_key` (folded, CJK spacing and a required field's '*'
+    and a label's ':' dropped)."""
+    return name_key(text)
 
 
 def roles_for(role: str) -> frozenset[str]:
@@ -169,8 +168,9 @@ def match_items(items: Sequence[dict[str, Any]], target: SemanticTarget,
             want = label_key(candidate)
             if not want:
                 continue
-            if tier == "exact":
-                found = [i for name, i in pool if name == want]
+            if tier == "exact":  # the whole name, else the name without its icon words (text.without_icon_words)
+                found = [i for name, i in pool if name == want] or [
+                    i for name, i in pool if without_icon_words(name) == without_icon_words(want)]
             elif tier == "prefix":
                 found = [i for name, i in pool if name.startswith(want)]
             else:
