@@ -21,7 +21,7 @@ from browserops.contract import BrowserOpsError, ErrorCode, result_error
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.interpret.acting import Act, Unchanged
 from browserops.plan.interpret.dialogs import answer_planned_dialog
-from browserops.plan.interpret.export_check import ExportSeen, ReadOnlyWindow
+from browserops.plan.interpret.export_check import ExportSeen, ReadOnlyWindow, after_click
 from browserops.plan.interpret.field_values import current_value
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.interpreter import PhaseBase, Progress, StepInterpreter, StepRecord
@@ -299,7 +299,7 @@ class RunPhase(PhaseBase, PageChecks):
         with ReadOnlyWindow(self.probe.requests) as window:
             result = await self.tools.call(rec.event.tool, rec.event.args)
             if result.get("status") == "ok":  # as the rehearsal did: what the click set going is under it too
-                await settle(self.tools)
+                await after_click(self.tools)
         sent = window.sent()
         if result.get("status") != "ok":
             exc = result_error(result)
