@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from browserops.contract import BrowserOpsError, ErrorCode
@@ -178,6 +179,14 @@ class OriginRules:
         rule = self.refusal(url)
         if rule is not None:
             raise blocked_error(url, rule, what=what)
+
+    def to_json(self) -> dict[str, Any]:
+        """The rules as data for the page-side twin of :meth:`refusal` (``browser/js/worker_guard.js``), which
+        guards what no route sees: a worker's WebSocket."""
+        def one(p: OriginPattern) -> dict[str, Any]:
+            return {"text": p.text, "scheme": p.scheme, "host": p.host, "subdomains": p.subdomains, "port": p.port}
+        return {"allowed": [one(p) for p in self.allowed], "blocked": [one(p) for p in self.blocked],
+                "closed": self.closed, "allowedBy": self.allowed_by}
 
     def narrowed(self, origins: Iterable[str], *, by: str) -> OriginRules:
         """These rules, further limited to exactly ``origins`` (``scheme://host:port`` each)."""

@@ -9,7 +9,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from browserops.demo_site import attacks, files, forms, invoices, leaks, pages, rehearsal, saving, testhooks
+from browserops.demo_site import attacks, files, forms, hops, invoices, leaks, pages, rehearsal, saving, testhooks
 from browserops.demo_site.state import DemoState
 from browserops.demo_site.web import STATIC_DIR, render
 
@@ -30,6 +30,7 @@ def create_app(state: DemoState, *, alt_port: int, alt_host: str | None = None) 
         *files.ROUTES,
         *testhooks.ROUTES,
         *attacks.ROUTES,
+        *hops.ROUTES,
         *leaks.ROUTES,
         *invoices.ROUTES,
         *rehearsal.ROUTES,

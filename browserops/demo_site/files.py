@@ -18,7 +18,9 @@ async def statements(request: Request) -> Response:
         request,
         "statements.html",
         "Statements",
-        {"rows": statement_rows()},
+        # Variant statements_export=archives: the export links also post "archive these" (a page that changed after
+        # prepare looked at it, for the run's own export check).
+        {"rows": statement_rows(), "archives": demo_state(request).variant("statements_export") == "archives"},
         banner=consent_banner(request, on_by_default=False),
     )
 
@@ -59,7 +61,14 @@ async def hostile(request: Request) -> Response:
     )
 
 
+async def archive(request: Request) -> Response:
+    """What the export links post in the ``archives`` variant: a change an export must never make."""
+    await request.body()
+    return Response(status_code=204)
+
+
 ROUTES: list[Route] = [
+    Route("/statements/archive", archive, methods=["POST"], name="statements_archive"),
     Route("/statements", statements, name="statements"),
     Route("/statements/export.csv", export_csv, name="statements_export_csv"),
     Route("/statements/hostile", hostile, name="statements_hostile"),

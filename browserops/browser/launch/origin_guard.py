@@ -19,15 +19,26 @@ while pages are open could let a request through between two checks.
 from __future__ import annotations
 
 import contextlib
+import html
 import logging
 import re
+from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import urljoin
 
-from playwright.async_api import BrowserContext, Page, Request, Route, WebSocketRoute
+from playwright.async_api import APIResponse, BrowserContext, Page, Request, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
 
+from browserops.browser.launch.targets import refuse_shared_workers
 from browserops.origins import DEFAULT_PORTS, OriginPattern, OriginRules
+
+
+class Wires(Protocol):
+    """The session's page wires (``targets.PageWires``), as the guard uses them."""
+
+    def covers(self, page: Page) -> bool: ...
+
+    async def ready(self, page: Page) -> None: ...
 
 
 class GuardedSession(Protocol):
@@ -36,6 +47,9 @@ class GuardedSession(Protocol):
     origin_rules: OriginRules
     origin_blocks: list[dict[str, Any]]
     notices: list[dict[str, Any]]
+
+    @property
+    def wires(self) -> Wires: ...
 
     @property
     def pages(self) -> list[Page]: ...
@@ -50,17 +64,24 @@ STATIC_SUFFIXES = ("js", "mjs", "css", "png", "jpg", "jpeg", "gif", "svg", "webp
 
 
 _EVERY_URL = re.compile(r".*")
+# The rule named when a tab's requests cannot have their redirects watched (the browser gave it no DevTools wire).
+NO_WIRE = "no watch on this tab's redirects"
 
 
 def _what(request: Request) -> str:
     """A request that is not a navigation, in words: 'a POST request (fetch)', 'a beacon', 'a script'…"""
-    kind = request.resource_type
+    return _what_kind(request.resource_type, request.method)
+
+
+def _what_kind(kind: str, method: str) -> str:
     if kind == "ping":
         return "a beacon"
     if kind in ("fetch", "xhr"):
-        return f"a {request.method} request ({kind})"
+        return f"a {method} request ({kind})"
+    if kind == "document":
+        return "a navigation"
     if kind in ("other", ""):
-        return f"a {request.method} request"
+        return f"a {method} request"
     return f"a request for {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
@@ -108,6 +129,8 @@ class OriginGuard:
         self.session = session
         self.installed: BrowserContext | None = None
         self.pattern: str | re.Pattern[str] = ROUTE_PATTERN
+        # Told of each refusal too (prepare's fence lists them with its own): (url, how).
+        self.on_block: Callable[[str, str], None] | None = None
 
     @property
     def rules(self) -> OriginRules:
@@ -127,23 +150,46 @@ class OriginGuard:
             return
         await context.route(pattern, self._handle)
         await context.route_web_socket(_EVERY_URL, self._socket)
+        await refuse_shared_workers(context, "origin rules")
         context.on("request", self._on_request)
         self.installed, self.pattern = context, pattern
 
+    @property
+    def active(self) -> bool:
+        return self.rules.active
+
     def _record(self, request: Request, url: str, rule: str, how: str) -> None:
-        kind = _frame_kind(request)
         pages = self.session.pages
         tab: int | None = None
         with contextlib.suppress(PlaywrightError):
             page = request.frame.page
             tab = pages.index(page) if page in pages else None
-        where = {"page": "the tab", "frame": "a frame of the page", "worker": "a worker"}[kind]
+        self._note(url, rule, how, _frame_kind(request), tab)
+
+    def _note(self, url: str, rule: str, how: str, kind: str, tab: int | None) -> None:
+        where = {"page": "the tab", "frame": "a frame of the page", "worker": "a worker"}.get(kind, "the tab")
         message = (f"browserops blocked {how} of {where} to {url[:200]} ({rule}); nothing was loaded from there.")
         block = {"kind": "origin_blocked", "url": url, "rule": rule, "frame": kind, "tab": tab, "how": how,
                  "message": message}
         self.session.origin_blocks.append(block)
         self.session.notices.append(block)
         log.info("origin blocked: %s of %s (%s)", how, kind, rule)
+        if self.on_block is not None:
+            self.on_block(url, how)
+
+    def stops(self, url: str, *, method: str, kind: str, redirected: bool, frame: str, tab: int | None) -> bool:
+        """The page wire's question about a request it paused (any hop, any kind: launch/wire.py): refused by
+        the rules, it is recorded here and failed there before it leaves."""
+        rule = self.rules.refusal(url)
+        if rule is None:
+            return False
+        how = "a redirect" if redirected else _what_kind(kind.lower(), method)
+        self._note(url, rule, how, "page" if frame == "page" and kind == "Document" else frame, tab)
+        return True
+
+    def wire_refused(self, url: str, rule: str, how: str, frame: str, tab: int | None) -> None:
+        """What a guard inside a worker or a cross-site frame refused (launch/targets.py)."""
+        self._note(url, rule, how, frame, tab)
 
     async def _handle(self, route: Route, request: Request) -> None:
         if not self.rules.active:
@@ -156,14 +202,26 @@ class OriginGuard:
             self._record(request, url, rule, "a navigation" if navigation else _what(request))
             await route.abort("blockedbyclient")
             return
+        wired = await self._wired(request)
         if not navigation:
+            # A subresource waits for its tab's wire (a new tab's first document asks before it is in), so its
+            # redirect's hops are checked; a tab the browser could give no wire cannot have them checked: refused.
+            if wired is False:
+                self._record(request, url, NO_WIRE, _what(request))
+                await route.abort("blockedbyclient")
+                return
             await route.fallback()
             return
         if not url.startswith(("http://", "https://")) or request.method not in ("GET", "HEAD"):
             # Only a plain load is fetched here first: a form's POST (a file upload among its parts) is sent by
-            # the browser itself, exactly as it would be without rules; a redirect it answers is checked as
-            # the next hop (see _on_request).
-            await route.fallback()
+            # the browser itself, exactly as it would be without rules; the page's wire checks each hop of its
+            # answer. A tab with no wire yet (a form posted into a new tab) would follow those hops unchecked: the
+            # session refuses what it cannot see.
+            if wired or not url.startswith(("http://", "https://")):
+                await route.fallback()
+                return
+            self._record(request, url, "no watch on a new tab's form post", "a form post into a new tab")
+            await route.abort("blockedbyclient")
             return
         try:
             response = await route.fetch(max_redirects=0)
@@ -179,7 +237,23 @@ class OriginGuard:
                 self._record(request, target, rule, "a redirect")
                 await route.abort("blockedbyclient")
                 return
+            if not wired:
+                await _hop(route, response, target)
+                return
+        # The browser follows a redirect itself: the page's wire checks every further hop before it leaves.
         await route.fulfill(response=response)
+
+    async def _wired(self, request: Request) -> bool | None:
+        """Whether the request's tab has its wire (every hop of its requests under the rules), waiting for it when
+        the tab has none yet; None when the request belongs to no page Playwright knows (a new tab's first
+        request comes before Playwright knows its page)."""
+        try:
+            page = request.frame.page
+        except PlaywrightError:
+            return None
+        if not self.session.wires.covers(page):
+            await self.session.wires.ready(page)
+        return self.session.wires.covers(page) or (None if page.is_closed() else False)
 
     async def _socket(self, socket: WebSocketRoute) -> None:
         """A WebSocket to a refused origin is closed before it connects; any other is connected as asked."""
@@ -200,6 +274,9 @@ class OriginGuard:
         so when it reaches a refused origin; the document it loads is left by :func:`stop_refused`."""
         if request.redirected_from is None or not request.is_navigation_request():
             return
+        with contextlib.suppress(PlaywrightError):
+            if self.session.wires.covers(request.frame.page):
+                return  # the page's wire stopped that hop before it left, and said so
         rule = self.rules.refusal(request.url)
         if rule is not None and request.redirected_from.redirected_from is not None:
             self._record(request, request.url, rule, "a redirect chain")
@@ -222,6 +299,20 @@ async def stop_refused(session: GuardedSession) -> list[dict[str, Any]]:
                         "how": "a redirect chain", "message": f"browserops left {url[:200]} ({rule}): the tab "
                         "was redirected there and is now blank."})
     return stopped
+
+
+async def _hop(route: Route, response: APIResponse, target: str) -> None:
+    """Follow one redirect ourselves, in a tab no wire watches yet (a new tab's first load, which Playwright reports
+    before it knows the tab's page): the answer becomes a page that sends the tab on to ``target`` as a navigation
+    of its own, which this guard is asked about again, hop by hop, until the tab is wired. The redirect's cookies
+    are kept (its ``Set-Cookie`` headers go along); nothing else of it."""
+    cookies = "\n".join(h["value"] for h in response.headers_array if h["name"].lower() == "set-cookie")
+    headers = {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
+    if cookies:
+        headers["Set-Cookie"] = cookies
+    body = (f'<!doctype html><meta http-equiv="refresh" content="0;url={html.escape(target, quote=True)}">'
+            "<title>Redirecting</title>")
+    await route.fulfill(status=200, headers=headers, body=body)
 
 
 ERROR_PAGE = "chrome-error://"

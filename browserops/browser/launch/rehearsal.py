@@ -33,6 +33,7 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.errors import browser_errors
 from browserops.browser.launch.discovery import find_chromium, launch_args, running_as_root
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.launch.targets import refuse_shared_workers
 from browserops.browser.launch.wire import SAFE_METHODS
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -67,6 +68,7 @@ class Refusal:
     what: str  # "POST request", "WebSocket message", "new page", "popup", "download"
     url: str
     needed: bool
+    unsafe: bool = False  # it would have sent something that can change a site (not a GET, a new page, a file)
 
     def describe(self) -> str:
         return f"{self.what} to {self.url}"
@@ -93,13 +95,22 @@ class RequestFence:
     def since(self, mark: int) -> list[Refusal]:
         return self.refusals[mark:]
 
-    def _refuse(self, what: str, url: str, *, needed: bool) -> None:
-        self.refusals.append(Refusal(what, _without_query(url), needed))
+    def _refuse(self, what: str, url: str, *, needed: bool, unsafe: bool = False) -> None:
+        self.refusals.append(Refusal(what, _without_query(url), needed, unsafe))
         log.info("rehearsal refused %s to %s", what, _without_query(url))
 
     def refuse_unload(self, method: str, url: str, kind: str) -> None:
         """A request a document sent as it went away (``kind`` ``ping``: a beacon), refused by the DevTools tap."""
-        self._refuse("beacon" if kind == "ping" else f"{method} request", url, needed=False)
+        self._refuse("beacon" if kind == "ping" else f"{method} request", url, needed=False, unsafe=True)
+
+    def refuse_by_rules(self, url: str, how: str) -> None:
+        """A request the origin rules refused in the copy (any hop of it): listed with the fence's own refusals."""
+        self._refuse(f"{how.removeprefix('a ')} (origin rules)", url, needed=False)
+
+    def refuse_unseen(self, url: str, _rule: str, what: str, _frame: str, _tab: int | None) -> None:
+        """What a guard inside a worker or a cross-site frame refused (launch/targets.py): a worker's WebSocket, a
+        worker nothing could watch. The page may have needed it."""
+        self._refuse(what.removeprefix("a "), url or "(no address)", needed=True)
 
     def _named(self, url: str) -> bool:
         """A document the plan names (a navigate step's URL, the rehearsed click's expected URL), or the page
@@ -137,11 +148,11 @@ class RequestFence:
         own, top = self._tab_of(request)
         navigation = request.is_navigation_request() and top
         if not own:
-            self._refuse("popup", request.url, needed=False)
+            self._refuse("popup", request.url, needed=False, unsafe=request.method not in SAFE_METHODS)
             await route.abort("blockedbyclient")
         elif request.method not in SAFE_METHODS:
             self._refuse(f"{request.method} request", request.url,
-                         needed=request.resource_type not in _FIRE_AND_FORGET)
+                         needed=request.resource_type not in _FIRE_AND_FORGET, unsafe=True)
             await _refuse_route(route, navigation)
         elif navigation and not self._named(request.url):
             self._refuse("new page", request.url, needed=True)
@@ -151,7 +162,7 @@ class RequestFence:
 
     def _on_websocket(self, ws: WebSocketRoute) -> None:
         ws.connect_to_server()  # the server's messages reach the page (reading); the page's do not leave
-        ws.on_message(lambda _message: self._refuse("WebSocket message", ws.url, needed=True))
+        ws.on_message(lambda _message: self._refuse("WebSocket message", ws.url, needed=True, unsafe=True))
 
 
 async def _refuse_route(route: Route, navigation: bool) -> None:
@@ -193,7 +204,12 @@ class RehearsalSession(BrowserSession):
         # What a document sends as it unloads (a beacon on pagehide when a step navigates) never reaches a route:
         # the session's DevTools tap refuses it in the browser instead (see launch/wire.py).
         self.requests.refuse_unload = self.fence.refuse_unload
-        self.requests.tapping = True
+        # Every page is wired from the start (launch/targets.py): a worker's WebSocket, which no route sees, is
+        # refused whatever its address, and so is a worker in a cross-site frame.
+        self.wires.tapping = self.wires.fenced = True
+        self.wires.refusal_rule = "prepare's rehearsal"
+        self.wires.refused = self.fence.refuse_unseen
+        self._origin_guard.on_block = self.fence.refuse_by_rules
         self._own_browser: Browser | None = None
         self._shared_browser: Browser | None = None
 
@@ -230,6 +246,7 @@ class RehearsalSession(BrowserSession):
 
     async def _fence_context(self, context: BrowserContext) -> None:
         await self.fence.install(context)
+        await refuse_shared_workers(context, "prepare's rehearsal")
 
     async def close(self) -> None:
         self._closing = True

@@ -33,7 +33,8 @@ import orjson
 from playwright.async_api import BrowserContext, Page, Request, WebSocket
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.launch.wire import SAFE_METHODS, WireTap, tap_page
+from browserops.browser.launch.targets import PageWires
+from browserops.browser.launch.wire import SAFE_METHODS
 from browserops.privacy import EnteredValues, keyed_digest
 
 log = logging.getLogger(__name__)
@@ -127,16 +128,15 @@ class RequestMonitor:
         self._changed = asyncio.Event()
         self._next_id = 1
         self._by_key: dict[str, SentRequest] = {}  # what the DevTools tap reported, by its Fetch request id
-        self._taps: dict[Page, WireTap] = {}
-        self._tapping: set[Page] = set()  # pages whose tap is being set up
-        self.tapping = False  # whether pages get a DevTools tap (start_tapping)
-        self._starting: set[asyncio.Task[None]] = set()
-        # Why some page has no DevTools tap (a browser that offers no DevTools session): the ledger may then miss
-        # what a page sends as it unloads, and says so. None while every page is tapped.
-        self.blind: str | None = None
+        # The session's page wires (launch/targets.py), which tap each page once a run asks (start_tapping).
+        self.wires: PageWires | None = None
         # A fenced session (prepare's rehearsal) refuses what a document sends as it unloads: called with
         # (method, url, kind) for each refusal.
         self.refuse_unload: Callable[[str, str, str], None] | None = None
+        # A read-only window (a plan's export step acting): why every unsafe request is refused before it leaves
+        # (the DevTools tap asks :meth:`refuses`), None outside one.
+        self.read_only: str | None = None
+        self.refused: list[str] = []  # what a read-only window refused ("POST origin/path"), in order
         # What a run enters (its plan's input values, the secrets among them), to keep out of URLs and digests.
         self._hidden: EnteredValues | None = None
         self._secrets: EnteredValues | None = None
@@ -156,47 +156,36 @@ class RequestMonitor:
 
     def watch_page(self, page: Page) -> None:
         page.on("websocket", self._on_websocket)
-        if self.tapping:
-            self._tap(page)
 
     def start_tapping(self) -> None:
         """Tap every page of the context from now on (a run, whose ledger it completes; a rehearsal, whose fence it
         completes). The tap costs each paused request a round trip through this process, so a session that only
-        serves tools (an agent, an MCP client) goes without it until it runs a plan."""
-        self.tapping = True
-        for page in self._context.pages if self._context is not None else []:
-            self._tap(page)
+        serves tools (an agent, an MCP client) goes without it until it runs a plan (unless it has origin rules,
+        which tap every request anyway)."""
+        if self.wires is not None:
+            self.wires.tapping = True
+            for page in self.wires.pages():
+                self.wires.ensure(page)
 
-    def _tap(self, page: Page) -> None:
-        if self._context is None or page in self._taps or page in self._tapping or page.is_closed():
-            return
-        self._tapping.add(page)
-        task = tap_page(self._context, page, self, self._tapped)
-        self._starting.add(task)
-        task.add_done_callback(self._starting.discard)
+    async def tapped(self) -> None:
+        """Wait until every page's DevTools tap is in place (or known not to be)."""
+        if self.wires is not None:
+            await self.wires.update()
 
-    def _tapped(self, page: Page, tap: WireTap | None) -> None:
-        self._tapping.discard(page)
-        if tap is not None:
-            self._taps[page] = tap
-            page.once("close", self._untap)
-        elif not page.is_closed():
-            self.blind = "the browser offers no DevTools session to watch what a page sends as it unloads"
-            log.warning("side-effect ledger: %s", self.blind)
+    @property
+    def blind(self) -> str | None:
+        """Why some page has no DevTools tap (a browser that offers no DevTools session): the ledger may then miss
+        what a page sends as it unloads. None while every page is tapped."""
+        return self.wires.blind if self.wires is not None else None
 
-    def _untap(self, page: Page) -> None:
-        tap = self._taps.pop(page, None)
-        # What its documents sent as they unloaded can no longer be watched: still on its way, its answer unseen.
-        for key in tap.orphans if tap is not None else ():
+    def lost(self, keys: set[str]) -> None:
+        """What a closed tab's documents sent as they unloaded can no longer be watched: still on its way, its
+        answer unseen."""
+        for key in keys:
             entry = self._by_key.pop(key, None)
             if entry is not None and entry.in_flight:
                 entry.ended, entry.failure, entry._done = _now(), "answer not seen: its tab closed first", True
                 self._changed.set()
-
-    async def tapped(self) -> None:
-        """Wait until every page's DevTools tap is in place (or known not to be)."""
-        if self._starting:
-            await asyncio.gather(*list(self._starting), return_exceptions=True)
 
     def set_step(self, step: int | None) -> None:
         """The plan step now running: what leaves from here on is that step's."""
@@ -276,6 +265,18 @@ class RequestMonitor:
         self._by_key[key] = entry
         self._add(entry)
         log.info("unsafe request %s %s sent as a page unloaded (step %s)", entry.method, entry.url, entry.step)
+        return True
+
+    def refuses(self, method: str, url: str, kind: str, body: bytes | None, *, reported: bool) -> bool:
+        if self.read_only is None:
+            return False
+        hidden = self._hidden.forms() if self._hidden is not None else ()
+        self.refused.append(f"{method} {redacted_url(url, hidden)}")
+        log.info("refused an unsafe request (%s)", self.read_only)
+        if not reported:  # sent by a document as it unloaded: no page event will put it in the ledger
+            entry = self._entry(method, url, kind, body)
+            entry.ended, entry.failure, entry._done, entry.unloading = entry.started, "refused", True, True
+            self._add(entry)
         return True
 
     def answered(self, key: str | None, method: str, url: str, status: int) -> None:

@@ -28,6 +28,7 @@ from browserops.browser.launch.lost import until_lost
 from browserops.browser.launch.options import GUARDED_ARGS, Mode, SessionOptions
 from browserops.browser.launch.origin_guard import OriginGuard
 from browserops.browser.launch.requests import RequestMonitor
+from browserops.browser.launch.targets import PageWires
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.origins import OriginRules
 
@@ -74,6 +75,12 @@ class BrowserSession:
         self._origin_guard = OriginGuard(self)
         # Every request that could change a server, as sent and answered (a run's side-effect ledger).
         self.requests = RequestMonitor()
+        # Each page's DevTools wire (launch/targets.py): every hop of every request under the origin rules, what
+        # pages send as they unload, cross-site frames and workers guarded before they run.
+        self.wires = PageWires(self.requests, self._origin_guard, lambda: self.pages, self._origin_guard.wire_refused)
+        self.wires.rules = lambda: self.origin_rules.to_json()
+        self.wires.lost = self.requests.lost
+        self.requests.wires = self.wires
 
     def state(self, kind: type[_State]) -> _State:
         """This session's instance of ``kind`` (a dataclass with defaults), made on first use: how the modules
@@ -124,6 +131,7 @@ class BrowserSession:
         self._origin_guard.installed = None
         await self._origin_guard.install(context)
         self.requests.install(context)
+        self.wires.install(context)
         await self._fence_context(context)
         self._pages = [p for p in context.pages if not p.is_closed()]
         for page in self._pages:
@@ -249,6 +257,7 @@ class BrowserSession:
         # reports the crash. Otherwise the install is raced against the browser's loss like any call.
         if self._context is not None and self.alive:
             await self.until_lost(self._origin_guard.install(self._context), "setting the origin rules")
+            await self.until_lost(self.wires.update(), "setting the origin rules")
 
     # -- pages -----------------------------------------------------------------------------------
     def _mark_dead(self, why: str) -> None:
@@ -291,6 +300,7 @@ class BrowserSession:
 
     def _watch_page(self, page: Page) -> None:
         self.requests.watch_page(page)
+        self.wires.watch_page(page)
         page.on("close", self._on_page_close)
         page.on("dialog", self._on_dialog)
         page.on("download", self._on_download)

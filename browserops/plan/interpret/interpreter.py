@@ -24,6 +24,7 @@ from typing import Any, NoReturn, Protocol
 from browserops.contract import BrowserOpsError
 from browserops.evidence import BundleWriter, StepEvent
 from browserops.plan.interpret.acting import Act, StepInput, Unchanged, act_for
+from browserops.plan.interpret.export_check import ExportSeen, export_refusal
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.pages import PageSeen, wait_expect
 from browserops.plan.interpret.read_back import Mismatch, read_back
@@ -54,6 +55,7 @@ class Phase(Protocol):
     """What a phase decides in the walk of one step (see the module)."""
 
     seen: PageSeen
+    name: str  # how messages name the phase: "prepare's rehearsal", "the run"
 
     async def admit(self, rec: StepRecord) -> bool:
         """Whether the step is walked at all (run: --confirm; prepare: a page it cannot see is "not read")."""
@@ -75,6 +77,9 @@ class Phase(Protocol):
 
     async def perform(self, rec: StepRecord, act: Act) -> dict[str, Any] | None:
         """Make the acting call; its data, or None when it failed and the phase recorded why."""
+
+    async def export(self, rec: StepRecord, el: Resolved, act: Act) -> ExportSeen:
+        """An export step's click, made the phase's way, and what it did (judged by :func:`export_refusal`)."""
 
     async def mismatch(self, rec: StepRecord, found: Mismatch) -> None:
         """The read-back found the element not as planned."""
@@ -98,6 +103,8 @@ class Phase(Protocol):
 class PhaseBase:
     """What every phase that walks steps holds: the door to the browser, the bundle it records into, where its
     progress lines go and where the tab is."""
+
+    name = "the phase"
 
     def __init__(self, tools: GuardedTools, writer: BundleWriter, progress: Progress | None) -> None:
         self.tools = tools
@@ -160,6 +167,12 @@ class StepInterpreter:
                 return
         act = act_for(a, el, self.value(a))
         if not await self.phase.ready(rec, el, act):
+            return
+        if a.action is Action.DOWNLOAD and el is not None and isinstance(act, Act):
+            # One rule for both phases: an export's click may download or read, never send a change.
+            refused = export_refusal(a, el, await self.phase.export(rec, el, act), phase=self.phase.name)
+            if refused is not None:
+                raise refused
             return
         if isinstance(act, Act):
             data = await self.phase.perform(rec, act)

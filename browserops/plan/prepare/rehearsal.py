@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.interpret.acting import Act, Unchanged
+from browserops.plan.interpret.export_check import ExportSeen
 from browserops.plan.interpret.field_values import current_value
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.interpreter import PhaseBase, Progress, StepInterpreter, StepRecord
@@ -50,6 +51,8 @@ CLICKED_KINDS = frozenset({Kind.ACT, Kind.PRESS})  # rehearsed clicks: what foll
 
 class RehearsalPhase(PhaseBase):
     """One prepare pass over the steps in the rehearsal browser, recording into the bundle as it goes."""
+
+    name = "prepare's rehearsal"
 
     def __init__(self, tools: GuardedTools, fence: RequestFence, writer: BundleWriter, actions: Sequence[PlanAction],
                  *, start_url: str, keys: Mapping[int, str], secrets: Mapping[int, str],
@@ -196,7 +199,9 @@ class RehearsalPhase(PhaseBase):
             self.unmade = a
             self.blind = Blind(a.number, f"on the page {step_title(a)} leads to: prepare never submits or pays")
             return False
-        return a.kind in CLICKED_KINDS  # an export or a read is found, not acted on
+        # An export is clicked here too, in the fence, to see it only downloads or reads (:meth:`export`); a read
+        # is found, not acted on.
+        return a.kind in CLICKED_KINDS or a.action is Action.DOWNLOAD
 
     async def perform(self, rec: StepRecord, act: Act) -> dict[str, Any] | None:
         a = rec.action
@@ -211,6 +216,26 @@ class RehearsalPhase(PhaseBase):
         if act.clicks:
             self.seen.update(data)
         return data
+
+    async def export(self, rec: StepRecord, el: Resolved, act: Act) -> ExportSeen:
+        """The export's click in the fence, which refuses whatever it would send (a download too: the run fetches
+        the file); the page waits until it settled, so what the click started is seen. The tab stays on its page
+        (a refused navigation is answered 204), so the steps after it are read on the page the run will have."""
+        a = rec.action
+        mark = len(self.fence.refusals)
+        rec.event.tool, rec.event.args = act.tool, act.args
+        try:
+            await self.tools.need(act.tool, act.args)
+            await settle(self.tools)
+        except BrowserOpsError as exc:
+            await self._failed(a, exc)
+            rec.note += f"; rehearsal failed: {exc.code.value}"
+        refused = self.fence.since(mark)
+        downloads = any(r.what == "download" for r in refused)
+        self.found.rehearsed.append(a.number)
+        self.page.forget()
+        rec.note += "; rehearsed: starts a download" if downloads else "; rehearsed: only reads"
+        return ExportSeen(tuple(r.describe() for r in refused if r.unsafe), downloaded=downloads or None)
 
     async def mismatch(self, rec: StepRecord, found: Mismatch) -> None:
         self.found.problem(rec.action, ErrorCode.VALUE_MISMATCH, found.error().message)

@@ -21,6 +21,7 @@ from browserops.contract import BrowserOpsError, ErrorCode, result_error
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.interpret.acting import Act, Unchanged
 from browserops.plan.interpret.dialogs import answer_planned_dialog
+from browserops.plan.interpret.export_check import ExportSeen, ReadOnlyWindow
 from browserops.plan.interpret.field_values import current_value
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.interpreter import PhaseBase, Progress, StepInterpreter, StepRecord
@@ -49,6 +50,8 @@ DOWNLOAD_MS = 30_000
 
 class RunPhase(PhaseBase, PageChecks):
     """One run attempt over a plan. ``confirmed`` decides whether browser-act steps run at all."""
+
+    name = "the run"
 
     def __init__(self, tools: GuardedTools, writer: BundleWriter, plan: BrowserPlan, *, confirmed: bool,
                  secrets: Mapping[int, str], progress: Progress | None = None, login_wait_s: float = 0.0) -> None:
@@ -174,9 +177,7 @@ class RunPhase(PhaseBase, PageChecks):
             # not checked with its page: it was not there yet
             await self._stale(rec, stale_fields(self.plan, {**fingerprint.values, key: current_value(a, el) or None}))
         if a.action is Action.DOWNLOAD:
-            assert el is not None
-            await self._download(rec, el)
-            return False
+            return True  # the interpreter asks for the export (:meth:`export`) and judges what it did
         if act is None:
             raise BrowserOpsError(ErrorCode.INTERNAL, f"Step {a.number} has no value to enter.")
         rec.screenshots.append(await self._before(a))
@@ -282,21 +283,30 @@ class RunPhase(PhaseBase, PageChecks):
             return self.writer.add_screenshot(a.number, "before", previous, a.label())
         return await screenshot_into(self.tools, self.writer, a.number, "before", a.label())
 
-    async def _download(self, rec: StepRecord, el: Resolved) -> None:
+    async def export(self, rec: StepRecord, el: Resolved, act: Act) -> ExportSeen:
+        """Click and wait for the download in a read-only window of the ledger: the session's DevTools tap refuses
+        every unsafe request of the click before it leaves (the page may have changed since prepare). A file that
+        came goes into the bundle; what the click tried to send is judged by the interpreter."""
         a = rec.action
         rec.event.tool, rec.event.args = "browser_click_and_wait_download", {"id": el.number,
                                                                             "timeout_ms": DOWNLOAD_MS}
-        result = await self.tools.call(rec.event.tool, rec.event.args)
+        with ReadOnlyWindow(self.probe.requests) as window:
+            result = await self.tools.call(rec.event.tool, rec.event.args)
+            if result.get("status") == "ok":  # as the rehearsal did: what the click set going is under it too
+                await settle(self.tools)
+        sent = window.sent()
         if result.get("status") != "ok":
             exc = result_error(result)
-            raise BrowserOpsError(ErrorCode.EXPORT_FAILED, f"Step {a.number} ({el.role} \"{el.name}\") did not "
-                                  f"export a file: {exc.message}", details={"cause": exc.code.value}) from exc
+            return ExportSeen(sent, downloaded=False, failure=BrowserOpsError(
+                ErrorCode.EXPORT_FAILED, f"Step {a.number} ({el.role} \"{el.name}\") did not export a file: "
+                f"{exc.message}", details={"cause": exc.code.value}))
         data = dict(result.get("data") or {})
         rel = move_export(self.writer, a.save_as or str(data.get("name") or "export"), Path(str(data["path"])))
         rec.exports.append(rel)
         rec.note = f"{rel} ({data.get('size')} bytes)"
         self.exports.append({"step": a.number, "path": rel, "sha256": data.get("sha256"), "size": data.get("size"),
                              "suggestedName": data.get("suggested_name")})
+        return ExportSeen(sent, downloaded=True)
 
     async def _confirmation(self, rec: StepRecord) -> None:
         """Keep the page a submit led to: its ARIA snapshot in the bundle, its status messages, the reference."""
