@@ -268,10 +268,10 @@ async def _browserops_round(who: str, site: DemoSite, folder: Path, runs: int,
 def _count_tool_time(tool_ms: dict[str, list[float]]) -> None:
     real_call = ToolRunner.call
 
-    async def timed_call(runner: ToolRunner, name: str, args: Any = None, *, raise_refused: bool = False) -> ToolResult:
+    async def timed_call(runner: ToolRunner, name: str, args: Any = None, **options: Any) -> ToolResult:
         started = time.perf_counter()
         try:
-            return await real_call(runner, name, args, raise_refused=raise_refused)
+            return await real_call(runner, name, args, **options)
         finally:
             tool_ms[name][0] += 1
             tool_ms[name][1] += (time.perf_counter() - started) * 1000

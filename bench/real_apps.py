@@ -8,8 +8,11 @@ seeded database):
 - **tasks done**: ``prepare`` -> ``run --confirm`` -> ``evidence verify`` through the real CLI (in process, as
   the corpus tests drive it), in the signed-in ``--profile`` the app's tests use (a fresh one for sign-in tasks),
   and the app's own database check passes;
-- **false completes**: the run said ``complete`` and evidence verify passed, while the database check fails
-  (the worst outcome: a person would believe it);
+- **false completes**: the run said ``complete`` and evidence verify passed, while the database is as seeded
+  (nothing saved; the worst outcome with the next: a person would believe it);
+- **wrong completes**: the run said ``complete`` and evidence verify passed, while the database holds something
+  other than the plan's values (the task's check compares every field the plan set; the app's ``check_unchanged``
+  tells it from a false complete);
 - **the plain script's tasks** (``baseline_done``): the task's ``baseline`` did it and the database check saw it
   — run once for a task browserops did not do too (a known gap), so a gap is browserops' and not the task's;
 - **prepare's share**: targeted steps (steps with a ``target``) whose target prepare resolved, counted from the
@@ -123,6 +126,7 @@ def measure_app(name: str, root: Path, only: set[str], rounds: int) -> dict[str,
                 attempt = task.attempt(app, work, profile)
                 if round_ == 0:
                     row.update(done=attempt.done, false_complete=attempt.false_complete,
+                               wrong_complete=attempt.wrong_complete,
                                seen=_seen(attempt.bundle), unsafe_during_prepare=attempt.unsafe_during_prepare,
                                failure=None if attempt.done else (attempt.failure or attempt.check_error),
                                prepare_s=round(attempt.prepare_s, 2))
@@ -159,6 +163,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "tasks": len(rows),
         "done": sum(1 for r in rows if r.get("done")),
         "false_completes": sum(1 for r in rows if r.get("false_complete")),
+        "wrong_completes": sum(1 for r in rows if r.get("wrong_complete")),
         "baseline_done": sum(1 for r in rows if r.get("baseline_done")),
         "targeted": sum(r["targeted"] for r in rows),
         "seen": sum(r.get("seen", 0) for r in rows),
@@ -190,12 +195,15 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["BROWSEROPS_CONFIG_DIR"] = str(Path(tmp) / "config")
         for name in args.apps or app_names():
             apps[name] = measure_app(name, Path(tmp) / name, set(args.tasks or []), args.rounds)
+            got = apps[name]
+            print(f"{name}: done {got['done']}/{got['tasks']}, false_completes {got['false_completes']}, "
+                  f"wrong_completes {got['wrong_completes']}", file=sys.stderr, flush=True)
     totals = summarise([row for app in apps.values() for row in app["rows"]])
     totals.pop("rows")
     totals["share"] = round(totals["seen"] / totals["targeted"], 4) if totals["targeted"] else None
     ratios = [totals["ratio"], *(app["ratio"] for app in apps.values())]
     record.update(apps=apps, totals=totals, goal_met=totals["false_completes"] == 0
-                  and all(r is not None and r <= GOAL_RATIO for r in ratios))
+                  and totals["wrong_completes"] == 0 and all(r is not None and r <= GOAL_RATIO for r in ratios))
     record["machine"] = machine_end(record["machine"])
     text = orjson.dumps(record, option=orjson.OPT_INDENT_2).decode()
     print(text)

@@ -122,6 +122,11 @@ PlanVerb = Literal["navigate", "act", "upload", "download", "wait_text", "snapsh
 LISTING_MAX_LIMIT = 500  # items per listing page
 UPLOAD_MAX_FILES = 20  # files per upload
 BLIND_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # an element's data-blind-id
+# An element as a call names it: its number in the latest listing (7) or its stable id ("b12"). One name from the
+# tool's argument to the page: the args models offer it as ``args.element`` (whatever their field is called: index,
+# id, element_id), handlers and the browser layer pass it on as ``element``, and ``numbering/locate.py`` turns it
+# into the element found (``Located``: the listed item, the page's id stamp, the frame).
+ElementRef = int | str
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,14 @@ contract, so the tool pipeline, the plan engine and ``browser/`` share one check
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
+
+from publicsuffixlist import PublicSuffixList
 
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -132,6 +136,33 @@ def origin_of(url: str) -> str:
     if ":" in host:
         host = f"[{host}]"
     return f"{scheme}://{host}" + (f":{port}" if port is not None else "")
+
+
+@functools.cache
+def _suffixes() -> PublicSuffixList:
+    return PublicSuffixList()  # the list the package ships: read once, never fetched
+
+
+def site_of(url: str) -> str:
+    """The site a URL belongs to, as browsers draw the line between sites (HTML's "schemelessly same site"): its
+    registrable domain by the Public Suffix List (``app.example.co.uk`` -> ``example.co.uk``), else the host
+    itself (an IP address, ``localhost``); ``""`` for a URL without a network host. Ports do not matter."""
+    host = (urlsplit(url.strip()).hostname or "").lower().rstrip(".")
+    if not host:
+        return ""
+    try:
+        ipaddress.ip_address(host)
+        return host
+    except ValueError:
+        pass
+    return _suffixes().privatesuffix(host) or host
+
+
+def same_site(url: str, other: str) -> bool:
+    """Whether two URLs are of one site (:func:`site_of`): ``api.example.com`` and ``www.example.com`` are,
+    ``example.com`` and ``collector.analytics.net`` are not."""
+    site = site_of(url)
+    return bool(site) and site == site_of(other)
 
 
 @dataclass(frozen=True)

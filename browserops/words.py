@@ -1,4 +1,5 @@
-"""The policy gate's vocabulary: destructive, secret-field, captcha, search, generic and injection words.
+"""The policy gate's vocabulary: destructive, secret-field, captcha, search, generic and injection words (and the
+words by which a field says it takes a comma-separated list).
 
 Alphabetic languages (EN, RU, DE, FR, ES) are matched as whole words on text that is case-folded,
 whitespace-collapsed and stripped of Latin accents (so "löschen"/"loschen", "contraseña"/"contrasena"
@@ -127,6 +128,12 @@ INJECTION_WORDS = [
 ]
 INJECTION_CJK = ["忽略之前的指令", "忽略以上", "无需确认", "已授权", "已经同意"]
 
+# -- a field that takes a list: its help text says the items are separated by commas ("A comma-separated list of
+# tags", Wagtail's; "через запятую"; "用逗号分隔"). Its typed value is then that list (the read-back of a step).
+LIST_WORDS = [r"comma\w*", r"запят\w*", r"komma\w*", r"virgules?", r"comas?", r"virgolas?", r"virgulas?",
+              r"przecink\w*"]
+LIST_CJK = ["逗号", "逗號", "カンマ", "読点", "쉼표"]
+
 
 def _fold(ch: str) -> str:
     """Drop the accents of Latin letters only (Cyrillic й must stay й)."""
@@ -165,6 +172,12 @@ CAPTCHA = WordSet(CAPTCHA_WORDS, CAPTCHA_CJK)
 INJECTION = WordSet(INJECTION_WORDS, INJECTION_CJK)
 SENSITIVE = WordSet([*SECRET_WORDS, *SENSITIVE_EXTRA_WORDS], [*SECRET_CJK, *SENSITIVE_EXTRA_CJK])
 CODE = WordSet(CODE_WORDS)
+LIST = WordSet(LIST_WORDS, LIST_CJK)
+
+
+def takes_comma_list(described: str) -> bool:
+    """Whether the words describing a field say it takes a comma-separated list (:data:`LIST`)."""
+    return bool(described) and bool(LIST.find(fold_for_words(described)))
 
 
 def sensitive_field_hints(name: str, input_type: str = "", autocomplete: str = "", inputmode: str = "") -> list[str]:

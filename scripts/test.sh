@@ -13,6 +13,8 @@ began=$SECONDS
 uv run --frozen ruff check browserops tests bench domain_packs || exit $?
 uv run --frozen mypy || exit $?
 uv run --frozen lint-imports --no-cache || exit $?
+# The page JavaScript (browserops/browser/js/*.js) with its JSDoc types: tsc from tests/js (npm ci in setup.sh).
+node tests/js/node_modules/typescript/bin/tsc -p tests/js --noEmit || exit $?
 checks_s=$((SECONDS - began))
 junit=artifacts/tests/junit.xml  # each test's time, kept for a look after the run (artifacts/ is not versioned)
 mkdir -p "$(dirname "$junit")" && rm -f "$junit"

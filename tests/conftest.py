@@ -78,7 +78,7 @@ async def session(browser_session: BrowserSession, demo_site: DemoSite) -> Brows
     browser_session.switch_to(0)
     await browser_session.context.clear_cookies()
     browser_session.take_notices()
-    browser_session.forget_state()
+    browser_session.state.forget()
     demo_site.reset()
     return browser_session
 

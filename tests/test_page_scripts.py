@@ -7,6 +7,8 @@ import ast
 import re
 from pathlib import Path
 
+from browserops.browser.scripts import LIB_PARTS, SCRIPT_PARTS, source
+
 PACKAGE = Path(__file__).resolve().parents[1] / "browserops"
 JS = PACKAGE / "browser" / "js"
 
@@ -26,7 +28,7 @@ def _declared_calls() -> list[tuple[str, str, str, str]]:
 
 
 def _functions(script: str) -> dict[str, list[str]]:
-    text = (JS / f"{script}.js").read_text(encoding="utf-8")
+    text = source(script)  # the script as it runs: a script kept in parts, all of them
     return {m.group(1): [p.strip() for p in m.group(2).split(",") if p.strip()]
             for m in re.finditer(r"^(?:async )?function (\w+)\(([^)]*)\)", text, re.MULTILINE)}
 
@@ -66,3 +68,12 @@ def test_page_javascript_runs_only_through_the_runner() -> None:
                     and node.func.attr in ("evaluate", "evaluate_handle", "evaluate_all", "add_init_script")):
                 offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert offenders == []
+
+
+def test_no_page_script_is_over_500_lines_and_every_file_is_loaded() -> None:
+    """Split by concern (the shared helpers lib_*.js, the listing's two parts): none is a dumping ground, and every
+    file is part of a script or of the helpers."""
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in JS.glob("*.js")}
+    assert {name: n for name, n in sizes.items() if n > 500} == {}
+    parts = {f"{part}.js" for parts in SCRIPT_PARTS.values() for part in parts} | {f"{p}.js" for p in LIB_PARTS}
+    assert parts <= set(sizes) and "lib.js" not in sizes

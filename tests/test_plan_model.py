@@ -255,6 +255,10 @@ def test_stale_fields_and_missing_evidence() -> None:
     assert stale_fields(plan, {**now, "amount": "11.00"}) == ["amount"]
     assert stale_fields(plan, {k: v for k, v in now.items() if k != "notes"}) == ["notes"]
     assert stale_fields(expense_plan(with_diff=False), {}) == []
+    # Issue 34 item 3: the same value as the page's language writes it is no change; another value still is.
+    assert stale_fields(plan, {**now, "amount": "10,00"}, "ru") == []
+    assert stale_fields(plan, {**now, "amount": "10,00"}, "en") == ["amount"]  # an English page: no such number
+    assert stale_fields(plan, {**now, "amount": "10,50"}, "ru") == ["amount"]
     files = [e.path for e in plan.evidence_plan if e.path]
     assert missing_evidence(plan, files) == []
     missing = missing_evidence(plan, [f for f in files if "after_submit" not in f])
@@ -263,6 +267,13 @@ def test_stale_fields_and_missing_evidence() -> None:
 
 def test_diff_entry_compute() -> None:
     assert DiffEntry.compute("f", 1, "a", "a") is None
+    # By meaning, in the page's language: a field showing the planned amount or date as the page writes it.
+    assert DiffEntry.compute("f", 1, "13\u00a0250,50", "13250.50", lang="ru") is None
+    assert DiffEntry.compute("f", 1, "02.11.2026", "2026-11-02", lang="ru") is None
+    assert DiffEntry.compute("f", 1, "2026年11月2日", "2026-11-02", lang="zh-CN") is None
+    assert DiffEntry.compute("f", 1, "13,250", "13250", lang="en") is None
+    changed = DiffEntry.compute("f", 1, "13 250,50", "13250.60", lang="ru")
+    assert changed is not None and changed.op == "~"
     assert DiffEntry.compute("f", 1, None, "") is None
     entry = DiffEntry.compute("f", 1, "", "b")
     assert entry is not None and entry.op == "+"

@@ -1,39 +1,71 @@
-"""Typed per-session state: each concern's dataclass, one instance per session, forgotten on demand."""
+"""Typed per-session state: one object with a named field per concern (browser/state/session_state.py), its resets
+said there once, made by the session and reset by the events it names — not by the tool pipeline's own hands."""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.elements import LatestListing, latest_listing
-from browserops.browser.numbering.frames import FrameRegistry
+from browserops.browser.numbering.elements import latest_listing
+from browserops.browser.state.session_state import SessionState
+from browserops.demo_site import DemoSite
+from browserops.tools.context import ToolContext
+from tests.calls import call_tool
 
 PACKAGE = Path(__file__).resolve().parents[1] / "browserops"
 
 
-def test_one_instance_per_state_class_per_session() -> None:
+def test_one_state_object_per_session_with_named_fields() -> None:
     one, other = BrowserSession(), BrowserSession()
-    registry = one.state(FrameRegistry)
-    registry.next_label = 7
-    assert one.state(FrameRegistry) is registry and one.state(FrameRegistry).next_label == 7
-    assert other.state(FrameRegistry).next_label == 1  # sessions do not share state
-    assert one.state(LatestListing).listing is None and latest_listing(one) is None
+    assert isinstance(one.state, SessionState) and one.state is not other.state
+    one.state.frames.next_label = 7
+    assert other.state.frames.next_label == 1  # sessions do not share state
+    assert one.state.listing is None and latest_listing(one) is None
+    names = {f.name for f in dataclasses.fields(SessionState)}
+    assert {"listing", "overlay", "frames", "worlds", "kept_orders", "walk_afresh", "network", "acted_at",
+            "tool_tabs", "typed_secrets", "banners", "focus_cursor", "cdp"} <= names
 
 
-def test_forget_state_starts_every_concern_afresh() -> None:
+def test_forget_starts_every_concern_afresh() -> None:
     session = BrowserSession()
-    session.state(FrameRegistry).next_label = 3
-    session.forget_state()
-    assert session.state(FrameRegistry).next_label == 1
+    session.state.frames.next_label, session.state.walk_afresh = 3, True
+    session.state.typed_secrets.add("s3cret")
+    session.state.forget()
+    assert session.state == SessionState()
 
 
-def test_no_untyped_scratch_dict_on_the_session() -> None:
-    """Nothing reads or writes session state through string keys (the old ``session.extras``)."""
-    offenders = []
+def test_nothing_keeps_session_state_outside_the_state_object() -> None:
+    """No string-keyed scratch dict (the old ``session.extras``), no bag of state classes (``session.state(Kind)``),
+    and nothing outside browser/ writes a field of it: the tool pipeline names an event, the state says what it
+    resets."""
+    calls, writes = [], []
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and node.attr == "extras":
-                offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
-    assert offenders == []
+                calls.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "state" \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "session":
+                calls.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+            if isinstance(node, ast.Assign | ast.AugAssign) and "browser" not in path.relative_to(PACKAGE).parts:
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    text = ast.unparse(target)
+                    if ".state." in text and "session" in text:
+                        writes.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {text}")
+    assert calls == [] and writes == []
     assert not hasattr(BrowserSession(), "extras")
+
+
+async def test_a_call_that_may_change_the_page_resets_what_the_state_says_a_pure_read_nothing(
+        tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    state = tool_ctx.session.state
+    assert (await call_tool("browser_navigate", tool_ctx, {"url": demo_site.base_url + "/expense"})).failed is False
+    navigated_at = state.acted_at
+    assert navigated_at is not None and state.walk_afresh is True
+    assert (await call_tool("browser_list_interactives", tool_ctx)).failed is False
+    assert state.walk_afresh is False and state.acted_at == navigated_at
+    assert (await call_tool("browser_screenshot", tool_ctx)).failed is False  # a pure read resets nothing
+    assert state.walk_afresh is False and state.acted_at == navigated_at
+    assert (await call_tool("browser_scroll", tool_ctx, {"by_y": 50})).failed is False
+    assert state.walk_afresh is True and state.acted_at is not None and state.acted_at > navigated_at

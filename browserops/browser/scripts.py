@@ -3,8 +3,9 @@
 A script file defines named functions; Python calls one of them by name through a typed call object
 (:class:`PageCall` for ``fn(args)``, :class:`ElementCall` for ``fn(el, args)``), built by the typed wrappers
 beside the scripts (``browser/js/<script>.py``), so a call and its result type are written once. Each evaluate
-wraps ``lib.js`` + ``call.js`` (the glue: JSON out, find by blind id) + the script + the call into one function
-expression, so it never depends on anything left on the page (a page cannot swap our helpers between calls).
+wraps the shared helpers (``lib_*.js``, :data:`LIB_PARTS`, split by concern) + ``call.js`` (the glue: JSON out,
+find by blind id) + the script + the call into one function expression, so it never depends on anything left on the
+page (a page cannot swap our helpers between calls).
 No JavaScript is written here, and no caller-supplied JavaScript ever goes through here: function names are the
 project's own constants, arguments travel as data. DevTools calls go through here too (:func:`run_devtools`,
 :func:`run_in_context` and its kin), so every page script lives in ``js/*.js``.
@@ -79,10 +80,29 @@ class PageScriptError(PlaywrightError):
     caller it is an evaluate that failed, as when the frame navigated mid-call."""
 
 
+# Entry scripts kept in several files (no file over 500 lines), concatenated in this order.
+SCRIPT_PARTS: dict[str, tuple[str, ...]] = {"list": ("list", "list_items"), "element": ("element", "element_choices")}
+
+
+@cache
+def _file(name: str) -> str:
+    return resources.files("browserops.browser").joinpath("js", f"{name}.js").read_text(encoding="utf-8")
+
+
 @cache
 def source(name: str) -> str:
-    """The text of ``js/<name>.js``."""
-    return resources.files("browserops.browser").joinpath("js", f"{name}.js").read_text(encoding="utf-8")
+    """The text of the script ``name``: ``js/<name>.js``, or its parts (:data:`SCRIPT_PARTS`) one after another."""
+    return "\n".join(_file(part) for part in SCRIPT_PARTS.get(name, (name,)))
+
+
+# The shared helpers, in the order they are concatenated (constants first: a const is read only once it is declared).
+LIB_PARTS = ("lib_base", "lib_names", "lib_states", "lib_guess", "lib_walk", "lib_containers", "lib_changes")
+
+
+@cache
+def lib_source() -> str:
+    """The shared helpers every script runs with, as one text."""
+    return "\n".join(source(part) for part in LIB_PARTS)
 
 
 @cache
@@ -91,7 +111,7 @@ def _script(name: str, function: str, kind: str) -> str:
     value the result's JSON text (``call.js``)."""
     if not _NAME.match(function):  # only our own constants get here; a typo must not become code
         raise ValueError(f"not a function name: {function!r}")
-    body = f"{source('lib')}\n{source('call')}\n{source(name)}\nconst args = JSON.parse(__boArgs);\n"
+    body = f"{lib_source()}\n{source('call')}\n{source(name)}\nconst args = JSON.parse(__boArgs);\n"
     if kind == "page":
         return f"(__boArgs) => {{\n{body}return __boAsJson({function}(args));\n}}"
     if kind == "found":
@@ -100,7 +120,7 @@ def _script(name: str, function: str, kind: str) -> str:
 
 
 def expression(call: PageCall[Any]) -> str:
-    """``call`` as a standalone expression (no lib.js) for ``Runtime.evaluate``; its value is the result."""
+    """``call`` as a standalone expression (no shared helpers) for ``Runtime.evaluate``; its value is the result."""
     if not _NAME.match(call.function):
         raise ValueError(f"not a function name: {call.function!r}")
     return f"(() => {{\n{source(call.script)}\nreturn {call.function}({_json(call.args)});\n}})()"
@@ -109,7 +129,7 @@ def expression(call: PageCall[Any]) -> str:
 # In our isolated worlds a script's function expression is sent once per world and kept there (a Map on the
 # world's own global, which no page script can reach): later calls send only its key and the arguments. A listing
 # script is ~70 KB; sending, parsing and compiling it on every call cost a few ms per call under load, several
-# calls per listing. Each call still runs the whole function body (lib.js's per-call state starts fresh), exactly
+# calls per listing. Each call still runs the whole function body (the helpers' per-call state starts fresh), exactly
 # as the one-off expression did. A world that does not hold the function (a new document reusing a context id)
 # answers MISSING and gets it sent again.
 MISSING = "\u0000bo:not-installed"
@@ -197,7 +217,7 @@ def _reference_body(script: str, function: str) -> str:
     object)."""
     if not _NAME.match(function):
         raise ValueError(f"not a function name: {function!r}")
-    return f"{{\n{source('lib')}\n{source(script)}\nreturn {function}(JSON.parse(__boArgs));\n}}"
+    return f"{{\n{lib_source()}\n{source(script)}\nreturn {function}(JSON.parse(__boArgs));\n}}"
 
 
 @cache
@@ -261,8 +281,8 @@ async def run_standalone(frame: Frame, text: str) -> None:
 
 
 def init_script(call: PageCall[Any]) -> str:
-    """``call`` (lib.js included) as a self-contained script that runs it once, for :func:`add_standalone`: a
-    script that installs something per document at its start; its value is not read."""
+    """``call`` (the shared helpers included) as a self-contained script that runs it once, for
+    :func:`add_standalone`: a script that installs something per document at its start; its value is not read."""
     return f"({_script(call.script, call.function, 'page')})({orjson.dumps(_json(call.args)).decode()});"
 
 

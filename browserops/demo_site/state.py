@@ -36,6 +36,7 @@ class DemoState:
     # Every request that reached /collect (the "attacker's" endpoint of the origin and injection pages):
     # {"host", "path", "query", "via"}. Empty = nothing was sent, navigated to or typed there.
     collected: list[dict[str, str]] = field(default_factory=list)
+    approvals: list[int] = field(default_factory=list)  # rows /save/rows approved by their GET link
 
     def __post_init__(self) -> None:
         # Not a dataclass field, so dataclasses.asdict()/replace() keep working.
@@ -57,6 +58,7 @@ class DemoState:
                 self.multilang,
                 self.collected,
                 self.repeated,
+                self.approvals,
             ):
                 lst.clear()
             self.variants.clear()
@@ -99,6 +101,10 @@ class DemoState:
                 if item["reference"] == reference:
                     return copy.deepcopy(item)
             return None
+
+    def record_approval(self, row: int) -> None:
+        with self._lock:
+            self.approvals.append(row)
 
     def record_payment(self, payment: dict[str, Any]) -> str:
         """Store a payment; return its id (``PAY-0001``…)."""

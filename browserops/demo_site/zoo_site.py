@@ -64,8 +64,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_POST(self) -> None:
-        """A form sent from a zoo page: read and dropped, answered with a confirmation page."""
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        """A form sent from a zoo page: kept as fields (``ZooSite.posts``: each name's values joined by commas, as a
+        test compares them), answered with a confirmation page."""
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if "urlencoded" in (self.headers.get("Content-Type") or ""):
+            fields = urllib.parse.parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+            self.server.posts.append({name: ",".join(values) for name, values in fields.items()})
         self._received()
 
     def _suggest(self) -> None:
@@ -99,6 +103,7 @@ class _Server(ThreadingHTTPServer):
 
     def __init__(self, pages_dir: Path) -> None:
         self.pages_dir = pages_dir
+        self.posts: list[dict[str, str]] = []  # the forms sent to it, in order
         super().__init__(("127.0.0.1", 0), _Handler)
 
 
@@ -118,6 +123,12 @@ class ZooSite:
 
     def url(self, page: str) -> str:
         return f"{self.base_url}/{page}.html"
+
+    @property
+    def posts(self) -> list[dict[str, str]]:
+        """The urlencoded forms its pages sent, in order (each field's values joined by commas)."""
+        assert self._server is not None, "the zoo is not started"
+        return self._server.posts
 
     def __enter__(self) -> ZooSite:
         self._server = _Server(self.pages_dir)

@@ -179,6 +179,36 @@ WIDGET_TASKS: tuple[Task, ...] = (
        set_("Loudness", "slider", 7), value="3"),
     _t("native", "covered-button", "send the report", "document.getElementById('send-out').textContent === 'yes'",
        click("Send report", "button")),
+    # Ant Design 5 in Simplified Chinese (issue 34): its selects' inputs are transparent under the shown value, its
+    # options have no role (role=option is a zero-size mirror), its buttons space two CJK characters ("确 定").
+    _t("antd", "select", "choose B级客户 as the customer level", "appState.level === 'B'",
+       choose("客户等级", "combobox", "B级客户")),
+    _t("antd", "multi-select", "tag the customer 重点 and 海外",
+       "JSON.stringify(appState.tags) === JSON.stringify(['重点', '海外'])",
+       choose("客户标签", "combobox", "重点", "海外")),
+    _t("antd", "search-select", "choose 厦门 as the city", "appState.city === '厦门'",
+       choose("所在城市", "combobox", "厦门")),
+    _t("antd", "date-picker", "set the signing date to 2026-11-02", "appState.day === '2026-11-02'",
+       type_("签约日期", "textbox", "2026-11-02"), press("签约日期", "textbox", "Enter")),
+    _t("antd", "number", "set the budget to 13250 (shown 13,250)", "appState.amount === 13250",
+       type_("年度预算", "spinbutton", "13250")),
+    _t("antd", "switch", "turn 启用 on", "appState.active === true", click("启用", "switch"), checked=False),
+    _t("antd", "popconfirm", "delete the customer and confirm", "appState.deleted === 1",
+       click("删除客户", "button"), click("确定", "button")),
+    # Element Plus 2 (Vue 3) in Simplified Chinese: its selects' inputs sit in a transparent wrapper under the
+    # placeholder, its switch's input is a zero-size box beside the drawn switch.
+    _t("element_plus", "select", "choose 包装 as the supplier type", "appState.kind === 'pack'",
+       choose("供应商类别", "combobox", "包装")),
+    _t("element_plus", "multi-select", "certify CE and FSC",
+       "JSON.stringify(appState.certs) === JSON.stringify(['CE', 'FSC'])", choose("资质认证", "combobox", "CE", "FSC")),
+    _t("element_plus", "search-select", "choose 宁波 as the city", "appState.city === '宁波'",
+       choose("所在城市", "combobox", "宁波")),
+    _t("element_plus", "date-picker", "set the start date to 2026-11-02", "appState.day === '2026-11-02'",
+       type_("合作日期", "combobox", "2026-11-02"), press("合作日期", "combobox", "Enter")),
+    _t("element_plus", "number", "order 1250", "appState.amount === 1250", type_("采购数量", "spinbutton", "1250")),
+    _t("element_plus", "switch", "turn 启用 on", "appState.active === true", click("启用", "switch"), checked=False),
+    _t("element_plus", "popconfirm", "delete the supplier and confirm", "appState.deleted === 1",
+       click("删除供应商", "button"), click("确定", "button")),
 )
 
 # The same control many times over (issue 19): which one is meant is said by what it belongs to.

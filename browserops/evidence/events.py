@@ -59,13 +59,15 @@ class StepTarget(EventModel):
 
 class SentRequest(EventModel):
     """One entry of the side-effect ledger: a request a page sent that could change a server (any method but
-    GET/HEAD/OPTIONS, a beacon, a form post, a WebSocket message), never its content."""
+    GET/HEAD/OPTIONS, a beacon, a form post, a WebSocket message; and the GET a submit navigated by, kind
+    ``navigation``), never its content."""
 
     id: int = Field(ge=1, description="Order in which the session's pages sent them.")
     method: str = Field(max_length=16, description="POST, PUT, PATCH, DELETE…; WS for a WebSocket message.")
     url: str = Field(max_length=2000, description="Origin and path; every query value, and every path segment that "
                      "holds one of the plan's input values, replaced by '…'.")
-    kind: str = Field(max_length=32, description="fetch, xhr, document (a form post), ping (sendBeacon), websocket…")
+    kind: str = Field(max_length=32, description="fetch, xhr, document (a form post), ping (sendBeacon), websocket, "
+                      "navigation (a GET the page navigated by while a submit ran)…")
     step: int | None = Field(None, ge=0, description="The plan step that was running when it left.")
     started: str
     ended: str | None = None
@@ -81,6 +83,10 @@ class SentRequest(EventModel):
         "testing nothing for whoever holds the bundle alone); never the body itself. Null: no body, or one that "
         "carries a secret.")
     body_secret: bool = Field(False, description="The body carries a secret the run entered: no digest is kept.")
+    save: bool = Field(False, description="It carried the step's change: sent by the page after the step acted, to "
+                       "the page's own site (or a form's post to its target), of a kind that carries data (a form "
+                       "post, fetch, XHR, a beacon to the own site, a WebSocket message other than a heartbeat, "
+                       "the GET a submit navigated by). The others are listed but neither make nor break the save.")
     body_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$",
                                     description="Bundles written before keyed digests: the body's plain SHA-256.")
 

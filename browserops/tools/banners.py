@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserops.browser.page.banners import BannerBudget, close_banners
+from browserops.browser.page import banners as page_banners
+from browserops.browser.page.banners import BannerBudget
 from browserops.config import Settings
-from browserops.tools.context import Tool, ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.definitions import NoArgs
-from browserops.tools.definitions import pages as defs
 
 
 def budget_from_settings(settings: Settings) -> BannerBudget:
@@ -19,16 +19,11 @@ def budget_from_settings(settings: Settings) -> BannerBudget:
     )
 
 
-async def _close_banners(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
-    report = await close_banners(ctx.session.page, budget_from_settings(ctx.settings))
+async def close_banners(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
+    report = await page_banners.close_banners(ctx.session.page, budget_from_settings(ctx.settings))
     if report.closed:
         ctx.signals.banners_closed = report.closed
     data = report.to_dict()
     if report.closed:
         data["note"] = "The page changed: list the elements again before using numbers."
     return data
-
-
-TOOLS: list[Tool[Any]] = [
-    Tool(defs.CLOSE_BANNERS, _close_banners),
-]

@@ -5,16 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from browserops.browser.page import dialogs
-from browserops.tools.context import Tool, ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.definitions import pages as defs
 
 
-async def _dialog(ctx: ToolContext, args: defs.DialogArgs) -> dict[str, Any]:
+async def dialog(ctx: ToolContext, args: defs.DialogArgs) -> dict[str, Any]:
     data = await dialogs.answer_dialog(ctx.session, args.accept, args.text)
     ctx.signals.dialog_answered = True
     return data
-
-
-TOOLS: list[Tool[Any]] = [
-    Tool(defs.DIALOG, _dialog),
-]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from browserops.browser.act import downloads
-from browserops.tools.context import Tool, ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.definitions import files as defs
 
 
@@ -18,24 +18,18 @@ def _finish(ctx: ToolContext, saved: downloads.SavedDownload, started_before: bo
     return data
 
 
-async def _click_and_wait(ctx: ToolContext, args: defs.ClickDownloadArgs) -> dict[str, Any]:
+async def click_and_wait_download(ctx: ToolContext, args: defs.ClickDownloadArgs) -> dict[str, Any]:
     timeout = ctx.settings.tool_timeout_ms
     download, before = await downloads.wait_for_download(
-        ctx.session, args.timeout_ms, trigger=lambda: downloads.click(ctx.session, args.id, timeout)
+        ctx.session, args.timeout_ms, trigger=lambda: downloads.click(ctx.session, args.element, timeout)
     )
     folder = ctx.workspace_path(ctx.settings.downloads_dir)
     saved = await downloads.save_download(download, folder, ctx.settings.download_conflict)
     return _finish(ctx, saved, before)
 
 
-async def _download_wait(ctx: ToolContext, args: defs.DownloadWaitArgs) -> dict[str, Any]:
+async def download_wait(ctx: ToolContext, args: defs.DownloadWaitArgs) -> dict[str, Any]:
     download, before = await downloads.wait_for_download(ctx.session, args.timeout_ms)
     folder = ctx.workspace_path(ctx.settings.downloads_dir)
     saved = await downloads.save_download(download, folder, ctx.settings.download_conflict)
     return _finish(ctx, saved, before)
-
-
-TOOLS: list[Tool[Any]] = [
-    Tool(defs.CLICK_AND_WAIT_DOWNLOAD, _click_and_wait),
-    Tool(defs.DOWNLOAD_WAIT, _download_wait),
-]

@@ -10,12 +10,12 @@ from browserops.browser.act import focusnav
 from browserops.browser.numbering import listing, overlay
 from browserops.browser.numbering.elements import latest_listing
 from browserops.listing_rows import format_row
-from browserops.tools.context import Tool, ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.definitions import NoArgs
 from browserops.tools.definitions import elements as defs
 
 
-async def _list(ctx: ToolContext, args: defs.ListArgs) -> dict[str, Any]:
+async def list_interactives(ctx: ToolContext, args: defs.ListArgs) -> dict[str, Any]:
     result = await listing.list_interactives(
         ctx.session, limit=args.limit or ctx.settings.list_limit, offset=args.offset, scope=args.scope,
         containers=args.containers,
@@ -27,7 +27,7 @@ async def _list(ctx: ToolContext, args: defs.ListArgs) -> dict[str, Any]:
     return data
 
 
-async def _overlay_show(ctx: ToolContext, args: defs.OverlayShowArgs) -> dict[str, Any]:
+async def overlay_show(ctx: ToolContext, args: defs.OverlayShowArgs) -> dict[str, Any]:
     current = latest_listing(ctx.session)
     data: dict[str, Any] = {}
     if current is None or current.page is not ctx.session.page:
@@ -38,11 +38,11 @@ async def _overlay_show(ctx: ToolContext, args: defs.OverlayShowArgs) -> dict[st
     return data
 
 
-async def _overlay_hide(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
+async def overlay_hide(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     return await overlay.hide_overlay(ctx.session)
 
 
-async def _find(ctx: ToolContext, args: defs.FindArgs) -> dict[str, Any]:
+async def find(ctx: ToolContext, args: defs.FindArgs) -> dict[str, Any]:
     found = await listing.find_elements(ctx.session, text=args.text, role=args.role, limit=args.limit,
                                         offset=args.offset, within=args.within)
     matches = [item.to_dict() for item in found.listing.items]
@@ -62,19 +62,9 @@ async def _find(ctx: ToolContext, args: defs.FindArgs) -> dict[str, Any]:
     return data
 
 
-async def _focus_next(ctx: ToolContext, args: defs.FocusArgs) -> dict[str, Any]:
+async def focus_next(ctx: ToolContext, args: defs.FocusArgs) -> dict[str, Any]:
     return await focusnav.move_focus(ctx.session, args.role, +1)
 
 
-async def _focus_prev(ctx: ToolContext, args: defs.FocusArgs) -> dict[str, Any]:
+async def focus_prev(ctx: ToolContext, args: defs.FocusArgs) -> dict[str, Any]:
     return await focusnav.move_focus(ctx.session, args.role, -1)
-
-
-TOOLS: list[Tool[Any]] = [
-    Tool(defs.LIST_INTERACTIVES, _list),
-    Tool(defs.OVERLAY_SHOW, _overlay_show),
-    Tool(defs.OVERLAY_HIDE, _overlay_hide),
-    Tool(defs.FIND, _find),
-    Tool(defs.FOCUS_NEXT, _focus_next),
-    Tool(defs.FOCUS_PREV, _focus_prev),
-]

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -41,16 +40,6 @@ from browserops.tools.definitions import get_definition
 from browserops.tools.definitions.acting import action_word
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class BannerSpending:
-    """Which domains had their first listing, the ms spent closing banners per document, and the documents where
-    a click of the closer was followed by a navigation (never touched again)."""
-
-    domains_seen: set[str] = field(default_factory=set)
-    spent: dict[str, float] = field(default_factory=dict)  # document key -> ms
-    stopped: set[str] = field(default_factory=set)  # document keys
 
 
 def _skip(reason: str) -> dict[str, Any]:
@@ -115,11 +104,11 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
     if blocking_dialog(session) is not None or any(d.page is page for d in session.dialogs):
         return _skip("a dialog is open")
     doc_key = f"{id(page)}:{page.url.split('#', 1)[0]}"
-    stopped = session.state(BannerSpending).stopped
+    stopped = session.state.banners.stopped
     if doc_key in stopped:
         return _skip("the banner closer stopped on this page (a click of it was followed by a navigation)")
     host = urlsplit(page.url).hostname or ""
-    seen = session.state(BannerSpending).domains_seen
+    seen = session.state.banners.domains_seen
     if trigger == "listing":
         if not host or host in seen:
             return _skip("not the first listing on this domain")
@@ -128,7 +117,7 @@ async def after_action(ctx: ToolContext, tool_name: str, result: ToolResult,
         seen.add(host)
 
     full = budget_from_settings(settings)
-    spent = session.state(BannerSpending).spent
+    spent = session.state.banners.spent
     if trigger == "document":
         spent[doc_key] = 0.0
         budget = full

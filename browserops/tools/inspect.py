@@ -7,20 +7,14 @@ from typing import Any
 
 from browserops.browser.page.element_info import inspect_element
 from browserops.browser.page.form_check import form_problems
-from browserops.tools.context import Tool, ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.definitions import elements as defs
 
 
-async def _inspect(ctx: ToolContext, args: defs.InspectArgs) -> dict[str, Any]:
-    return await inspect_element(ctx.session, args.id, max_chars=args.max_chars)
+async def inspect(ctx: ToolContext, args: defs.InspectArgs) -> dict[str, Any]:
+    return await inspect_element(ctx.session, args.element, max_chars=args.max_chars)
 
 
-async def _form_check(ctx: ToolContext, args: defs.FormCheckArgs) -> dict[str, Any]:
-    problems = await form_problems(ctx.session, args.id)
+async def form_check(ctx: ToolContext, args: defs.FormCheckArgs) -> dict[str, Any]:
+    problems = await form_problems(ctx.session, args.element)
     return {"problems": problems, "valid": not problems}
-
-
-TOOLS: list[Tool[Any]] = [
-    Tool(defs.INSPECT, _inspect),
-    Tool(defs.FORM_CHECK, _form_check),
-]

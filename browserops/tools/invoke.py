@@ -7,14 +7,13 @@ import asyncio
 import logging
 import time
 from collections.abc import Mapping
+from contextlib import nullcontext
 from typing import Any
 
 from pydantic import ValidationError
 
 from browserops.browser.errors import browser_errors
-from browserops.browser.numbering.listing import forget_kept_walks
 from browserops.browser.page.dialogs import DIALOG_GRACE_S, check_no_dialog, run_watching_dialogs
-from browserops.browser.page.waiting import note_act
 from browserops.contract import BrowserOpsError, ErrorCode, ToolResult, error, ok
 from browserops.tools.context import Signals, Tool, ToolContext
 from browserops.tools.definitions import describe_validation_error
@@ -59,18 +58,14 @@ async def invoke(tool: Tool[Any], ctx: ToolContext, raw_args: Mapping[str, Any] 
                 raise BrowserOpsError(ErrorCode.CRASHED, "The browser is not running.")
             if not definition.dialog_safe:
                 check_no_dialog(ctx.session)
-            if not definition.traits.pure_read:  # a settle after it counts its DOM-quiet window from here at most
-                note_act(ctx.session, started)
             work = tool.handler(ctx, args) if definition.dialog_safe else run_watching_dialogs(
                 ctx.session, tool.handler(ctx, args), grace_s=0.0 if dialog_announced else DIALOG_GRACE_S)
-            try:
+            # What a call that may change the page resets is the session state's to say (page_may_change).
+            with nullcontext() if definition.traits.pure_read else ctx.session.state.page_may_change(started):
                 # Bounded by the call's timeout, and ended at once when the browser dies under it (some Playwright
                 # calls are never answered then).
                 data = await asyncio.wait_for(ctx.session.until_lost(work, f"running {definition.name}"),
                                               timeout=timeout_ms / 1000)
-            finally:
-                if not definition.traits.pure_read:  # done or not, the page may have changed: the next listing
-                    forget_kept_walks(ctx.session)  # walks it afresh (a listing inside this call came before)
         result = ok(data)
     except BrowserOpsError as exc:
         result = error(exc.code, exc.message, exc.details or None)

@@ -6,12 +6,12 @@ from typing import Any
 
 from browserops.browser.numbering import worlds
 from browserops.browser.page import navigation, waiting
-from browserops.tools.context import Tool, ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.definitions import NoArgs
 from browserops.tools.definitions import pages as defs
 
 
-async def _navigate(ctx: ToolContext, args: defs.NavigateArgs) -> dict[str, Any]:
+async def navigate(ctx: ToolContext, args: defs.NavigateArgs) -> dict[str, Any]:
     waiting.track_network(ctx.session)  # so browser_wait(network_idle) counts this page's requests from the start
     await waiting.start_quiet_clock(ctx.session)  # each document it opens knows when it last changed
     await worlds.prepare_worlds(ctx.session, ctx.session.page)  # its first listing then finds our world made
@@ -20,27 +20,19 @@ async def _navigate(ctx: ToolContext, args: defs.NavigateArgs) -> dict[str, Any]
     return data
 
 
-async def _back(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
+async def back(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     data = await navigation.back(ctx.session.page, ctx.settings.navigation_timeout_ms)
     ctx.signals.navigated = True
     return data
 
 
-async def _forward(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
+async def forward(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     data = await navigation.forward(ctx.session.page, ctx.settings.navigation_timeout_ms)
     ctx.signals.navigated = True
     return data
 
 
-async def _reload(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
+async def reload(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     data = await navigation.reload(ctx.session.page, ctx.settings.navigation_timeout_ms)
     ctx.signals.navigated = True
     return data
-
-
-TOOLS: list[Tool[Any]] = [
-    Tool(defs.NAVIGATE, _navigate),
-    Tool(defs.BACK, _back),
-    Tool(defs.FORWARD, _forward),
-    Tool(defs.RELOAD, _reload),
-]

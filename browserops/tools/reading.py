@@ -11,7 +11,7 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering import changes, listing, overlay
 from browserops.browser.page import reading
 from browserops.browser.page.navigation import page_info
-from browserops.tools.context import Tool, ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.definitions import reading as defs
 
 _counter = itertools.count(1)
@@ -24,13 +24,13 @@ def screenshot_path(ctx: ToolContext, tag: str = "") -> Path:
     return ctx.workspace_path(ctx.settings.screenshots_dir) / name
 
 
-async def _extract(ctx: ToolContext, args: defs.ExtractArgs) -> dict[str, Any]:
+async def extract(ctx: ToolContext, args: defs.ExtractArgs) -> dict[str, Any]:
     if args.mode == "text":
         return await reading.page_text(ctx.session, offset=args.offset, max_chars=args.max_chars)
     return await reading.summary(ctx.session)
 
 
-async def _snapshot(ctx: ToolContext, args: defs.SnapshotArgs) -> dict[str, Any]:
+async def snapshot(ctx: ToolContext, args: defs.SnapshotArgs) -> dict[str, Any]:
     yaml = await reading.aria_snapshot(ctx.session.page, timeout_ms=ctx.settings.tool_timeout_ms, session=ctx.session)
     data: dict[str, Any] = {"snapshot": yaml[: args.max_chars], "chars": len(yaml)}
     if len(yaml) > args.max_chars:
@@ -43,13 +43,13 @@ def _fast(ctx: ToolContext) -> BrowserSession | None:
     return ctx.session if ctx.settings.fast_screenshots else None
 
 
-async def _screenshot(ctx: ToolContext, args: defs.ScreenshotArgs) -> dict[str, Any]:
+async def screenshot(ctx: ToolContext, args: defs.ScreenshotArgs) -> dict[str, Any]:
     path = screenshot_path(ctx)
     return await reading.screenshot(ctx.session.page, path, full_page=args.full_page,
                                     timeout_ms=ctx.settings.tool_timeout_ms, session=_fast(ctx), redact=ctx.session)
 
 
-async def _observe(ctx: ToolContext, args: defs.ObserveArgs) -> dict[str, Any]:
+async def observe(ctx: ToolContext, args: defs.ObserveArgs) -> dict[str, Any]:
     session = ctx.session
     notices = session.take_notices()
     if args.if_changed and not notices:
@@ -69,11 +69,3 @@ async def _observe(ctx: ToolContext, args: defs.ObserveArgs) -> dict[str, Any]:
         data["notices"] = notices
     await changes.arm(session)  # the next if_changed observation compares against this one
     return data
-
-
-TOOLS: list[Tool[Any]] = [
-    Tool(defs.EXTRACT, _extract),
-    Tool(defs.SNAPSHOT, _snapshot),
-    Tool(defs.SCREENSHOT, _screenshot),
-    Tool(defs.OBSERVE, _observe),
-]

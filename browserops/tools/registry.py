@@ -1,34 +1,26 @@
-"""The catalogue at run time: every definition bound to its handler. The front doors' runners run tools from
-here; who only needs to know the tools (MCP listing, the model's schemas, the policy, the plan) reads
-``browserops.tools.definitions`` instead and loads no browser."""
+"""The catalogue at run time: every definition bound to the handler its ``handler`` reference names. The front
+doors' runners run tools from here; who only needs to know the tools (MCP listing, the model's schemas, the policy,
+the plan) reads ``browserops.tools.definitions`` instead and loads no browser."""
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
-from browserops.tools import (
-    actions,
-    banners,
-    dialogs,
-    downloads,
-    elements,
-    inspect,
-    navigation,
-    reading,
-    tabs,
-    uploads,
-    waiting,
-)
-from browserops.tools.context import Tool
+from browserops.tools.context import Handler, Tool
 from browserops.tools.definitions import ALIASES, DEFINITIONS, ToolDef
+from browserops.tools.references import resolve
 
-_MODULES = (navigation, waiting, elements, actions, reading, tabs, downloads, uploads, dialogs, banners, inspect)
-_BOUND: dict[str, Tool[Any]] = {tool.name: tool for module in _MODULES for tool in module.TOOLS}
-if set(_BOUND) != set(DEFINITIONS):
-    raise RuntimeError(f"tools without a handler or handlers without a definition: "
-                       f"{sorted(set(_BOUND) ^ set(DEFINITIONS))}")
+
+def _handler(definition: ToolDef[Any]) -> Handler[Any]:
+    handler = resolve(definition.handler)
+    if not inspect.iscoroutinefunction(handler):
+        raise RuntimeError(f"{definition.name}: {definition.handler} is not an async function")
+    return handler  # type: ignore[no-any-return]
+
+
 # In the definitions' order (the order MCP lists them in).
-CATALOGUE: dict[str, Tool[Any]] = {name: _BOUND[name] for name in DEFINITIONS}
+CATALOGUE: dict[str, Tool[Any]] = {name: Tool(d, _handler(d)) for name, d in DEFINITIONS.items()}
 
 
 def all_tools() -> list[ToolDef[Any]]:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from browserops.browser.page import waiting
-from browserops.tools.context import Tool, ToolContext
+from browserops.tools.context import ToolContext
 from browserops.tools.definitions import pages as defs
 
 
-async def _wait(ctx: ToolContext, args: defs.WaitArgs) -> dict[str, Any]:
+async def wait(ctx: ToolContext, args: defs.WaitArgs) -> dict[str, Any]:
     return await waiting.wait(
         ctx.session,
-        target=args.selector,
+        element=args.element,
         state=args.state,
         network_idle=args.network_idle,
         ms=args.ms,
@@ -21,8 +21,3 @@ async def _wait(ctx: ToolContext, args: defs.WaitArgs) -> dict[str, Any]:
         timeout_ms=args.timeout_ms,
         quiet_ms=args.quiet_ms or ctx.settings.dom_quiet_ms,
     )
-
-
-TOOLS: list[Tool[Any]] = [
-    Tool(defs.WAIT, _wait),
-]

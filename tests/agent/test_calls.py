@@ -161,7 +161,7 @@ def test_works_for_any_registered_tool() -> None:
     async def handler(ctx: Any, args: Args) -> dict[str, Any]:
         return {}
 
-    extra = ToolDef(name="browser_overlay_act", args=Args, description="d",
+    extra = ToolDef(name="browser_overlay_act", args=Args, description="d", handler="tests.agent.test_calls:handler",
                     traits=ToolTraits(side_effect=SideEffect.BROWSER_ACT))
     tools = {s.name: s for s in model_tools(catalogue_specs([extra]))}
     call = parse_turn(text_turn('function_call: name=browser_overlay_act args={"index": 3}'), tools)

@@ -61,7 +61,7 @@ def _crashing_tool(side_effect: SideEffect, calls: list[str]) -> Tool[Any]:
             raise BrowserOpsError(ErrorCode.CRASHED, "The browser has crashed.")
         return {"url": ctx.session.page.url}
 
-    return Tool(ToolDef(name="browser_probe", args=NoArgs, description="test",
+    return Tool(ToolDef(name="browser_probe", args=NoArgs, description="test", handler="(bound below)",
                         traits=ToolTraits(side_effect=side_effect)), handler)
 
 

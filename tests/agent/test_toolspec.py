@@ -65,7 +65,8 @@ async def _handler(ctx: Any, args: RichArgs) -> dict[str, Any]:
 
 
 def test_enums_and_nested_models_are_inlined() -> None:
-    spec = spec_from_def(ToolDef("browser_rich", RichArgs, "Rich.", ToolTraits(side_effect=SideEffect.BROWSER_ACT)))
+    spec = spec_from_def(ToolDef("browser_rich", RichArgs, "Rich.", "(not run)",
+                                 ToolTraits(side_effect=SideEffect.BROWSER_ACT)))
     schema = spec.input_schema
     assert "$defs" not in schema and "$ref" not in str(schema)
     assert schema["properties"]["action"]["enum"] == ["click", "type"]

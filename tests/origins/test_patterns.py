@@ -8,7 +8,7 @@ import pytest
 
 from browserops.config import load_settings
 from browserops.contract import BrowserOpsError, ErrorCode
-from browserops.origins import OriginRules, origin_of
+from browserops.origins import OriginRules, origin_of, same_site
 
 
 @pytest.mark.parametrize(("pattern", "url", "allowed"), [
@@ -56,3 +56,16 @@ def test_settings_take_lists_from_env_and_refuse_bad_patterns(tmp_path: Path) ->
         with pytest.raises(BrowserOpsError) as caught:
             load_settings(tmp_path, env={}, overrides={"blocked_origins": bad})
         assert caught.value.code is ErrorCode.CONFIG_INVALID and "blocked_origins" in caught.value.message
+
+
+@pytest.mark.parametrize(("url", "other", "same"), [
+    ("https://www.example.com/save", "https://api.example.com/v1/orders", True),  # one registrable domain
+    ("https://app.example.co.uk/", "https://cdn.example.co.uk/x", True),  # a two-label public suffix
+    ("https://example.com/", "https://collector.analytics.net/b", False),  # an analytics site
+    ("https://alice.github.io/", "https://bob.github.io/", False),  # a private suffix: two sites
+    ("http://127.0.0.1:8000/a", "http://127.0.0.1:9000/b", True),  # ports do not make sites
+    ("http://127.0.0.1:8000/a", "http://localhost:8000/b", False),  # two loopback names are two sites
+    ("about:blank", "about:blank", False),  # no network host: no site
+])
+def test_same_site_draws_the_line_browsers_draw(url: str, other: str, same: bool) -> None:
+    assert same_site(url, other) is same

@@ -64,3 +64,15 @@ def test_the_run_refuses_an_export_that_came_to_send_a_change(site: DemoSite, wo
     assert code == 1 and run["code"] == "BROWSER_EXPORT_UNSAFE", (run, err)
     assert "POST" in run["error"] and "/statements/archive" in run["error"], run
     assert [r for r in request_log(site.base_url)[before:] if r["method"] not in SAFE] == []
+
+
+def test_an_export_that_posts_a_second_later_is_refused_by_prepare(site: DemoSite, workspace: Path) -> None:
+    """The change is sent from a timer the click set, after the page has gone quiet: still the export's."""
+    post(site.base_url, "/__variant", {"name": "statements_export", "value": "delayed"})
+    steps = write_steps(workspace, "export.yaml", {"title": "Statements", "startUrl": "/statements",
+                                                   "steps": [_export("link", "2026-01 CSV", "jan.csv")]})
+    before = len(request_log(site.base_url))
+    code, refused, err = cli_json(workspace, "prepare", "--steps", str(steps), "--base-url", site.base_url)
+    assert code == 1 and refused["code"] == "BROWSER_EXPORT_UNSAFE", (refused, err)
+    assert "/statements/archive" in refused["error"], refused
+    assert [r for r in request_log(site.base_url)[before:] if r["method"] not in SAFE] == []

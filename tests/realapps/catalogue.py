@@ -49,6 +49,7 @@ class Attempt:
     unsafe_during_prepare: list[str]
     prepare_s: float
     run_s: float
+    saved_something: bool = False  # after a complete whose check failed: the database is no longer as seeded
 
     @property
     def done(self) -> bool:
@@ -56,7 +57,14 @@ class Attempt:
 
     @property
     def false_complete(self) -> bool:
-        return self.completed and self.check_error is not None
+        """The run said complete (and verify passed), and nothing of the change is in the database."""
+        return self.completed and self.check_error is not None and not self.saved_something
+
+    @property
+    def wrong_complete(self) -> bool:
+        """The run said complete, and the database holds something other than the plan's values (the task's check
+        compares every field the plan set): a wrong value saved, which a person would believe (issue 35 item 5)."""
+        return self.completed and self.check_error is not None and self.saved_something
 
 
 def targeted_steps(steps: Path) -> int:
@@ -111,13 +119,26 @@ class CatalogueTask:
                 if error is None and self.raw.check_bundle is not None and out.bundle is not None:
                     error = _check(lambda: self.raw.check_bundle(app, out.bundle))
             return Attempt(self.name, out.prepare_code in (0, 2), completed, error, out.failure(),
-                           _bundle_of(out.prepare), out.prepare_requests.unsafe, out.prepare_s, out.run_s)
+                           _bundle_of(out.prepare), out.prepare_requests.unsafe, out.prepare_s, out.run_s,
+                           saved_something=error is not None and self.saved_something(app))
         old = corpus.drive(app, self.raw, work / "ws", where)
         completed = old.completed and old.verify_code == 0
         error = _check(lambda: self.raw.check(app, old.exports)) if completed else None
         return Attempt(self.name, old.prepare_code == 2, completed, error,
                        None if old.failure() is None else old.describe(), _bundle_of(old.prepare),
-                       [f"{m} {p} {s}" for m, p, s in old.unsafe_during_prepare], old.prepare_s, old.run_s)
+                       [f"{m} {p} {s}" for m, p, s in old.unsafe_during_prepare], old.prepare_s, old.run_s,
+                       saved_something=error is not None and self.saved_something(app))
+
+    def unchanged(self, app: RunningApp) -> None:
+        """The app's own check that its database is as seeded."""
+        if self.modern:
+            self.tasks.check_unchanged(app)
+        else:
+            self.tasks.check_nothing_saved(app, [])
+
+    def saved_something(self, app: RunningApp) -> bool:
+        """Whether the database is no longer as seeded (tells a wrong complete from a false one)."""
+        return _check(lambda: self.unchanged(app)) is not None
 
     def profile_for(self, work: Path, profile: Path | None) -> Path | None:
         """The app's signed-in profile, or a fresh one under ``work`` for a task that signs in itself."""
@@ -142,13 +163,13 @@ class CatalogueTask:
         if self.modern:
             out = twophase.two_phase(work / "ws", app, self.raw, profile=where)
             if self.known_gap is None:
-                corpus_checks.assert_done(app, self.raw, out)
+                corpus_checks.assert_done(app, self.raw, out, self.tasks.check_unchanged)
             else:
                 corpus_checks.assert_gap_holds(app, self.raw, out, self.known_gap, self.tasks.check_unchanged)
             return
         old = corpus.drive(app, self.raw, work / "ws", where)
         if self.known_gap is None:
-            corpus.assert_done(app, self.raw, old)
+            corpus.assert_done(app, self.raw, old, lambda a: self.tasks.check_nothing_saved(a, []))
             return
         corpus.assert_gap_holds(app, self.raw, old, self.known_gap)
         if old.run_code is not None and not old.completed:

@@ -31,6 +31,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from browserops.cli import cli
+from tests.realapps.corpus_checks import complete_kind
 from tests.realapps.harness import RunningApp
 from tests.realapps.twophase import ledger_is_log, run_ledger
 
@@ -197,9 +198,11 @@ def drive(app: RunningApp, task: Task, workspace: Path, profile: Path | None) ->
     return outcome
 
 
-def assert_done(app: RunningApp, task: Task, outcome: Outcome) -> None:
+def assert_done(app: RunningApp, task: Task, outcome: Outcome,
+                unchanged: Callable[[RunningApp], None] | None = None) -> None:
     """The task went through and the database has exactly its change; a run that said complete while the
-    database lacks the change is called out as a false complete."""
+    database lacks the change is called out as a false complete, one that saved other values than the plan's as a
+    wrong complete (``unchanged``: the app's check that the database is as seeded)."""
     assert not outcome.unsafe_during_prepare, f"prepare sent unsafe requests: {outcome.unsafe_during_prepare}"
     assert outcome.failure() is None, outcome.describe() + server_errors(app)
     assert outcome.completed and outcome.verify_code == 0, outcome.run
@@ -211,7 +214,8 @@ def assert_done(app: RunningApp, task: Task, outcome: Outcome) -> None:
     try:
         task.check(app, outcome.exports)
     except AssertionError as exc:
-        raise AssertionError(f"FALSE COMPLETE: the run of {task.name} said complete, but {exc}") from exc
+        kind = complete_kind(lambda: unchanged(app)) if unchanged is not None else "FALSE COMPLETE"
+        raise AssertionError(f"{kind}: the run of {task.name} said complete, but {exc}") from exc
 
 
 def assert_gap_holds(app: RunningApp, task: Task, outcome: Outcome, gap: str) -> None:

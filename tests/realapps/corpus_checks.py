@@ -3,7 +3,8 @@
 
 A known gap is written ``<phase> <CODE> [at step N]: <message excerpt> — <why>``: phase ``prepare``, ``run``,
 ``verify`` or ``next-prepare``, CODE a ``BROWSER_*`` code, or ``complete`` for a false complete (the run said
-complete and evidence verify passed, while the database lacks the change).
+complete and evidence verify passed, while the database lacks the change). A run that said complete while the
+database holds something other than the plan's values is a *wrong* complete (:func:`complete_kind`).
 """
 
 from __future__ import annotations
@@ -53,12 +54,27 @@ def _check_fails(task: CorpusTask, app: RunningApp) -> str | None:
     return None
 
 
-def assert_done(app: RunningApp, task: CorpusTask, outcome: Outcome) -> None:
-    """The task went through both phases and the app's database holds exactly its change."""
+def complete_kind(unchanged: Callable[[], None]) -> str:
+    """What a run that said complete while the task's check fails did (issue 35 item 5): ``FALSE COMPLETE`` when the
+    database is as seeded (nothing was saved), ``WRONG COMPLETE`` when something was saved, but not exactly the
+    plan's values (the check compares every field the plan set)."""
+    try:
+        unchanged()
+    except AssertionError:
+        return "WRONG COMPLETE"
+    return "FALSE COMPLETE"
+
+
+def assert_done(app: RunningApp, task: CorpusTask, outcome: Outcome,
+                unchanged: Callable[[RunningApp], None] | None = None) -> None:
+    """The task went through both phases and the app's database holds exactly its change (``unchanged``: the app's
+    check that the database is as seeded, which tells a false complete from a wrong one)."""
     assert_prepare_was_read_only(outcome)
     if outcome.run_complete:
         missing = _check_fails(task, app)
-        assert missing is None, f"FALSE COMPLETE: the run said complete but the database says: {missing}"
+        kind = complete_kind(lambda: unchanged(app)) if missing is not None and unchanged is not None else \
+            "FALSE COMPLETE"
+        assert missing is None, f"{kind}: the run said complete but the database says: {missing}"
     assert outcome.failure() is None, outcome.describe()
     task.check(app)
     assert_ledger_is_the_log(outcome)

@@ -104,7 +104,7 @@ class _Opener:
                     with contextlib.suppress(Exception):
                         await old.close()
             self.session.take_notices()
-        self.session.forget_state()  # every page is a first visit: the full budget, as in real use
+        self.session.state.forget()  # every page is a first visit: the full budget, as in real use
         result = await self.runner.call("browser_navigate", {"url": url})
         data = dict(result.get("data") or {})
         await self.session.ensure_alive()

@@ -8,11 +8,11 @@ from typing import Any
 
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.elements import Listing
 from browserops.browser.numbering.frames import visible_frames
 from browserops.browser.numbering.isolated import frame_worlds
 from browserops.browser.numbering.listing import list_interactives
 from browserops.browser.numbering.worlds import page_worlds, prepare_worlds
+from browserops.browser.state.listing import Listing
 from browserops.demo_site import DemoSite
 
 _NESTED = ("<div style='padding:13px;border:4px solid red;height:1400px'>"

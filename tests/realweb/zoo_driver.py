@@ -38,8 +38,13 @@ class Outcome:
     errors: list[str] = field(default_factory=list)
 
 
+_CJK_GAP = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]) (?=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff])")
+
+
 def norm(text: str | None) -> str:
-    return " ".join((text or "").split()).casefold()
+    """A name as a person reads it (both sides alike): spacing collapsed, case folded, and no space between two CJK
+    characters (antd writes the button 确定 "确 定")."""
+    return _CJK_GAP.sub("", " ".join((text or "").split()).casefold())
 
 
 def rank(role: str | None, name: str | None, step: Step) -> int:

@@ -1,4 +1,4 @@
-"""A new action word is one entry in ACTION_WORDS plus its browser call: the args model, the policy gate, the MCP
+"""A new action word is one entry in ACTION_WORDS naming its browser call: the args model, the policy gate, the MCP
 schema and the runner follow it without another edit (docs/design.md §3.5)."""
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from browserops.demo_site import DemoSite
 from browserops.mcp_server import BrowserOpsMCP, build_server
 from browserops.plan.steps import Kind, Step, StepFile
 from browserops.policy import TargetInfo, Verdict, classify
-from browserops.tools import actions
 from browserops.tools.context import ToolContext
 from browserops.tools.definitions import get_definition
 from browserops.tools.definitions.acting import ACTION_WORDS, ActionWord
@@ -30,23 +29,30 @@ SAVE = TargetInfo(role="button", name="Save draft")
 DELETE = TargetInfo(role="button", name="Delete account")
 
 
+WIGGLED: list[Any] = []  # what the fake word's browser call was given
+WIGGLE_CALL = "tests.tools.test_action_words:wiggle_call"
+
+
+async def _record(element: int | str, text: str) -> dict[str, Any]:
+    WIGGLED.append((element, text))
+    return {"wiggled": element, "text_length": len(text)}
+
+
+def wiggle_call(session: BrowserSession, element: int | str, text: str, submit: bool, timeout_ms: int
+                ) -> Awaitable[dict[str, Any]]:
+    """The fake word's browser call, named by its ActionWord as any word's is."""
+    return _record(element, text)
+
+
 @pytest.fixture
 def wiggle(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """The fake word "wiggle": it only types (commits nothing by itself), takes text, and calls a recorder."""
-    seen: list[Any] = []
-
-    async def record(target: int | str, text: str) -> dict[str, Any]:
-        seen.append((target, text))
-        return {"wiggled": target, "text_length": len(text)}
-
-    def call(session: BrowserSession, target: int | str, text: str, submit: bool, timeout: int
-             ) -> Awaitable[dict[str, Any]]:
-        return record(target, text)
-
-    monkeypatch.setitem(ACTION_WORDS, "wiggle", ActionWord("wiggle", "move the element a little", commits="type",
+    """The fake word "wiggle": it only types (commits nothing by itself), takes text, and calls a recorder — one
+    table entry naming its browser call, nothing else."""
+    WIGGLED.clear()
+    monkeypatch.setitem(ACTION_WORDS, "wiggle", ActionWord("wiggle", WIGGLE_CALL,
+                                                           "move the element a little", commits="type",
                                                            text="required", text_hint="how far"))
-    monkeypatch.setitem(actions.WORD_CALLS, "wiggle", call)
-    return seen
+    return WIGGLED
 
 
 def test_the_args_model_and_the_policy_follow_a_new_word(wiggle: list[Any]) -> None:
@@ -58,7 +64,7 @@ def test_the_args_model_and_the_policy_follow_a_new_word(wiggle: list[Any]) -> N
     assert classify("browser_overlay_act", {"index": 3, "action": "click"}, DELETE, traits).verdict \
         is Verdict.CONFIRM
     # Made to activate instead, the same call is judged as a click.
-    ACTION_WORDS["wiggle"] = ActionWord("wiggle", commits="activate")
+    ACTION_WORDS["wiggle"] = ActionWord("wiggle", WIGGLE_CALL, commits="activate")
     assert classify("browser_overlay_act", {"index": 3, "action": "wiggle"}, DELETE, traits).verdict \
         is Verdict.CONFIRM
     assert classify("browser_overlay_act", {"index": 3, "action": "wiggle"}, SAVE, traits).allowed
@@ -108,7 +114,8 @@ def test_a_step_file_takes_the_new_word(wiggle: list[Any]) -> None:
     assert "wiggle" in action["anyOf"][0]["enum"] and "click" in action["anyOf"][0]["enum"]
     with pytest.raises(ValueError, match=r"'twirl' is not an action \(use navigate, .*, press, wiggle\)"):
         Step.model_validate({"action": "twirl", "target": {"role": "button", "names": ["Go"]}})
-    ACTION_WORDS["wiggle"] = ActionWord("wiggle", commits="activate")  # a word that activates is a click step
+    # A word that activates is a click step.
+    ACTION_WORDS["wiggle"] = ActionWord("wiggle", WIGGLE_CALL, commits="activate")
     clicky = Step.model_validate({"action": "wiggle", "target": {"role": "button", "names": ["Go"]}})
     assert clicky.kind is Kind.ACT and clicky.activates
 

@@ -12,7 +12,7 @@ from browserops.tools.context import ToolContext
 from browserops.tools.runner import MCP, ToolRunner
 from tests.tools.helpers import by_name, listed, open_page
 
-HANDLER = "browserops.tools.actions._overlay_act"
+HANDLER = "browserops.tools.actions.overlay_act"
 RUNNER = "browserops.tools.runner.ToolRunner.call"
 SPAWNERS = ("wait_for", "ensure_future", "create_task")  # asyncio calls that run a coroutine in a task of its own
 

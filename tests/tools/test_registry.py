@@ -164,3 +164,23 @@ def test_any_arguments_give_the_contract_never_an_exception(name: str, data: st.
         assert all(isinstance(f, str) for f in result["data"]["fields"])
     else:
         assert result["code"] in ("BROWSER_CRASHED", "BROWSER_INVALID_ARGS", "BROWSER_STALE_INDEX"), result
+
+
+def test_each_tools_handler_is_the_function_its_definition_names() -> None:
+    """A reader follows a definition's ``handler`` (module:function) to the code that runs it, and an action word's
+    ``call`` to its browser call: no table in between (the function is named as the tool, less ``browser_``)."""
+    import inspect
+    import typing
+
+    from browserops.tools.definitions.acting import ACTION_WORDS
+    from browserops.tools.references import resolve
+    from browserops.tools.registry import bound_tools
+
+    for tool in bound_tools():
+        module, _, function = tool.definition.handler.partition(":")
+        assert module.startswith("browserops.tools.") and function == tool.name.removeprefix("browser_"), tool.name
+        assert tool.handler is resolve(tool.definition.handler) and inspect.iscoroutinefunction(tool.handler)
+        hints = typing.get_type_hints(tool.handler)
+        assert hints["args"] is tool.definition.args, tool.name
+    for word in ACTION_WORDS.values():
+        assert callable(resolve(word.call)) and (word.options_call is None or callable(resolve(word.options_call)))

@@ -11,6 +11,7 @@ import pytest
 from browserops.browser.numbering.listing import list_interactives
 from browserops.browser.page import waiting
 from browserops.browser.page.user_watch import UserWatch
+from browserops.browser.state import network
 from browserops.demo_site import DemoSite
 from browserops.tools.context import ToolContext
 from tests.tools.helpers import by_name, fails, listed, ok, open_page
@@ -48,7 +49,7 @@ async def test_settled_waits_for_the_pages_data_not_its_long_poll_or_images(
         tool_ctx: ToolContext, demo_site: DemoSite, monkeypatch: pytest.MonkeyPatch) -> None:
     """state=settled waits for the fetch whose answer the page shows, not for an image still loading nor for a
     request in flight longer than LONG_LIVED_S (a long poll; shortened here so the test stays quick)."""
-    monkeypatch.setattr(waiting, "LONG_LIVED_S", 2.0)
+    monkeypatch.setattr(network, "LONG_LIVED_S", 2.0)
     await open_page(tool_ctx, demo_site.base_url + "/expense")
     started = time.monotonic()
     await tool_ctx.session.page.evaluate("""(base) => {
@@ -305,7 +306,7 @@ async def test_the_quiet_clock_is_added_to_a_context_once_even_when_the_session_
     monkeypatch.setattr(waiting.scripts, "add_standalone", counted)
     session = tool_ctx.session
     for _ in range(3):
-        session.forget_state()
+        session.state.forget()
         await open_page(tool_ctx, demo_site.base_url + "/expense")
         assert await session.page.evaluate("() => !!window[Symbol.for('browserops.state')].clock")
     assert added in ([], [session.context]), added  # once for this context (or by an earlier test), never again

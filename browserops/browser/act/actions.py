@@ -34,16 +34,16 @@ from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.isolated import frame_worlds
 from browserops.browser.numbering.locate import Located, element_call
 from browserops.browser.page.redaction import note_typed
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 from browserops.values import same_value
 
 TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
 
 
-async def click(session: BrowserSession, target: int | str, *, timeout_ms: int) -> dict[str, Any]:
+async def click(session: BrowserSession, element: ElementRef, *, timeout_ms: int) -> dict[str, Any]:
     """Click the element; one that an ordinary page element lies on top of (not a dialog or banner) is
     activated the way a screen reader does instead (focus + its default action), and the result says so."""
-    ready = await prepare(session, target, reach=True, under_cover=True, timeout_ms=timeout_ms)
+    ready = await prepare(session, element, reach=True, under_cover=True, timeout_ms=timeout_ms)
     located, desc = ready.located, ready.desc
     result: dict[str, Any] = {"action": "click", "target": public_desc(desc, located)}
     async with NavWatch(session, session.page) as nav:
@@ -70,7 +70,7 @@ KEYED_KINDS = ["text", "combobox-input", "editable"]  # typed into (content sele
 
 
 async def type_text(
-    session: BrowserSession, target: int | str, text: str, *, submit: bool = False, timeout_ms: int
+    session: BrowserSession, element: ElementRef, text: str, *, submit: bool = False, timeout_ms: int
 ) -> dict[str, Any]:
     """Focus the field (checked), replace its content with ``text``, optionally press Enter; report what
     the field now holds (a password field reports only the length).
@@ -85,7 +85,7 @@ async def type_text(
     result says which it was: ``fill``, ``insert``, ``keys``, ``insert_then_key`` (a field that rewrote each
     key, see :func:`_keys_kept`) or ``clear`` (empty text).
     """
-    ready = await prepare(session, target, kinds=TEXT_KINDS, reach=True, focus=True, clear=KEYED_KINDS,
+    ready = await prepare(session, element, kinds=TEXT_KINDS, reach=True, focus=True, clear=KEYED_KINDS,
                           timeout_ms=timeout_ms)
     located, desc, label, kind = ready.located, ready.desc, ready.label, ready.kind
     if kind not in TEXT_KINDS:
@@ -228,20 +228,20 @@ async def _press_on_focus(page: Page, key: str, timeout_ms: int) -> None:
         await page.keyboard.press(key)
 
 
-async def press(session: BrowserSession, key: str, target: int | str | None = None, *,
+async def press(session: BrowserSession, key: str, element: ElementRef | None = None, *,
                 timeout_ms: int) -> dict[str, Any]:
     """Press a key or chord (already normalised, see :mod:`browserops.browser.act.keys`) on the given element
     (focusing it first) or on whatever has the focus; report where the focus is afterwards."""
     page = session.page
     result: dict[str, Any] = {"key": key}
     async with NavWatch(session, page) as nav:
-        if target is not None:
-            located, desc = await resolve_described(session, target)
+        if element is not None:
+            located, desc = await resolve_described(session, element)
             result["target"] = public_desc(desc, located)
             try:
                 await located.locator.press(key, timeout=timeout_ms)
             except PlaywrightError as exc:
-                raise action_error(f"Pressing {key} on {label_of(target, desc)}", exc) from exc
+                raise action_error(f"Pressing {key} on {label_of(element, desc)}", exc) from exc
         else:
             try:
                 await _press_on_focus(page, key, timeout_ms)

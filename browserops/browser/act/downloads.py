@@ -26,7 +26,7 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.act.element_ops import click_ready, prepare
 from browserops.browser.errors import first_line
 from browserops.browser.launch.session import BrowserSession
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 
 Conflict = Literal["rename", "overwrite"]
 
@@ -67,15 +67,15 @@ def _numbered(name: str, n: int) -> str:
 
 def place_file(source: Path, directory: Path, name: str, conflict: Conflict) -> tuple[Path, bool, bool]:
     """Move ``source`` to ``directory/name`` (already sanitised). Returns (path, renamed, overwritten)."""
-    target = directory / name
+    element = directory / name
     if conflict == "overwrite":
-        overwritten = target.exists() or target.is_symlink()
+        overwritten = element.exists() or element.is_symlink()
         # os.replace swaps the directory entry itself: a symlink planted at the target is replaced, not followed.
-        os.replace(source, target)
-        return target, False, overwritten
+        os.replace(source, element)
+        return element, False, overwritten
     n = 0
     while True:
-        candidate = target if n == 0 else directory / _numbered(name, n)
+        candidate = element if n == 0 else directory / _numbered(name, n)
         try:
             # O_EXCL reserves the name, so two downloads finishing at once cannot pick the same one.
             fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
@@ -200,7 +200,7 @@ async def wait_for_download(session: BrowserSession, timeout_ms: int,
     return download, False
 
 
-async def click(session: BrowserSession, target: int | str, timeout_ms: int) -> None:
+async def click(session: BrowserSession, element: ElementRef, timeout_ms: int) -> None:
     """The trigger of browser_click_and_wait_download: found, scrolled into view and refused when covered, as
     every click is (see :func:`browserops.browser.act.element_ops.prepare`)."""
-    await click_ready(await prepare(session, target, reach=True, timeout_ms=timeout_ms), timeout_ms)
+    await click_ready(await prepare(session, element, reach=True, timeout_ms=timeout_ms), timeout_ms)

@@ -25,14 +25,14 @@ from browserops.browser.js.element import Desc, Flags, Kinds, NativePick, Prepar
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.locate import ElementGone, Located, element_call, locate
 from browserops.browser.scripts import ElementCall
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 
 COVER_RETRY_S = 1.0
 COVER_STILL_S = 0.3  # a cover that has not moved (nor anything animated) for this long is not going away
 
 
-def label_of(target: int | str, desc: Desc | None = None) -> str:
-    where = f"Element {target}" if isinstance(target, int) else f"Element {target!r}"
+def label_of(element: ElementRef, desc: Desc | None = None) -> str:
+    where = f"Element {element}" if isinstance(element, int) else f"Element {element!r}"
     if desc and desc.get("name"):
         return f"{where} ({desc.get('role')} \"{desc['name']}\")"
     if desc:
@@ -40,11 +40,11 @@ def label_of(target: int | str, desc: Desc | None = None) -> str:
     return where
 
 
-async def resolve_described(session: BrowserSession, target: int | str) -> tuple[Located, Desc]:
+async def resolve_described(session: BrowserSession, element: ElementRef) -> tuple[Located, Desc]:
     try:
-        return await locate(session, target, element_js.describe())
+        return await locate(session, element, element_js.describe())
     except PlaywrightError as exc:
-        raise action_error(label_of(target), exc) from exc
+        raise action_error(label_of(element), exc) from exc
 
 
 def public_desc(desc: Desc, located: Located) -> dict[str, Any]:
@@ -78,7 +78,7 @@ def _applies(which: Kinds, kind: str) -> bool:
     return which is True or (isinstance(which, list) and kind in which)
 
 
-async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int, kinds: list[str] | None = None,
+async def prepare(session: BrowserSession, element: ElementRef, *, timeout_ms: int, kinds: list[str] | None = None,
                   reach: Kinds = False, focus: Kinds = False, clear: Kinds = False,
                   native: str | None = None, under_cover: Kinds = False) -> Ready:
     """Find ``target`` and get it ready in (usually) one round trip; see ``prepare`` in ``js/element.js``.
@@ -100,12 +100,12 @@ async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int
     """
     call = element_js.prepare(kinds=kinds, reach=reach, focus=focus, clear=clear, native=native, scroll=True)
     try:
-        located, out = await locate(session, target, call)
+        located, out = await locate(session, element, call)
     except PlaywrightError as exc:
-        raise action_error(label_of(target), exc) from exc
+        raise action_error(label_of(element), exc) from exc
     again = element_js.prepare(kinds=kinds, reach=reach, focus=focus, clear=clear, native=native, scroll=False)
     desc = out["desc"]
-    label = label_of(target, desc)
+    label = label_of(element, desc)
     kind = desc["kind"]
     if kinds is not None and kind not in kinds:
         return Ready(located, desc, label)
@@ -139,6 +139,8 @@ async def prepare(session: BrowserSession, target: int | str, *, timeout_ms: int
                 )
             await asyncio.sleep(0.15)  # an animation may still be moving it away
             out = await _again(located, label, again)
+    if _applies(reach, kind) and out.get("drawn_by_widget") and _applies(under_cover, kind):
+        return Ready(located, desc, label, covered_by="its own widget's drawing")
     ready = Ready(located, desc, label, native=out.get("native"), focused=out.get("focused"),
                   flags=out.get("flags") or {}, plain=bool(out.get("plain")),
                   label_on_top=bool(out.get("label_on_top")))

@@ -8,17 +8,16 @@ other (main frame first), not inline at the iframe's position.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame
 
 from browserops.browser.js import focusnav as focusnav_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.isolated import frame_worlds
+from browserops.browser.state.session_state import FocusCursor
 from browserops.contract import BrowserOpsError, ErrorCode
 
 LANDMARKS = ("banner", "navigation", "main", "complementary", "contentinfo", "region", "form", "search")
@@ -49,20 +48,6 @@ NAV_ROLES: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass
-class _Cursor:
-    frame: Frame
-    blind_id: str
-    active_at_cursor: str | None
-
-
-@dataclass
-class FocusCursor:
-    """Where the last move by role stopped (a screen reader's virtual cursor)."""
-
-    at: _Cursor | None = None
-
-
 def parse_nav_role(role: str | None) -> tuple[list[str], int | None]:
     """'heading' / 'h2' / 'heading 2' / 'button' / any ARIA role → (roles, heading level)."""
     if not role or not role.strip():
@@ -79,7 +64,7 @@ def parse_nav_role(role: str | None) -> tuple[list[str], int | None]:
 async def move_focus(session: BrowserSession, role: str | None, direction: int) -> dict[str, Any]:
     roles, level = parse_nav_role(role)
     page = session.page
-    cursor = session.state(FocusCursor).at
+    cursor = session.state.focus_cursor
     if cursor is None or cursor.frame.is_detached() or cursor.frame.page is not page:
         cursor = None
     frames = [f for f in page.frames if not f.is_detached()]
@@ -105,7 +90,7 @@ async def move_focus(session: BrowserSession, role: str | None, direction: int) 
         if not result.get("found"):
             continue
         element = dict(result["element"])
-        session.state(FocusCursor).at = _Cursor(frame, str(element["id"]), result.get("active"))
+        session.state.focus_cursor = FocusCursor(frame, str(element["id"]), result.get("active"))
         if ids.label != "main":
             element["frame"] = ids.label
         listing = latest_listing(session)

@@ -12,7 +12,7 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.locate import locate
 from browserops.browser.scripts import call_in_frame
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 
 
 async def scroll(
@@ -21,7 +21,7 @@ async def scroll(
     to: str | None = None,
     by_x: int | None = None,
     by_y: int | None = None,
-    target: int | str | None = None,
+    element: ElementRef | None = None,
     behavior: str = "auto",
 ) -> dict[str, Any]:
     """Scroll and report the position: ``y``, pixels ``above``/``below`` (and ``left``/``right`` when it
@@ -36,12 +36,12 @@ async def scroll(
     page = session.page
     result: dict[str, Any]
     try:
-        if target is None:
+        if element is None:
             position = await call_in_frame(page.main_frame, scroll_js.scroll_document(to, by_x, by_y, behavior))
             result = dict(position)
         else:
             into_view = to is None and by_x is None and by_y is None
-            located, position = await locate(session, target, scroll_js.scroll_around(to, by_x, by_y, behavior,
+            located, position = await locate(session, element, scroll_js.scroll_around(to, by_x, by_y, behavior,
                                                                                        into_view=into_view))
             result = dict(position)
             label = frame_ids(session, located.frame).label

@@ -16,8 +16,9 @@ from browserops.browser.js.element import Desc, PopupOption
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.locate import Located, element_call, other_element
-from browserops.browser.page.waiting import NetworkTracker, track_network
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.browser.page.waiting import track_network
+from browserops.browser.state.network import NetworkTracker
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 from browserops.text import fold
 
 POPUP_WAIT_S = 1.5
@@ -33,11 +34,13 @@ OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "cle
 
 
 async def pick_popup_option(session: BrowserSession, located: Located, choice: str, label: str,
-                            desc: Desc, timeout_ms: int) -> dict[str, Any]:
+                            desc: Desc, timeout_ms: int, *, force: bool = False) -> dict[str, Any]:
     """Open a custom combobox/listbox like a person (click, then type to filter) and click the option; in a
     suggesting text field (autocomplete), type the text and click the suggestion that appears. Options that come
     from the server only after typing (Select2 with ajax, Tom Select's load, react-select Async, MUI
-    Autocomplete) are waited for, bounded; a text that is only part of several options' names is refused."""
+    Autocomplete) are waited for, bounded; a text that is only part of several options' names is refused.
+    ``force``: what lies on the control is its own drawing (a label's decoration, its widget's shown value over a
+    transparent input): the click goes there, as a person's does."""
     loc = located.locator
     ids = frame_ids(session, located.frame)
 
@@ -78,7 +81,7 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
             clicked = False
             focus_before = found.get("focus")
             if not typing_only and (not found.get("open") or desc.get("kind") == "combobox"):
-                await loc.click(timeout=timeout_ms)
+                await loc.click(timeout=timeout_ms, force=force)
                 clicked = True
             deadline = time.monotonic() + POPUP_WAIT_S
             found = await look()
@@ -209,12 +212,12 @@ REACHED_KINDS = ["combobox", "combobox-input", "listbox", "option", "checkable",
 POPUP_KINDS = ("combobox", "combobox-input", "listbox")
 
 
-async def select(session: BrowserSession, target: int | str, choice: str, *, timeout_ms: int) -> dict[str, Any]:
+async def select(session: BrowserSession, element: ElementRef, choice: str, *, timeout_ms: int) -> dict[str, Any]:
     """Choose an option by its text (exact, value, prefix, then partial; case-insensitive) in a native
     ``<select>``, an ARIA combobox or listbox; set a checkbox/radio/switch on (or off with "off")."""
     # One round trip finds it, scrolls it into view and hit-tests it (not a native <select>: Playwright's
     # select_option needs neither) and, for a native <select>, picks the matching option.
-    ready = await prepare(session, target, reach=REACHED_KINDS, native=choice, timeout_ms=timeout_ms)
+    ready = await prepare(session, element, reach=REACHED_KINDS, native=choice, timeout_ms=timeout_ms)
     located, desc, label, kind = ready.located, ready.desc, ready.label, ready.kind
     loc = located.locator
     page = session.page
@@ -238,7 +241,8 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
                 result["chosen_value"] = picked["value"]  # what the form sends: masked like the label in traces
         elif kind in POPUP_KINDS or kind == "text":
             # A text field here is a suggesting one (autocomplete/typeahead): type the text, pick the suggestion.
-            result.update(await pick_popup_option(session, located, choice, label, desc, timeout_ms))
+            result.update(await pick_popup_option(session, located, choice, label, desc, timeout_ms,
+                                                  force=ready.label_on_top))
             result.update(await close_popup(session, located, [str(result.get("chosen") or "")], label, desc))
         elif kind == "option":
             try:
@@ -266,13 +270,13 @@ async def select(session: BrowserSession, target: int | str, choice: str, *, tim
     return after
 
 
-async def select_many(session: BrowserSession, target: int | str, choices: list[str], *,
+async def select_many(session: BrowserSession, element: ElementRef, choices: list[str], *,
                       timeout_ms: int) -> dict[str, Any]:
     """Choose several options of a multi-select: a native ``<select multiple>`` gets exactly these options
     selected (the others cleared, as a person's Ctrl+clicks would leave it); a multi-select widget (a
     combobox or list box that keeps what was picked, e.g. Tom Select, Choices.js) gets each one picked in turn.
     ``selected`` in the result says what the native list holds afterwards; ``chosen`` what was picked."""
-    ready = await prepare(session, target, reach=[*POPUP_KINDS, "text"], timeout_ms=timeout_ms)
+    ready = await prepare(session, element, reach=[*POPUP_KINDS, "text"], timeout_ms=timeout_ms)
     located, desc, label, kind = ready.located, ready.desc, ready.label, ready.kind
     result: dict[str, Any] = {"action": "select", "target": public_desc(desc, located)}
     async with NavWatch(session, session.page) as nav:
@@ -299,7 +303,8 @@ async def select_many(session: BrowserSession, target: int | str, choices: list[
         elif kind in POPUP_KINDS or kind == "text":  # a text box here suggests, or takes tags
             chosen = []
             for choice in choices:
-                popup = await pick_popup_option(session, located, choice, label, desc, timeout_ms)
+                popup = await pick_popup_option(session, located, choice, label, desc, timeout_ms,
+                                                force=ready.label_on_top)
                 chosen.append(popup["chosen"])
             result["chosen"] = chosen
             result.update(await close_popup(session, located, [str(c) for c in chosen], label, desc))

@@ -19,7 +19,7 @@ from browserops.browser.errors import first_line
 from browserops.browser.js import element as element_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.locate import element_call, locate
-from browserops.contract import UPLOAD_MAX_FILES, BrowserOpsError, ErrorCode
+from browserops.contract import UPLOAD_MAX_FILES, BrowserOpsError, ElementRef, ErrorCode
 
 MAX_FILES = UPLOAD_MAX_FILES  # the tool definitions check it too (contract.py)
 
@@ -64,15 +64,15 @@ def _attached(paths: list[Path]) -> list[dict[str, Any]]:
     return [{"name": p.name, "size": p.stat().st_size} for p in paths]
 
 
-async def upload_files(session: BrowserSession, target: int | str, paths: list[Path],
+async def upload_files(session: BrowserSession, element: ElementRef, paths: list[Path],
                        timeout_ms: int) -> dict[str, Any]:
     """Attach ``paths`` to the element (a number or blind id): directly when it is (the label of) a file input,
     visible or hidden; otherwise click it and fill the file chooser it opens."""
     page = session.page
     try:
-        located, kind = await locate(session, target, element_js.file_info())
+        located, kind = await locate(session, element, element_js.file_info())
     except PlaywrightError as exc:
-        raise action_error(label_of(target), exc) from exc
+        raise action_error(label_of(element), exc) from exc
     locator = located.locator
     files = [str(p) for p in paths]
     if kind["kind"] in ("input", "label"):

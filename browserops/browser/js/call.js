@@ -1,4 +1,4 @@
-// The glue every call through browser/scripts.py goes through (loaded after lib.js, before the script).
+// The glue every call through browser/scripts.py goes through (loaded after the shared helpers lib_*.js, before the script).
 // A result (or what a returned promise resolves to) goes back as JSON text, undefined as null: one string crosses
 // to Python instead of Playwright's value-by-value serialisation.
 function __boAsJson(r) {

@@ -56,6 +56,48 @@ function describe(el) {
   const link = el.closest ? el.closest("a[target], area[target], form[target]") : null;
   const target = link ? (link.getAttribute("target") || "").toLowerCase() : "";
   if (target && !["_self", "_parent", "_top"].includes(target)) { out.opens_tab = true; }
+  const holds = standsFor(el);
+  if (holds) { out.stands_for = holds; }
+  return out;
+}
+
+// The hidden control right before or after a combobox's box, up to three levels out, labelled or not: a widget
+// that took over its field's label (Tom Select points the <label> at its own text box) leaves the field unlabelled.
+function hiddenBeside(el) {
+  let n = el;
+  for (let hops = 0; hops < 3 && n && n.parentElement; hops += 1) {
+    for (const sib of [n.previousElementSibling, n.nextElementSibling]) {
+      // The box climbed must be this widget's alone (its open list is part of it; a second combobox is not).
+      if (sib && hiddenControl(sib)) { return otherCombobox(n, el) ? null : sib; }
+    }
+    n = n.parentElement;
+  }
+  return null;
+}
+
+function otherCombobox(box, el) {
+  for (const x of box.querySelectorAll("[role='combobox']")) {
+    if (x !== el && x.checkVisibility()) { return true; }
+  }
+  return false;
+}
+
+// What a widget standing for a hidden field (a tag input over a text field, a custom select over a <select>) holds
+// there — what the form sends: a <select>'s chosen labels, a text field's value (and whether its items are the
+// tags the widget shows, not ids the server gave them: asShown) — and the words describing either
+// (a help text "A comma-separated list of tags"). The read-back of a step compares it with the plan
+// (plan/interpret/read_back.py): the text box of a tag input shows the typing, not the tags it made.
+function standsFor(el) {
+  if (el.localName === "select") { return null; }
+  const native = replacedNative(el) || (roleOf(el) === "combobox" ? hiddenBeside(el) : null);
+  if (!native) { return null; }
+  const described = cut([idrefText(el, "aria-describedby"), idrefText(native, "aria-describedby"),
+    el.getAttribute("title") || "", native.getAttribute("title") || ""].filter(Boolean).join(" "), 200);
+  const out = native.localName === "select"
+    ? { values: Array.from(native.selectedOptions || []).filter((o) => o.value !== "")
+      .slice(0, 50).map((o) => cut(norm(o.label || o.textContent), 100)) }
+    : { text: cut(native.value || "", 1000), asShown: tagsKeptAsText(el, native) };
+  if (described) { out.described = described; }
   return out;
 }
 
@@ -64,47 +106,6 @@ function currentValue(el) {
   if (el.localName === "select") { return Array.from(el.selectedOptions).map((o) => norm(o.label || o.textContent)).join(", "); }
   if (el.isContentEditable) { return el.innerText.replace(/\n$/, ""); }
   return el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow") || norm(el.textContent);
-}
-
-// Best option for a wanted text: exact label, exact value, label prefix, label contains, title contains.
-function bestOption(options, wanted, labelOf, valueOf, titleOf) {
-  const q = fold(wanted);
-  const scores = [(o) => fold(labelOf(o)) === q, (o) => fold(valueOf(o)) === q, (o) => fold(labelOf(o)).startsWith(q),
-    (o) => fold(labelOf(o)).includes(q), (o) => fold(titleOf(o)).includes(q)];
-  for (const test of scores) {
-    const hit = options.find(test);
-    if (hit) { return hit; }
-  }
-  return null;
-}
-
-function popupOptions(el) {
-  // The listbox a combobox controls (aria-controls / aria-owns), the element itself, or any open listbox.
-  const lists = [];
-  const root = el.getRootNode();
-  for (const attr of ["aria-controls", "aria-owns"]) {
-    for (const id of (el.getAttribute(attr) || "").split(/\s+/).filter(Boolean)) {
-      const t = (root.getElementById ? root.getElementById(id) : null) || document.getElementById(id);
-      if (t) { lists.push(t); }
-    }
-  }
-  if (roleOf(el) === "listbox") { lists.push(el); }
-  if (!lists.some(visibleEl)) { lists.push(...deepAll('[role="listbox"]').filter(visibleEl)); }
-  const options = [];
-  for (const l of lists) {
-    const own = l.getAttribute("role") === "option" ? [l] : Array.from(l.querySelectorAll('[role="option"]'));
-    // A listbox in a shadow root whose options are slotted in from the light DOM (Shoelace's sl-select).
-    for (const slot of l.querySelectorAll("slot")) {
-      for (const a of slot.assignedElements({ flatten: true })) {
-        own.push(...(a.getAttribute("role") === "option" ? [a] : a.querySelectorAll('[role="option"]')));
-      }
-    }
-    for (const o of own) { if (visibleEl(o) && !options.includes(o)) { options.push(o); } }
-  }
-  if (!options.length && (el.localName === "input" || el.localName === "textarea")) {
-    options.push(...suggestionItems(el));
-  }
-  return options;
 }
 
 function selectContent(el) {
@@ -161,7 +162,7 @@ function plainField(el, desc) {
   if (el.hasAttribute("list") || el.getAttribute("aria-autocomplete") || el.getAttribute("aria-haspopup")) {
     return false;
   }
-  for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+  for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && /** @type {ShadowRoot} */ (n.getRootNode()).host)) {
     if (n.onkeydown || n.onkeypress || n.onkeyup) { return false; }
   }
   return true;
@@ -199,6 +200,10 @@ function prepare(el, args) {
     }
     if (out.cover) { out.cover_layer = coverLayer(el); out.cover_still = coverStill(el); return out; }
     if (labelOnTop(el)) { out.label_on_top = true; }
+    // A control of no size its widget draws (Element Plus's switch input): no point of it can be clicked, so it is
+    // activated as a screen reader does (focus + its default action), which its widget follows.
+    const r = el.getBoundingClientRect();
+    if ((r.width < 1 || r.height < 1) && seenThrough(el)) { out.drawn_by_widget = true; }
   }
   if (allows(args.focus, kind)) {
     out.focused = focusEl(el);
@@ -217,7 +222,8 @@ function labelOnTop(el) {
   const hit = deepElementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
   if (!hit || hit === el || composedContains(el, hit)) { return false; }
   const label = hit.closest("label");
-  return !!label && (label.control === el || composedContains(label, el));
+  // Or a transparent control under its own widget's shown value (an antd select): the same, a person clicks that.
+  return (!!label && (label.control === el || composedContains(label, el))) || widgetOnTop(el, hit);
 }
 
 // What lies on top of el: "dialog" (a dialog, or a backdrop holding one or spread over the page), "banner"
@@ -228,7 +234,7 @@ function coverLayer(el) {
   const hit = deepElementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
   if (!hit) { return "element"; }
   const vw = document.documentElement.clientWidth || window.innerWidth;
-  for (let n = hit; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+  for (let n = hit; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && /** @type {ShadowRoot} */ (n.getRootNode()).host)) {
     if (n.localName === "dialog" || ["dialog", "alertdialog"].includes(n.getAttribute("role")) ||
       n.getAttribute("aria-modal") === "true") { return "dialog"; }
     const cs = getComputedStyle(n);
@@ -343,91 +349,6 @@ function fileCount(el) {
   return input && input.files ? input.files.length : null;
 }
 
-// args: {text, prefix, seq} (prefix/seq: the frame's blind-id counter, for the option we stamp)
-function popupOption(el, args) {
-  const st = boState();
-  if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
-  if (args.seq > st.seq) { st.seq = args.seq; }
-  const opts = popupOptions(el);
-  // No options yet: a widget whose options come only after typing (Select2 over AJAX) has opened nothing to
-  // show but a search box it focused; the caller types there instead of waiting for a list to show.
-  if (!opts.length) { return { open: false, typing: searchBoxFocused(el), focus: focusMark() }; }
-  const usable = opts.filter((o) => o.getAttribute("aria-disabled") !== "true");
-  const labelOf = (o) => nameOf(o, "option");
-  const best = bestOption(usable, args.text, labelOf,
-    (o) => o.getAttribute("data-value") || o.getAttribute("value") || "", (o) => o.getAttribute("title") || "");
-  const options = opts.slice(0, 25).map((o) => cut(labelOf(o), 40));
-  if (best) {
-    const q = fold(args.text);
-    const exact = fold(labelOf(best)) === q || fold(best.getAttribute("data-value") || best.getAttribute("value") || "") === q;
-    // Not the text itself: only a part of several options' names. Picking one of them would be a guess.
-    const alike = exact ? [] : usable.filter((o) => fold(labelOf(o)).includes(q));
-    if (alike.length > 1) { return { open: true, ambiguous: alike.slice(0, 10).map((o) => cut(labelOf(o), 60)), options }; }
-    // Chosen already (a click would take it away): aria-selected means chosen only in a list that takes several;
-    // in a single-choice list it is the highlight that follows typing (Tom Select marks the first match so).
-    const list = best.closest('[role="listbox"]');
-    const multi = !!list && list.getAttribute("aria-multiselectable") === "true";
-    const on = (multi && best.getAttribute("aria-selected") === "true") || best.getAttribute("aria-checked") === "true";
-    return { open: true, id: stamp(best), label: cut(labelOf(best), 80), seq: st.seq, ...(on ? { selected: true } : {}),
-      ...(exact ? { exact: true } : {}) };
-  }
-  return { open: true, options };
-}
-
-// A number for the focused element, the same while the focus stays on it (a search box that took the focus on a
-// click tells itself from the field focused before).
-function focusMark() {
-  const st = boState();
-  if (!st.focusMarks) { st.focusMarks = new WeakMap(); st.focusSeq = 0; }
-  const a = deepActiveElement();
-  if (!a) { return 0; }
-  if (!st.focusMarks.has(a)) { st.focusSeq += 1; st.focusMarks.set(a, st.focusSeq); }
-  return st.focusMarks.get(a);
-}
-
-// A search box the widget focused when it opened (Select2's): typing goes there, not into the widget.
-function searchBoxFocused(el) {
-  const a = deepActiveElement();
-  return !!a && a !== el && ((a.localName === "input" && !["checkbox", "radio", "button", "submit", "file"]
-    .includes((a.type || "").toLowerCase())) || a.localName === "textarea");
-}
-
-// Whether the list a combobox opened still shows, whether the focus is on the widget or in that list (so an
-// Escape goes to the widget, never to a dialog of the page), and what the widget holds now.
-function popupOpen(el) {
-  const expanded = el.getAttribute("aria-expanded");
-  const opts = roleOf(el) === "listbox" ? [] : popupOptions(el);
-  const open = expanded === null ? opts.length > 0 : expanded === "true";
-  const a = deepActiveElement();
-  let focusHere = !!a && (a === el || composedContains(el, a));
-  if (!focusHere && a && a.closest) {
-    const list = a.closest('[role="listbox"], [role="menu"]');
-    focusHere = !!list && opts.some((o) => composedContains(list, o));
-  }
-  const typing = searchBoxFocused(el);
-  const native = replacedNative(el);
-  // A text box standing for a hidden text input (a tag input): a value no option offers becomes a new tag.
-  const tagField = !!native && native.localName === "input" && (el.localName === "input" || el.localName === "textarea");
-  return { open, focusHere, typing, tagField, textTags: tagField && tagsKeptAsText(el, native),
-    nativeValue: native ? cut(currentValue(native), 300) : "", value: cut(currentValue(el), 300) };
-}
-
-// Whether a tag input keeps its tags as the text a person sees (tag-it, Tom Select creating tags) rather than as the
-// server's values for them (ids, slugs): the hidden field holds some tags already, none of them a number, and the
-// widget beside it shows each one exactly so. Then a typed tag ended with a comma is the same as picking the
-// suggestion with that text. Unknown (no tag yet) is no.
-function tagsKeptAsText(el, native) {
-  const tags = String(native.value || "").split(",").map((t) => norm(t.replace(/^"|"$/g, ""))).filter(Boolean);
-  if (!tags.length || tags.some((t) => /^[0-9a-f-]*[0-9][0-9a-f-]*$/i.test(t))) { return false; }
-  let box = el;
-  for (let hops = 0; hops < 4 && box && box.parentElement; hops += 1) {
-    if (box.previousElementSibling === native || box.nextElementSibling === native) { break; }
-    box = box.parentElement;
-  }
-  const shown = norm(box ? box.textContent : "");
-  return tags.every((t) => shown.includes(t));
-}
-
 function linkAddress(el) {
   const link = el.closest ? el.closest("a[href], area[href]") : null;
   return link ? link.href : null;
@@ -444,37 +365,3 @@ function visibility(el) {
 function nativePick(el, args) { return nativeOption(el, args.text); }
 
 function isMultiple(el) { return !!el.multiple; }
-
-// A two-list chooser (Django's filter_horizontal, dual list boxes): the other multiple <select> beside this one,
-// in the nearest container that holds exactly the two.
-function chooserPartner(el) {
-  let n = el.parentElement;
-  for (let hops = 0; hops < 4 && n; hops += 1, n = n.parentElement) {
-    const lists = Array.from(n.querySelectorAll("select[multiple], select[size]")).filter((x) => x !== el && visibleEl(x));
-    if (lists.length === 1) { return lists[0]; }
-    if (lists.length > 1) { return null; }
-  }
-  return null;
-}
-
-// args: {text, prefix, seq}: the option of the chooser's other list best matching text, stamped so it can be
-// double-clicked across (as a person moves it): {id, label}, {options} when none matches, {} without a partner.
-function chooserOption(el, args) {
-  const st = boState();
-  if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
-  if (args.seq > st.seq) { st.seq = args.seq; }
-  const partner = chooserPartner(el);
-  if (!partner) { return {}; }
-  const hit = nativeOption(partner, args.text);
-  if (hit.index === undefined) { return { options: hit.options }; }
-  return { id: stamp(partner.options[hit.index]), label: hit.label, seq: st.seq };
-}
-
-// The labels of every option a list holds (a chooser's chosen list: held, not selected).
-function optionLabels(el) {
-  return el.localName === "select" ? Array.from(el.options).map((o) => norm(o.label || o.textContent)) : [];
-}
-
-function selectedLabels(el) {
-  return el.localName === "select" ? Array.from(el.selectedOptions).map((o) => norm(o.label || o.textContent)) : null;
-}

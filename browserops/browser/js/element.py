@@ -26,6 +26,10 @@ class Desc(TypedDict):
     state: NotRequired[dict[str, Any]]
     type: NotRequired[str]  # the input type when it says more than the role
     opens_tab: NotRequired[bool]  # a link with a target that opens another tab
+    # A widget standing for a hidden field (a tag input, a custom select): what that field holds — ``values`` (a
+    # <select>'s chosen labels) or ``text`` (a text field's value; ``asShown``: its items are the tags the widget
+    # shows, not ids) — and ``described``, the words describing it.
+    stands_for: NotRequired[dict[str, Any]]
 
 
 class Inspected(TypedDict, total=False):
@@ -62,7 +66,8 @@ class PrepareResult(TypedDict):
     cover: NotRequired[str | None]  # what lies on the element's visible centre
     cover_layer: NotRequired[Literal["dialog", "banner", "element"]]  # what kind of thing that is
     cover_still: NotRequired[str | None]  # where that thing is (null while the page animates): unchanged = still
-    label_on_top: NotRequired[bool]  # its own label's decoration is drawn over it (a styled switch)
+    label_on_top: NotRequired[bool]  # its own label's decoration (or its widget's shown value) is drawn over it
+    drawn_by_widget: NotRequired[bool]  # of no size, drawn by its widget beside it: activated, never clicked
     focused: NotRequired[bool]
     flags: NotRequired[Flags]
     plain: NotRequired[bool]  # a plain <input>/<textarea> without inline key handlers

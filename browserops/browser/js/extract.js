@@ -32,7 +32,7 @@ function extract(args) {
   }, true);
   for (const k of Object.keys(counts)) { if (!counts[k]) { delete counts[k]; } }
   const main = document.querySelector("main, [role=main]") || document.body;
-  let text = main ? norm(main.innerText || "") : "";
+  let text = main ? norm(/** @type {HTMLElement} */ (main).innerText || "") : "";
   const full = text.length;
   if (text.length > args.snippet) { text = text.slice(0, args.snippet - 1) + "…"; }
   const out = { lang: document.documentElement.lang || undefined, headings, text, text_chars: full, counts };

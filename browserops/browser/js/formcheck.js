@@ -3,7 +3,13 @@
 // "invalid" event, unlike checkValidity()).
 //   problems -> for the form of the element (its form owner, the enclosing <form>, else the whole document):
 //               [{field, message, how}] with how = "constraint" (the browser's constraint validation),
-//               "aria-invalid" (the page marked the field invalid) or "error-text" (a visible alert in the form)
+//               "aria-invalid" (the page marked the field invalid) or "error-text" (a visible alert in the form);
+//               none for a link, which navigates and sends no form (an admin change list's row action "Approve" is
+//               a link inside the bulk-action form, whose action choice is required and still empty)
+function sendsNoForm(el) {
+  return !el.form && !!el.closest("a[href]");
+}
+
 function formOf(el) {
   if (el.form) { return el.form; }
   return el.closest("form") || document;
@@ -19,6 +25,7 @@ function describedText(el) {
 }
 
 function problems(el, args) {
+  if (sendsNoForm(el)) { return []; }
   const form = formOf(el);
   const limit = args.limit || 20;
   const out = [];

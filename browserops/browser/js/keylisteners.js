@@ -4,6 +4,7 @@
 function listensToKeys(args) {
   const sel = "[data-blind-id=\"" + CSS.escape(args.id) + "\"]";
   let el = document.querySelector(sel);
+  /** @type {Element[]} */
   const stack = [document.documentElement];
   while (!el && stack.length) {
     const n = stack.pop();
@@ -11,7 +12,7 @@ function listensToKeys(args) {
     stack.push(...n.children);
   }
   if (!el) { return null; }
-  for (let n = el; n && n.nodeType !== 9; n = n.parentNode || n.host) {
+  for (let n = /** @type {any} */ (el); n && n.nodeType !== 9; n = n.parentNode || n.host) {
     const l = getEventListeners(n);
     const root = reactRoot(n);
     for (const type of ["keydown", "keypress", "keyup"]) {
@@ -53,7 +54,7 @@ function clickListeners(args) {
 }
 
 // args: {} -> the verdicts on the icon candidates a listing's walk just put on <html> (list.js args.iconMark;
-// lib.js ICONS_ATTR, spelt out here: this runs without lib.js), taken off again: {ids, yes} with yes the ids that
+// lib_base.js ICONS_ATTR, spelt out here: this runs without the shared helpers), taken off again: {ids, yes} with yes the ids that
 // have a click-like listener; null when the walk put none there (it found none, or reused a walk).
 function markedClickListeners(args) {
   const root = document.documentElement;

@@ -22,6 +22,7 @@ class FrameListing(TypedDict, total=False):
     scopeFound: bool
     containers: list[str]  # names of containers, for a scope that matched nothing
     keys: list[float]
+    lang: str  # the document's lang attribute, when it has one
     iconCheck: list[str]  # with args.icons: blind ids of icon-like elements to ask DevTools about
     closedCheck: int  # with args.closed: custom elements whose (maybe closed) shadow root is unknown
     ms: list[int]  # time in the page's renderer: the walk (or finding the kept one), then describing

@@ -79,7 +79,8 @@
   // fires: the pick is reported once the page's own handler ran, so the recorder reads the widget's new value.
   document.addEventListener("mouseup", (ev) => {
     if (!ev.isTrusted) { return; }
-    const option = ev.composedPath().find((n) => n && n.getAttribute && n.getAttribute("role") === "option");
+    const option = /** @type {HTMLElement | undefined} */ (ev.composedPath().find(
+      (/** @type {any} */ n) => n && n.getAttribute && n.getAttribute("role") === "option"));
     if (!option || option.localName === "option") { return; }
     const label = (option.innerText || "").trim().slice(0, 80);
     setTimeout(() => send({type: "click", blindId: option.getAttribute("data-blind-id"), tag: option.localName,

@@ -7,12 +7,13 @@
 //                  mutation, or after `timeout` ms at the latest: {quiet, waited, mutations}.
 //   startClock  -> (an init script, at document start) a quiet clock: when the document last changed, so
 //                  waitQuiet can count the quiet window from the last change instead of from its own start.
-// relevantMutation and OBSERVED live in lib.js (the listing's kept walk counts changes by the same rule).
+// relevantMutation and OBSERVED live in lib_changes.js (the listing's kept walk counts changes by the same rule).
 
 // Observe the document and every open shadow root in it.
 // How many open shadow roots it found.
 function observeAll(obs) {
   obs.observe(document, OBSERVED);
+  /** @type {Element[]} */
   const stack = [document.documentElement];
   let roots = 0;
   while (stack.length) {
@@ -84,6 +85,7 @@ function trackScheduled(clock) {
     const ms = Math.max(0, Number(delay) || 0);
     const entry = { due: 0, armed: performance.now(), repeats, ran: -Infinity };
     let id = 0;
+    /** @this {any} */
     const run = function (...given) {
       const now = performance.now();
       if (repeats) { entry.due = now + ms; entry.ran = now; } else { timers.delete(id); clock.ran = now; }
@@ -103,7 +105,7 @@ function trackScheduled(clock) {
     const cb = list[0];
     if (typeof cb !== "function") { return Reflect.apply(target, self, list); }
     let id = 0;
-    id = Reflect.apply(target, self, [function (t) {
+    id = Reflect.apply(target, self, [/** @this {any} */ function (t) {
       frames.delete(id);
       clock.ran = performance.now();
       return cb.call(this, t);
@@ -161,9 +163,9 @@ function nothingScheduled(clock, until, quiet, since) {
 function animationEnding(within) {
   const all = typeof document.getAnimations === "function" ? document.getAnimations() : [];
   return all.some((a) => {
-    if (!(a.playState === "running" || a.playState === "pending") || !a.effect) { return false; }
+    if (!(a.playState === "running" || /** @type {string} */ (a.playState) === "pending") || !a.effect) { return false; }
     const t = a.effect.getComputedTiming();
-    return t.endTime - (t.localTime || 0) <= within;
+    return /** @type {number} */ (t.endTime) - /** @type {number} */ (t.localTime || 0) <= within;
   });
 }
 

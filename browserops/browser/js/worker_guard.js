@@ -47,7 +47,7 @@ function originRefusal(rules, raw, base) {
 }
 
 function boTell(binding, report) {
-  const tell = self[binding];
+  const tell = /** @type {any} */ (self)[binding];
   if (typeof tell === "function") {
     try { tell(JSON.stringify(report)); } catch (e) { /* the binding is gone with its session: nothing to tell */ }
   }
@@ -56,7 +56,7 @@ function boTell(binding, report) {
 // Replace a constructor on the global with a proxy that checks each construction, and make the proxy the
 // prototype's constructor too: `new WebSocket.prototype.constructor(url)` must not reach the native one.
 function boGuardConstructor(name, check) {
-  const Native = self[name];
+  const Native = /** @type {any} */ (self)[name];
   if (typeof Native !== "function") { return false; }
   const Guarded = new Proxy(Native, {
     construct(target, args, newTarget) {
@@ -70,9 +70,13 @@ function boGuardConstructor(name, check) {
   return true;
 }
 
-function boRefuse(name, why) {
+function boRefuse(name, why, args) {
   if (typeof self[name] !== "function") { return false; }
-  const Refused = function () { throw new DOMException(why, "SecurityError"); };
+  const Refused = function () {
+    boTell(args.binding, { url: String(arguments[0] || "").slice(0, 300), rule: args.fence ? "prepare's rehearsal"
+      : "origin rules", what: `a ${name} started from a worker` });
+    throw new DOMException(why, "SecurityError");
+  };
   Object.defineProperty(self, name, { value: Refused, writable: false, configurable: false });
   return true;
 }
@@ -93,7 +97,8 @@ function guardWorker(args) {
     if (done) { guarded.push(name); }
   }
   for (const name of ["Worker", "SharedWorker"]) {
-    if (boRefuse(name, "browserops refuses a worker started from a worker: it cannot watch what that one sends.")) {
+    if (boRefuse(name, "browserops refuses a worker started from a worker: it cannot watch what that one sends.",
+      args)) {
       guarded.push(name);
     }
   }

@@ -5,24 +5,15 @@ had, callers fall back to Playwright's own way."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.launch.session import BrowserSession
 
 
-@dataclass
-class CdpSessions:
-    """One DevTools session per page (None where the browser offers none)."""
-
-    by_page: dict[Page, CDPSession | None] = field(default_factory=dict)
-
-
 async def page_cdp(session: BrowserSession, page: Page) -> CDPSession | None:
     """The page's DevTools session (opened once), or None when the browser does not offer one."""
-    sessions = session.state(CdpSessions).by_page
+    sessions = session.state.cdp
     for old in [p for p in sessions if p.is_closed()]:
         del sessions[old]
     if page not in sessions:

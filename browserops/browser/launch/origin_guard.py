@@ -29,7 +29,7 @@ from urllib.parse import urljoin
 from playwright.async_api import APIResponse, BrowserContext, Page, Request, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.launch.targets import refuse_shared_workers
+from browserops.browser.launch.targets import WEBSOCKET_REPORT, refuse_shared_workers
 from browserops.origins import DEFAULT_PORTS, OriginPattern, OriginRules
 
 
@@ -39,6 +39,8 @@ class Wires(Protocol):
     def covers(self, page: Page) -> bool: ...
 
     async def ready(self, page: Page) -> None: ...
+
+    def page_told(self, source: dict[str, Any], payload: Any) -> None: ...
 
 
 class GuardedSession(Protocol):
@@ -66,6 +68,7 @@ STATIC_SUFFIXES = ("js", "mjs", "css", "png", "jpg", "jpeg", "gif", "svg", "webp
 _EVERY_URL = re.compile(r".*")
 # The rule named when a tab's requests cannot have their redirects watched (the browser gave it no DevTools wire).
 NO_WIRE = "no watch on this tab's redirects"
+NO_WORKER = "no watch on that worker's requests"  # a worker nothing can hold before it runs (launch/targets.py)
 
 
 def _what(request: Request) -> str:
@@ -150,7 +153,7 @@ class OriginGuard:
             return
         await context.route(pattern, self._handle)
         await context.route_web_socket(_EVERY_URL, self._socket)
-        await refuse_shared_workers(context, "origin rules")
+        await refuse_shared_workers(context, "origin rules", self.session.wires.page_told)
         context.on("request", self._on_request)
         self.installed, self.pattern = context, pattern
 
@@ -183,12 +186,25 @@ class OriginGuard:
         rule = self.rules.refusal(url)
         if rule is None:
             return False
-        how = "a redirect" if redirected else _what_kind(kind.lower(), method)
-        self._note(url, rule, how, "page" if frame == "page" and kind == "Document" else frame, tab)
+        what = _what_kind(kind.lower(), method)
+        # A document's hop is "a redirect" (its tab is left on the error page, which recover() undoes); another
+        # request's hop says what it was a hop of.
+        how = ("a redirect" if kind == "Document" else f"a redirect of {what}") if redirected else what
+        self._note(url, rule, how, frame, tab)
         return True
 
     def wire_refused(self, url: str, rule: str, how: str, frame: str, tab: int | None) -> None:
-        """What a guard inside a worker or a cross-site frame refused (launch/targets.py)."""
+        """What a guard inside a worker or a page world refused (launch/targets.py). Page scripts can call the
+        guards' bindings too, so the rule is worked out here again: a worker's WebSocket the rules allow was not
+        refused by us (the report is dropped), and a refused worker gets the one rule that refuses it."""
+        if how == WEBSOCKET_REPORT:
+            found = self.rules.refusal(url)
+            if found is None:
+                log.info("dropped a refusal report the rules do not make")
+                return
+            rule = found
+        else:
+            rule = NO_WORKER
         self._note(url, rule, how, frame, tab)
 
     async def _handle(self, route: Route, request: Request) -> None:
@@ -316,6 +332,8 @@ async def _hop(route: Route, response: APIResponse, target: str) -> None:
 
 
 ERROR_PAGE = "chrome-error://"
+NAVIGATING = frozenset({"a navigation", "a redirect", "a redirect chain"})  # a tab's own document was refused
+ERROR_WAIT_MS = 2000  # how long a refused document's error page may take to commit after the call returned
 
 
 async def recover(session: GuardedSession, blocks: list[dict[str, Any]]) -> None:
@@ -329,7 +347,14 @@ async def recover(session: GuardedSession, blocks: list[dict[str, Any]]) -> None
             continue
         page = pages[index]
         if not page.url.startswith(ERROR_PAGE):
-            continue
+            if block.get("how") not in NAVIGATING:
+                continue
+            # The call may return before the refused document's error page commits (a hop the tap failed).
+            with contextlib.suppress(PlaywrightError):
+                await page.wait_for_url(lambda url: url.startswith(ERROR_PAGE), wait_until="commit",
+                                        timeout=ERROR_WAIT_MS)
+            if not page.url.startswith(ERROR_PAGE):
+                continue
         with contextlib.suppress(PlaywrightError):
             if await page.go_back(wait_until="domcontentloaded") is None and page.url.startswith(ERROR_PAGE) \
                     and len(pages) > 1:

@@ -246,7 +246,7 @@ class RehearsalSession(BrowserSession):
 
     async def _fence_context(self, context: BrowserContext) -> None:
         await self.fence.install(context)
-        await refuse_shared_workers(context, "prepare's rehearsal")
+        await refuse_shared_workers(context, "prepare's rehearsal", self.wires.page_told)
 
     async def close(self) -> None:
         self._closing = True

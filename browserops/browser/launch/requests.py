@@ -93,6 +93,11 @@ class SentRequest:
     def in_flight(self) -> bool:
         return not self._done
 
+    @property
+    def address(self) -> str:
+        """The URL as sent (to tell its site), for the process only: never written out (``url`` is)."""
+        return self._raw_url
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "method": self.method, "url": self.url, "kind": self.kind,
                                "step": self.step, "started": self.started, "ended": self.ended,
@@ -117,6 +122,16 @@ def _body(data: bytes | None, secrets: EnteredValues | None) -> tuple[int, str |
     return len(data), keyed_digest(data), False
 
 
+def _top_navigation(request: Request) -> bool:
+    """A navigation of a tab's top document that the page itself started (not the next hop of a redirect: a form
+    post answered 303 is recorded as its POST)."""
+    try:
+        return (request.is_navigation_request() and request.redirected_from is None
+                and request.frame.parent_frame is None)
+    except PlaywrightError:  # a service worker's request has no frame
+        return False
+
+
 class RequestMonitor:
     """The unsafe requests of one browser context, in the order they left."""
 
@@ -133,6 +148,9 @@ class RequestMonitor:
         # A fenced session (prepare's rehearsal) refuses what a document sends as it unloads: called with
         # (method, url, kind) for each refusal.
         self.refuse_unload: Callable[[str, str, str], None] | None = None
+        # Whether a top-level GET navigation is recorded too (kind "navigation"): while a step that must save runs,
+        # a link that changes data (an "Approve" that approves and comes back) sends its change by GET.
+        self.navigations = False
         # A read-only window (a plan's export step acting): why every unsafe request is refused before it leaves
         # (the DevTools tap asks :meth:`refuses`), None outside one.
         self.read_only: str | None = None
@@ -209,6 +227,11 @@ class RequestMonitor:
 
     def _on_request(self, request: Request) -> None:
         if request.method.upper() in SAFE_METHODS:
+            if self.navigations and request.method.upper() == "GET" and _top_navigation(request):
+                entry = self._entry("GET", request.url, "navigation", None)
+                self._by_request[request] = entry
+                self._add(entry)
+                log.info("navigation GET %s (step %s)", entry.url, entry.step)
             return
         try:
             body = request.post_data_buffer

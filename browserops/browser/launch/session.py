@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Self, TypeVar, cast
+from typing import Any, Self, TypeVar
 
 from playwright._impl._errors import TargetClosedError
 from playwright.async_api import Browser, BrowserContext, Dialog, Download, Page, Playwright, async_playwright
@@ -29,13 +29,13 @@ from browserops.browser.launch.options import GUARDED_ARGS, Mode, SessionOptions
 from browserops.browser.launch.origin_guard import OriginGuard
 from browserops.browser.launch.requests import RequestMonitor
 from browserops.browser.launch.targets import PageWires
+from browserops.browser.state.session_state import SessionState
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.origins import OriginRules
 
 __all__ = ["GUARDED_ARGS", "BrowserSession", "Mode", "SessionOptions"]
 
 log = logging.getLogger(__name__)
-_State = TypeVar("_State")
 _T = TypeVar("_T")
 
 class BrowserSession:
@@ -58,9 +58,9 @@ class BrowserSession:
         # observation reports and clears them.
         self.notices: list[dict[str, Any]] = []
         self.restarts = 0
-        # Per-session state of other modules (the latest listing, the frame registry, ...): one instance of each
-        # module's own dataclass, made on first use (see :meth:`state`).
-        self._state: dict[type[Any], Any] = {}
+        # What the session remembers between calls, one named field per concern, and what each event resets:
+        # browser/state/session_state.py.
+        self.state = SessionState()
         # JavaScript dialogs (alert/confirm/prompt/beforeunload) wait here until browser_dialog answers them.
         # Having a listener stops Playwright from auto-dismissing them; nothing awaits them, so nothing blocks.
         self.dialogs: list[Dialog] = []
@@ -81,18 +81,6 @@ class BrowserSession:
         self.wires.rules = lambda: self.origin_rules.to_json()
         self.wires.lost = self.requests.lost
         self.requests.wires = self.wires
-
-    def state(self, kind: type[_State]) -> _State:
-        """This session's instance of ``kind`` (a dataclass with defaults), made on first use: how the modules
-        that keep something per session (numbering, overlay, waits, tabs, banners) keep it, typed."""
-        found = self._state.get(kind)
-        if found is None:
-            found = self._state[kind] = kind()
-        return cast(_State, found)
-
-    def forget_state(self) -> None:
-        """Drop every module's per-session state; the next :meth:`state` call starts it afresh."""
-        self._state.clear()
 
     # -- lifecycle -------------------------------------------------------------------------------
     async def __aenter__(self) -> Self:

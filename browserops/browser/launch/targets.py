@@ -31,13 +31,19 @@ import orjson
 from playwright.async_api import BrowserContext, CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
-from browserops.browser.js.worker_guard import BINDING, guard_worker, refuse_workers
+from browserops.browser.js.worker_guard import BINDING, PAGE_BINDING, guard_worker, refuse_workers
 from browserops.browser.launch.wire import HopGuard, Send, TapGone, TapListener, WireTap
-from browserops.browser.scripts import expression
+from browserops.browser.scripts import add_standalone, expression
 
 log = logging.getLogger(__name__)
 
 Refused = Callable[[str, str, str, str, "int | None"], None]  # url, rule, what, frame, tab
+# What a guard may report (js/worker_guard.js). The bindings it tells through are callable by the page's own scripts
+# too, so a report naming anything else is not ours: dropped, and no report's words reach a notice unchecked (the
+# rule is worked out again on this side: OriginGuard.wire_refused).
+WEBSOCKET_REPORT = "a WebSocket connection of a worker"
+REPORTS = frozenset({WEBSOCKET_REPORT, "a Worker", "a SharedWorker", "a Worker started from a worker",
+                     "a SharedWorker started from a worker"})
 ANSWER_S = 10.0  # a child that does not answer a command in this long is gone
 HOLD_S = 30.0  # a held worker whose guard did not come in this long stays held (never unguarded)
 _FRAMES_AND_WORKERS = [{"type": "iframe", "exclude": False}, {"type": "worker", "exclude": False}, {"exclude": True}]
@@ -179,8 +185,9 @@ class PageWire:
             return
         with contextlib.suppress(orjson.JSONDecodeError, AttributeError, TypeError):
             report = orjson.loads(str(event.get("payload", "")))
-            self.wires.refused(str(report.get("url", ""))[:300], str(report.get("rule", ""))[:300],
-                               str(report.get("what", "a worker"))[:80], frame, self.tab())
+            if report.get("what") in REPORTS:
+                self.wires.refused(str(report.get("url", ""))[:300], str(report.get("rule", ""))[:300],
+                                   str(report["what"]), frame, self.tab())
 
     def _adopt(self, link: Link) -> None:
         """Children of ``link`` attached from now on (frames and workers, waiting for us) get their guards."""
@@ -258,12 +265,16 @@ class PageWire:
 _REFUSING: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
 
 
-async def refuse_shared_workers(context: BrowserContext, rule: str) -> None:
-    """Every document of ``context`` from now on has a ``SharedWorker`` that throws (once per context)."""
+async def refuse_shared_workers(context: BrowserContext, rule: str,
+                                told: Callable[[dict[str, Any], Any], None]) -> None:
+    """Every document of ``context`` from now on has a ``SharedWorker`` that throws, and tells ``told``
+    (:meth:`PageWires.page_told`; once per context), through a binding Playwright keeps in every page world across
+    navigations and process swaps."""
     if context in _REFUSING:
         return
     _REFUSING.add(context)
-    await context.add_init_script(script=expression(refuse_workers(["SharedWorker"], rule)))
+    await context.expose_binding(PAGE_BINDING, told)
+    await add_standalone(context, expression(refuse_workers(["SharedWorker"], rule, binding=PAGE_BINDING)))
 
 
 class PageWires:
@@ -282,6 +293,18 @@ class PageWires:
         self._context: BrowserContext | None = None
         self._wires: dict[Page, PageWire] = {}
         self._starting: dict[Page, asyncio.Task[None]] = {}
+
+    def page_told(self, source: dict[str, Any], payload: Any) -> None:
+        """What a page world's guard refused (:func:`refuse_shared_workers`), told through Playwright's binding."""
+        with contextlib.suppress(orjson.JSONDecodeError, AttributeError, TypeError, PlaywrightError):
+            report = orjson.loads(str(payload))
+            page, frame = source.get("page"), source.get("frame")
+            pages = self.pages()
+            tab = pages.index(page) if page in pages else None
+            where = "frame" if frame is not None and frame.parent_frame is not None else "page"
+            if report.get("what") in REPORTS:
+                self.refused(str(report.get("url", ""))[:300], str(report.get("rule", ""))[:300],
+                             str(report["what"]), where, tab)
 
     @property
     def needed(self) -> bool:

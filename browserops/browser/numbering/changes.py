@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -19,20 +18,7 @@ from playwright.async_api import Frame, Page
 from browserops.browser.js import watch as watch_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.scripts import PageCall, call_in_frame
-
-
-@dataclass
-class _Armed:
-    page: Page
-    url: str
-    frames: frozenset[int]
-
-
-@dataclass
-class ArmedWatch:
-    """The page state :func:`check` compares with (set by :func:`arm`)."""
-
-    armed: _Armed | None = None
+from browserops.browser.state.session_state import ArmedWatch
 
 
 async def _run(frame: Frame, call: PageCall[watch_js.Armed] | PageCall[watch_js.Changes]) -> dict[str, Any] | None:
@@ -52,12 +38,12 @@ async def arm(session: BrowserSession) -> None:
     page = session.page
     frames = _frames(page)
     await asyncio.gather(*(_run(f, watch_js.arm()) for f in frames))
-    session.state(ArmedWatch).armed = _Armed(page, page.url, frozenset(id(f) for f in frames))
+    session.state.armed = ArmedWatch(page, page.url, frozenset(id(f) for f in frames))
 
 
 async def check(session: BrowserSession) -> dict[str, Any]:
     """``{"changed": bool, "why": str}``: what changed since :func:`arm` (``why`` is empty when nothing did)."""
-    armed = session.state(ArmedWatch).armed
+    armed = session.state.armed
     page = session.page
     if armed is None:
         return {"changed": True, "why": "not observed yet"}
@@ -78,4 +64,4 @@ async def check(session: BrowserSession) -> dict[str, Any]:
 
 
 def forget(session: BrowserSession) -> None:
-    session.state(ArmedWatch).armed = None
+    session.state.armed = None

@@ -12,8 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
@@ -21,53 +19,14 @@ from playwright.async_api import Frame, Page
 from browserops.browser.js import frames as frames_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.scripts import run_on_handle
+from browserops.browser.state.frames import FrameIds, FrameView, Rect
+from browserops.browser.state.session_state import FrameRegistry
 
 MAIN = "main"
 
-Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in top-level viewport pixels
-
-
-@dataclass
-class FrameIds:
-    label: str
-    prefix: str
-    seq: int = 0  # highest blind-id counter this frame has reported
-
-
-@dataclass
-class FrameRegistry:
-    """Each frame's label and blind-id prefix, stable for the session."""
-
-    by_frame: dict[Frame, FrameIds] = field(default_factory=dict)
-    next_label: int = 1
-
-
-@dataclass
-class FrameView:
-    """One rendered frame of the page, ready for a page-side walk."""
-
-    frame: Frame
-    ids: FrameIds
-    order: int
-    offset: tuple[float, float] = (0.0, 0.0)
-    clip: Rect | None = None  # None for the main frame: its own viewport is the clip
-    title: str = ""
-
-    @property
-    def label(self) -> str:
-        return self.ids.label
-
-    def script_args(self) -> dict[str, Any]:
-        return {
-            "prefix": self.ids.prefix,
-            "seq": self.ids.seq,
-            "off": list(self.offset),
-            "fclip": list(self.clip) if self.clip else None,
-        }
-
 
 def _registry(session: BrowserSession) -> FrameRegistry:
-    return session.state(FrameRegistry)
+    return session.state.frames
 
 
 def frame_ids(session: BrowserSession, frame: Frame) -> FrameIds:

@@ -39,8 +39,6 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.closed_roots import CLOSED_GROUP, hand_closed_roots
 from browserops.browser.numbering.worlds import (
     WORLD_NAME,
-    CdpFrame,
-    PageWorlds,
     forget_owners,
     frame_owner,
     frames_key,
@@ -61,6 +59,7 @@ from browserops.browser.scripts import (
     run_on_in_context,
     run_on_object,
 )
+from browserops.browser.state.frames import CdpFrame, PageWorlds
 
 R = TypeVar("R")
 HANDLE_GROUP = f"{WORLD_NAME}-handle"  # DevTools object group of element_handle's page objects

@@ -19,13 +19,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.containers import Container
-from browserops.browser.numbering.elements import ListedElement, Listing, store_listing
-from browserops.browser.numbering.frames import MAIN, FrameView
+from browserops.browser.numbering.elements import store_listing
+from browserops.browser.numbering.frames import MAIN
 from browserops.browser.numbering.isolated import FrameWorlds
-from browserops.browser.numbering.paging import FrameOrder, KeptOrders, kept_orders, merged_order, window_ranges
+from browserops.browser.numbering.paging import kept_orders, merged_order, window_ranges
 from browserops.browser.numbering.scan import FrameResult, Frames, Scan, prepare, scan
 from browserops.browser.numbering.scope import Scope, expand_role, parse_scope, scope_error
+from browserops.browser.state.containers import Container
+from browserops.browser.state.frames import FrameOrder, FrameView, KeptOrders
+from browserops.browser.state.listing import ListedElement, Listing
 from browserops.contract import LISTING_MAX_LIMIT, BrowserOpsError, ErrorCode
 from browserops.listing_rows import format_row
 
@@ -114,28 +116,13 @@ class _Window:
         return scanned, [described[slot] for slot in window if slot in described]
 
 
-@dataclass
-class KeptWalkGate:
-    """Whether the next listing must walk afresh instead of answering from the frames' kept walks. A kept walk holds
-    while no mutation or change event reached it, but an act of ours can change what a listing shows before any
-    sign of it does: a container scrolled by ``browser_scroll`` fires its scroll event only at the next frame, and
-    a listing taken at once saw it unscrolled (a flaky test under load). So after any call that may change the page
-    (:func:`forget_kept_walks`) the next listing or find walks anew; the ones after it reuse again."""
-
-    walk_afresh: bool = False
-
-
-def forget_kept_walks(session: BrowserSession) -> None:
-    """Something may have changed the page: the next listing or find walks anew (see :class:`KeptWalkGate`)."""
-    session.state(KeptWalkGate).walk_afresh = True
-
-
 def _may_reuse(session: BrowserSession) -> bool:
-    return not session.state(KeptWalkGate).walk_afresh
+    # Set once a call that may change the page ends (SessionState.page_may_change): then this listing walks anew.
+    return not session.state.walk_afresh
 
 
 def _walked(session: BrowserSession) -> None:
-    session.state(KeptWalkGate).walk_afresh = False
+    session.state.walk_afresh = False
 
 
 async def list_interactives(
@@ -180,7 +167,8 @@ async def list_interactives(
     listing = Listing(page=page, items=items, total=sum(int(r.data["total"]) for r in results), limit=limit,
                       offset=offset, scope=parsed.raw, frames={r.view.label: r.view.frame for r in results},
                       frame_titles=_frame_titles(results), url=page.url, failed=scanned.failed,
-                      walked=sum(1 for r in results if not r.data.get("reused")))
+                      walked=sum(1 for r in results if not r.data.get("reused")),
+                      lang=str(main.data.get("lang") or "") if main else "")
     if store:
         store_listing(session, listing)
     if log.isEnabledFor(logging.DEBUG):  # where a slow listing's time went (bench/real_pages.py --phases)
@@ -290,6 +278,8 @@ def listing_data(listing: Listing, *, hint: bool = True, boxes: bool = False, id
         data["scope"] = listing.scope
     if listing.frame_titles:
         data["frames"] = listing.frame_titles
+    if listing.lang:
+        data["lang"] = listing.lang
     if listing.failed:
         data["frames_failed"] = listing.failed
     blocked = list(dict.fromkeys(item.covered for item in listing.items if item.covered))

@@ -25,12 +25,13 @@ from playwright.async_api import ElementHandle, Frame, Locator
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.elements import BLIND_ID_ATTR, BLIND_ID_PATTERN, ListedElement, latest_listing
+from browserops.browser.numbering.elements import BLIND_ID_ATTR, BLIND_ID_PATTERN, latest_listing
 from browserops.browser.numbering.frames import frame_by_label
 from browserops.browser.numbering.isolated import FrameWorlds, frame_worlds
 from browserops.browser.numbering.worlds import closed_roots_known
 from browserops.browser.scripts import ElementCall, NotInFrame, run_on
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.browser.state.listing import ListedElement
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 
 R = TypeVar("R")
 _FRAME_PREFIX = re.compile(r"^(f\d+)b\d+$")
@@ -39,16 +40,16 @@ _FRAME_PREFIX = re.compile(r"^(f\d+)b\d+$")
 class ElementGone(BrowserOpsError):
     """The element a number or id names is not on the page (any more)."""
 
-    def __init__(self, target: int | str, item: ListedElement | None, blind_id: str, *, acting: bool = False) -> None:
+    def __init__(self, element: ElementRef, item: ListedElement | None, blind_id: str, *, acting: bool = False) -> None:
         if acting:  # found a moment ago: the page removed or replaced it while we were acting on it
-            code, message = ErrorCode.STALE_INDEX, (f"Element {coerce_target(target)!r} disappeared while acting. "
+            code, message = ErrorCode.STALE_INDEX, (f"Element {coerce_element(element)!r} disappeared while acting. "
                                                     "Call browser_list_interactives again.")
         else:
             code = ErrorCode.STALE_INDEX if item is not None else ErrorCode.ELEMENT_NOT_FOUND
-            message = (f"Element {coerce_target(target)!r} is no longer on the page (it changed since the listing). "
+            message = (f"Element {coerce_element(element)!r} is no longer on the page (it changed since the listing). "
                        "Call browser_list_interactives again; if it is still missing, close banners or scroll.")
         super().__init__(code, message)
-        self.target = target
+        self.element = element
         self.blind_id = blind_id
 
 
@@ -68,7 +69,7 @@ class Located:
     item: ListedElement | None
     blind_id: str
     frame: Frame
-    target: int | str
+    element: ElementRef
     world: InWorld | None = None  # set when only the frame's isolated world sees it
 
     @property
@@ -92,11 +93,11 @@ async def other_element(located: Located, blind_id: str) -> Locator | ElementHan
     return await located.world.worlds.element_handle(located.frame, blind_id)
 
 
-def coerce_target(target: int | str) -> int | str:
+def coerce_element(element: ElementRef) -> ElementRef:
     """A digit-only string is a number (callers, LLMs especially, quote numbers); blind ids never are."""
-    if isinstance(target, str) and target.strip().isdigit():
-        return int(target.strip())
-    return target
+    if isinstance(element, str) and element.strip().isdigit():
+        return int(element.strip())
+    return element
 
 
 def check_blind_id(blind_id: str) -> str:
@@ -108,29 +109,29 @@ def check_blind_id(blind_id: str) -> str:
     return blind_id
 
 
-def identify_target(session: BrowserSession, target: int | str) -> tuple[ListedElement | None, str]:
+def identify(session: BrowserSession, element: ElementRef) -> tuple[ListedElement | None, str]:
     """The listing item (for a number) and the blind id a target names, without touching the page. A number
     not in the latest listing of the active page raises ``BROWSER_STALE_INDEX`` saying what to do."""
-    if isinstance(target, bool):
+    if isinstance(element, bool):
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, "Element must be a number or an id string.")
-    target = coerce_target(target)
-    if not isinstance(target, int):
-        return None, check_blind_id(str(target))
+    element = coerce_element(element)
+    if not isinstance(element, int):
+        return None, check_blind_id(str(element))
     page = session.page
     listing = latest_listing(session)
     if listing is None or listing.page is not page:
         raise BrowserOpsError(
             ErrorCode.STALE_INDEX,
-            f"No current listing for this page, so number {target} means nothing yet. "
+            f"No current listing for this page, so number {element} means nothing yet. "
             "Call browser_list_interactives first, then use its numbers.",
         )
-    item = listing.by_number(target)
+    item = listing.by_number(element)
     if item is not None:
         return item, item.blind_id
     if listing.url and listing.url != page.url:
         raise BrowserOpsError(
             ErrorCode.STALE_INDEX,
-            f"Number {target} belongs to the listing of {listing.url}, but the tab now shows {page.url}. "
+            f"Number {element} belongs to the listing of {listing.url}, but the tab now shows {page.url}. "
             "Call browser_list_interactives for this page and use its numbers.",
         )
     if listing.items:
@@ -139,7 +140,7 @@ def identify_target(session: BrowserSession, target: int | str) -> tuple[ListedE
         span = f"no items of {listing.total}"
     raise BrowserOpsError(
         ErrorCode.STALE_INDEX,
-        f"Number {target} is not in the latest listing ({span}). "
+        f"Number {element} is not in the latest listing ({span}). "
         "Re-list with browser_list_interactives (same limit/offset) and use the new numbers.",
     )
 
@@ -164,12 +165,12 @@ def _navigating(exc: PlaywrightError) -> bool:
     return "context was destroyed" in text or "navigat" in text or "detached" in text
 
 
-async def locate(session: BrowserSession, target: int | str, call: ElementCall[R]) -> tuple[Located, R]:
+async def locate(session: BrowserSession, element: ElementRef, call: ElementCall[R]) -> tuple[Located, R]:
     """Find ``target`` (a number of the latest listing or a blind id) and run ``call`` on it, in one round
     trip when it is where it was listed. Raises the stale-number errors of :func:`identify_target`,
     :class:`ElementGone`, or the Playwright error of the frame it was listed in (not a navigation: the
     caller says what was being done)."""
-    item, blind_id = identify_target(session, target)
+    item, blind_id = identify(session, element)
     first = _likely_frame(session, item, blind_id)
     frames = ([first] if first is not None else []) + [f for f in session.page.frames if f is not first]
     failure: PlaywrightError | None = None
@@ -183,14 +184,14 @@ async def locate(session: BrowserSession, target: int | str, call: ElementCall[R
         except PlaywrightError as exc:  # a frame navigating away mid-search is just not a match
             failure = failure or (exc if frame is first else None)
             continue
-        return Located(item, blind_id, frame, target), result
+        return Located(item, blind_id, frame, element), result
     found = await _in_isolated_worlds(session, first, blind_id, call)
     if found is not None:
         frame, world, result = found
-        return Located(item, blind_id, frame, target, world), result
+        return Located(item, blind_id, frame, element, world), result
     if failure is not None and first is not None and not first.is_detached() and not _navigating(failure):
         raise failure
-    raise ElementGone(target, item, blind_id)
+    raise ElementGone(element, item, blind_id)
 
 
 async def _in_isolated_worlds(session: BrowserSession, first: Frame | None, blind_id: str,
@@ -222,4 +223,4 @@ async def element_call(located: Located, call: ElementCall[R]) -> R:
             return await located.world.worlds.run_on(located.frame, located.blind_id, call)
         return await run_on(located.frame, located.blind_id, call)
     except NotInFrame:
-        raise ElementGone(located.target, located.item, located.blind_id, acting=True) from None
+        raise ElementGone(located.element, located.item, located.blind_id, acting=True) from None

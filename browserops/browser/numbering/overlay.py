@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame, Page
+from playwright.async_api import Frame
 
 from browserops.browser.js import overlay as overlay_js
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.elements import Listing, latest_listing
+from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.isolated import FrameWorlds, frame_worlds
 from browserops.browser.scripts import PageCall
+from browserops.browser.state.listing import Listing
+from browserops.browser.state.session_state import OverlayState
 
 Scheme = Literal["dark", "blue", "light"]
 SCHEMES: dict[str, str] = {
@@ -29,23 +30,8 @@ SCHEMES: dict[str, str] = {
 }
 
 
-@dataclass
-class OverlayState:
-    page: Page
-    scheme: str
-    generation: int
-    result: dict[str, Any] | None = None  # what show_overlay reported when it drew this generation
-
-
-@dataclass
-class DrawnOverlay:
-    """The overlay drawn now, if any."""
-
-    state: OverlayState | None = None
-
-
 def overlay_state(session: BrowserSession) -> OverlayState | None:
-    return session.state(DrawnOverlay).state
+    return session.state.overlay
 
 
 async def _run(worlds_now: FrameWorlds, frame: Frame,
@@ -88,7 +74,7 @@ async def show_overlay(session: BrowserSession, listing: Listing, scheme: str = 
     out: dict[str, Any] = {"shown": shown, "scheme": scheme}
     if missing:
         out["missing"] = missing
-    session.state(DrawnOverlay).state = OverlayState(page, scheme, listing.generation, dict(out))
+    session.state.overlay = OverlayState(page, scheme, listing.generation, dict(out))
     return out
 
 
@@ -98,7 +84,7 @@ async def hide_overlay(session: BrowserSession) -> dict[str, Any]:
     worlds_now = await frame_worlds(session, page)
     frames = [f for f in page.frames if not f.is_detached()]
     results = await asyncio.gather(*(_run(worlds_now, f, overlay_js.hide()) for f in frames))
-    session.state(DrawnOverlay).state = None
+    session.state.overlay = None
     return {"removed": sum(int(r.get("removed", 0)) for r in results if r)}
 
 

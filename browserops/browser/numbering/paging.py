@@ -10,38 +10,14 @@ keys; the ranges are then worked out again and the frames that lack items asked 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from playwright.async_api import Page
 
 from browserops.browser.launch.session import BrowserSession
-
-Slot = tuple[str, int]  # frame label, index in that frame's order
-
-
-@dataclass
-class FrameOrder:
-    walk: str  # the frame's kept walk (list.js walkId)
-    keys: list[float]  # flat: group, y, x of each item in the frame's order
-    order: int  # the frame's place among the page's frames (ties between frames go to the earlier one)
-
-    @property
-    def total(self) -> int:
-        return len(self.keys) // 3
-
-
-@dataclass
-class KeptOrders:
-    """The active page's frames' kept walks (session state)."""
-
-    page: Page | None = None
-    frames: dict[str, FrameOrder] = field(default_factory=dict)
-    merged: list[Slot] | None = None  # the merged order of ``frames``, while they stay as they are
-    merged_of: tuple[tuple[str, str], ...] = ()
+from browserops.browser.state.frames import KeptOrders, Slot
 
 
 def kept_orders(session: BrowserSession, page: Page) -> KeptOrders:
-    state = session.state(KeptOrders)
+    state = session.state.kept_orders
     if state.page is not page:
         state.page, state.frames, state.merged, state.merged_of = page, {}, None, ()
     return state

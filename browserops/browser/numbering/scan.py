@@ -12,7 +12,6 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
@@ -21,9 +20,10 @@ from browserops.browser.errors import first_line
 from browserops.browser.js import listing as listing_js
 from browserops.browser.js.listing import FrameListing
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.frames import MAIN, FrameView, child_views, main_view
+from browserops.browser.numbering.frames import MAIN, child_views, main_view
 from browserops.browser.numbering.isolated import FrameWorlds, frame_worlds
 from browserops.browser.scripts import PageScriptError, call_in_frame
+from browserops.browser.state.frames import FrameView
 from browserops.contract import BrowserOpsError, ErrorCode
 
 log = logging.getLogger(__name__)
@@ -144,7 +144,7 @@ async def _list_one(session: BrowserSession, worlds: FrameWorlds, view: FrameVie
             # before at this URL (a navigation that never commits, an ad frame to a host that does not
             # answer) gets a short time, else every listing of the page would wait the whole bound; every
             # few listings it gets the whole bound again, so a frame merely slow is listed again.
-            slow = session.state(SlowFrames).frames
+            slow = session.state.slow_frames
             url, shorts = slow.get(view.frame, ("", SHORT_WAITS))
             short = url == view.frame.url and shorts < SHORT_WAITS
             wait = SLOW_FRAME_WAIT_MS if short else CHILD_FRAME_WAIT_MS
@@ -245,14 +245,6 @@ SHORT_WAITS = 3  # short waits in a row before a frame that does not answer gets
 
 
 @dataclass
-class SlowFrames:
-    """Child frames that did not answer a listing in time: the URL they had then and how many short waits they
-    have had since the last whole one (kept per session)."""
-
-    frames: WeakKeyDictionary[Frame, tuple[str, int]] = field(default_factory=WeakKeyDictionary)
-
-
-@dataclass
 class Frames:
     """The frames a listing walks: ``first`` (the main frame, known at once) and ``children`` (measured
     meanwhile; None when the listing is of the main frame only)."""
@@ -260,13 +252,6 @@ class Frames:
     first: list[FrameView]
     children: Callable[[], Awaitable[list[FrameView]]] | None
     guesses: list[FrameView] = field(default_factory=list)  # child frames where the last listing found them
-
-
-@dataclass
-class LastViews:
-    """Where each page's last unscoped listing found its child frames (kept per session)."""
-
-    by_page: WeakKeyDictionary[Page, dict[Frame, FrameView]] = field(default_factory=WeakKeyDictionary)
 
 
 async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Page, FrameWorlds, Frames]:
@@ -288,7 +273,7 @@ async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Pag
                 "retry.",
             ) from exc
         if not scope_frame:
-            session.state(LastViews).by_page[page] = {v.frame: v for v in views}
+            session.state.last_views[page] = {v.frame: v for v in views}
         if scope_frame and scope_frame != MAIN:
             views = [v for v in views if v.label == scope_frame]
             if not views:
@@ -304,7 +289,7 @@ async def prepare(session: BrowserSession, scope_frame: str | None) -> tuple[Pag
     if len(page.frames) == 1 and not scope_frame:
         return page, worlds, Frames(first, None)
     guesses: list[FrameView] = []
-    last = session.state(LastViews).by_page.get(page)
+    last = session.state.last_views.get(page)
     if not scope_frame and last and worlds.match_children_kept():  # the same frames as then: no round trip
         guesses = [v for v in last.values() if not v.frame.is_detached() and worlds.reaches(v.frame)]
     return page, worlds, Frames(first, children, guesses)

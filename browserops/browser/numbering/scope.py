@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.locate import coerce_target, identify_target
+from browserops.browser.numbering.locate import coerce_element, identify
 from browserops.contract import BrowserOpsError, ErrorCode
 
 _FRAME_LABEL = re.compile(r"^f\d+$")
@@ -74,10 +74,10 @@ class Scope:
 def parse_scope(session: BrowserSession, scope: str | int | None) -> Scope:
     if scope is None or (isinstance(scope, str) and not scope.strip()):
         return Scope()
-    target = coerce_target(scope)
+    target = coerce_element(scope)
     if isinstance(target, int):
         try:
-            _, blind_id = identify_target(session, target)
+            _, blind_id = identify(session, target)
         except BrowserOpsError as exc:
             raise BrowserOpsError(
                 exc.code,

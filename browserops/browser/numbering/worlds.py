@@ -12,69 +12,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.async_api import CDPSession, ElementHandle, Frame, Page
+from playwright.async_api import CDPSession, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.js.listing import list_frame, take_unseen_hosts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.scripts import keep_in_context
+from browserops.browser.state.frames import CdpFrame, PageWorlds
 
 WORLD_NAME = "browserops"
-HANDLES_KEPT = 8
-
-
-@dataclass
-class PageWorlds:
-    contexts: dict[tuple[str, str], int] = field(default_factory=dict)  # (frame id, loader id) -> context id
-    # Frames whose last listing's icon candidates all proved listener-less: the next listing tells the world
-    # so (an empty iconVerdicts) instead of a call of its own.
-    no_listeners: set[str] = field(default_factory=set)
-    main: CdpFrame | None = None  # the main frame as last matched (its id outlives navigations)
-    prepared: asyncio.Task[None] | None = None  # asking Chromium to make our world in every new document
-    warming: asyncio.Task[None] | None = None  # learning the main frame's world of the latest document
-    # Readying the child frames' worlds: after the main one at DOMContentLoaded, and again whenever a child frame
-    # commits a document of its own (most do after the page's DOMContentLoaded). No listing waits for it as a
-    # whole: a listing that needs a world being made meanwhile waits for that one (``making``).
-    children_warming: asyncio.Task[None] | None = None
-    children_pending: bool = False  # a child-frame commit is waiting for children_warming to run again
-    making: dict[tuple[str, str], asyncio.Future[int]] = field(default_factory=dict)  # worlds being made
-    # Frame id -> backend node id of its <iframe>/<frame> element: an element keeps its frame for the frame's
-    # whole life (moving it makes a new frame), so it is asked once per frame.
-    owners: dict[str, int] = field(default_factory=dict)
-    # Handles made for elements in closed roots: the latest few are kept, older ones disposed (a page that
-    # never navigates would otherwise keep every one).
-    handles: deque[ElementHandle] = field(default_factory=lambda: deque(maxlen=HANDLES_KEPT))
-    # Frames whose current world was handed closed shadow roots: only there can an element be that the page's
-    # own world does not see (so a stale number costs no extra round trip on the many pages without any).
-    closed: set[str] = field(default_factory=set)
-    # The last frame-tree match and what it was of (the page's frames, their URLs and names): while those hold, a
-    # listing matches its child frames without asking again. A frame reloaded at the same URL has a new loader:
-    # its remembered world is then found gone at the first evaluate and made anew (FrameWorlds._in_world).
-    tree: tuple[tuple[Any, ...], dict[Frame, CdpFrame]] | None = None
-    # World contexts that answered a listing, and so likely keep a walk the next listing is described from.
-    listed: set[int] = field(default_factory=set)
-
-
-@dataclass(frozen=True)
-class CdpFrame:
-    id: str
-    loader: str
-
-
-@dataclass
-class IsolatedWorlds:
-    """This session's isolated worlds, per page (kept with :meth:`BrowserSession.state`)."""
-
-    by_page: dict[Page, PageWorlds] = field(default_factory=dict)
-
 
 def page_worlds(session: BrowserSession, page: Page) -> PageWorlds:
-    by_page = session.state(IsolatedWorlds).by_page
+    by_page = session.state.worlds
     for old in [p for p in by_page if p.is_closed()]:
         del by_page[old]
     return by_page.setdefault(page, PageWorlds())

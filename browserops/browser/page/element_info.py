@@ -19,33 +19,33 @@ from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.isolated import frame_worlds
 from browserops.browser.numbering.locate import locate
 from browserops.browser.page.dialogs import blocking_dialog, dialog_info, dialog_open_error
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 
 CONTEXT_CHARS = 600
 
 
-async def inspect_element(session: BrowserSession, target: int | str | None = None, *,
+async def inspect_element(session: BrowserSession, element: ElementRef | None = None, *,
                           max_chars: int = CONTEXT_CHARS) -> dict[str, Any]:
     """``{"role", "name", "state"?, "type"?, "autocomplete"?, "described_by"?, "context"?, ...}``."""
     dialog = blocking_dialog(session)
     if dialog is not None:
-        if target is not None:
+        if element is not None:
             raise dialog_open_error(session, dialog)
         info = dialog_info(session, dialog)
         return {"role": "alertdialog", "name": info["message"][:200], "dialog": info["type"],
                 "context": info["message"][:max_chars]}
     try:
-        if target is None:
+        if element is None:
             # Asked where the listing runs: inside a closed shadow root the page's own world sees only the host.
             worlds = await frame_worlds(session, session.page)
             focused: Mapping[str, Any] = await worlds.run_here(session.page.main_frame,
                                                                element_js.inspect_focused(max_chars))
             return dict(focused)
-        located, inspected = await locate(session, target, element_js.inspect(max_chars))
+        located, inspected = await locate(session, element, element_js.inspect(max_chars))
     except PlaywrightError as exc:
         raise BrowserOpsError(
             ErrorCode.STALE_INDEX,
-            f"Could not read element {target!r}: {str(exc).splitlines()[0] if str(exc) else 'it went away'}. "
+            f"Could not read element {element!r}: {str(exc).splitlines()[0] if str(exc) else 'it went away'}. "
             "List the elements again.",
         ) from exc
     out: dict[str, Any] = dict(inspected)

@@ -9,15 +9,15 @@ from browserops.browser.js import formcheck as formcheck_js
 from browserops.browser.js.formcheck import FormProblem
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.locate import locate
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 
 
-async def form_problems(session: BrowserSession, target: int | str, *, limit: int = 20) -> list[FormProblem]:
+async def form_problems(session: BrowserSession, element: ElementRef, *, limit: int = 20) -> list[FormProblem]:
     """The problems of the form the element ``target`` (a number of the latest listing, or a blind id) is in."""
     try:
-        _, found = await locate(session, target, formcheck_js.problems(limit))
+        _, found = await locate(session, element, formcheck_js.problems(limit))
     except PlaywrightError as exc:
         why = str(exc).splitlines()[0] if str(exc) else "it went away"
-        raise BrowserOpsError(ErrorCode.STALE_INDEX, f"Could not read the form of element {target!r}: {why}. List "
+        raise BrowserOpsError(ErrorCode.STALE_INDEX, f"Could not read the form of element {element!r}: {why}. List "
                               "the elements again.") from exc
     return list(found)

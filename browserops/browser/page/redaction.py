@@ -21,7 +21,6 @@ import re
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -36,21 +35,14 @@ HIDDEN = "[hidden]"
 _FIELD_LINE = re.compile(r'^(\s*- (?:textbox|searchbox|spinbutton|combobox) "([^"]*)"[^:\n]*: )(.+)$', re.MULTILINE)
 
 
-@dataclass
-class TypedSecrets:
-    """What this session typed into sensitive fields (never written anywhere)."""
-
-    values: set[str] = field(default_factory=set)
-
-
 def note_typed(session: BrowserSession, text: str, *, name: str, input_type: str = "") -> None:
     """Remember ``text`` when the field it was typed into is sensitive."""
     if text.strip() and sensitive_field_hints(name, input_type):
-        session.state(TypedSecrets).values.add(text.strip())
+        session.state.typed_secrets.add(text.strip())
 
 
 def typed_secrets(session: BrowserSession) -> list[str]:
-    return sorted(session.state(TypedSecrets).values)
+    return sorted(session.state.typed_secrets)
 
 
 @asynccontextmanager

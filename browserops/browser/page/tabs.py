@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -19,18 +18,11 @@ from browserops.browser.js import element as element_js
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.locate import locate
 from browserops.browser.page import navigation
-from browserops.contract import BrowserOpsError, ErrorCode
-
-
-@dataclass
-class ToolOpenedTabs:
-    """The tabs a tool opened (the others the site opened itself)."""
-
-    pages: list[Page] = field(default_factory=list)
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 
 
 def _ours(session: BrowserSession) -> list[Page]:
-    return session.state(ToolOpenedTabs).pages
+    return session.state.tool_tabs
 
 
 async def _title(page: Page) -> str:
@@ -98,13 +90,13 @@ async def switch_tab(session: BrowserSession, index: int | None = None,
     return {"switched": True, "active": index, "url": page.url, "title": tabs[index]["title"], "tabs": tabs}
 
 
-async def open_in_new_tab(session: BrowserSession, target: int | str, timeout_ms: int,
+async def open_in_new_tab(session: BrowserSession, element: ElementRef, timeout_ms: int,
                           *, switch: bool = False) -> dict[str, Any]:
     """Open the address of the link ``target`` (a number or blind id) in a new tab (the current tab stays as
     it is). Refuses non-links: opening a button "in a new tab" would mean clicking it, which is not a
     read-only step."""
     try:
-        _, href = await locate(session, target, element_js.link_address())
+        _, href = await locate(session, element, element_js.link_address())
     except PlaywrightError as exc:
         raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"Could not read the element: {first_line(exc)}.") \
             from exc

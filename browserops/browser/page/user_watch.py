@@ -31,7 +31,6 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser import scripts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.page.waiting import note_act
 from browserops.words import js_vocabulary
 
 BINDING = "browserops-record"
@@ -129,7 +128,7 @@ class UserWatch:
         # The person answered it in the window: it no longer blocks the page for the recorder's own reading.
         page = self.session.page
         self.session.dialogs = [d for d in self.session.dialogs if d.page is not page]
-        note_act(self.session, time.monotonic())
+        self.session.state.person_acted(time.monotonic())
         self.events.put_nowait({"type": "dialog", "accepted": bool(params.get("result")), **self._dialog})
         self._dialog = {}
 
@@ -147,7 +146,7 @@ class UserWatch:
             # The person acted: a settle after it counts its quiet window from now, as after a tool's act. Without
             # it the quiet clock could call the page settled at once, before the browser told us of the request or
             # download the click started (the recorder would write a download as a plain click).
-            note_act(self.session, time.monotonic())
+            self.session.state.person_acted(time.monotonic())
             keys = ("type", "blindId", "tag", "inputType", "submits", "label", "href", "files", "value", "checked",
                     "filled", "group", "groupLabel", "options", "labels", "values", "key", "moved")
             self.events.put_nowait({k: event.get(k) for k in keys})

@@ -19,10 +19,10 @@ import logging
 import time
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from playwright.async_api import BrowserContext, Page, Request
+from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser import scripts
@@ -31,19 +31,14 @@ from browserops.browser.js import element as element_js
 from browserops.browser.js import text as text_js
 from browserops.browser.js import watch as watch_js
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.numbering.locate import identify_target, locate
+from browserops.browser.numbering.locate import identify, locate
 from browserops.browser.scripts import PageCall, call_in_frame
-from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.browser.state.network import POLL_S, NetworkTracker
+from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 
 log = logging.getLogger(__name__)
 ElementState = Literal["visible", "hidden", "attached", "detached"]
 NETWORK_IDLE_MS = 500
-POLL_S = 0.1
-_LONG_LIVED = {"eventsource", "websocket"}
-# What a page's content waits for before it shows its data; images, fonts, media and beacons ("ping") it does not.
-WAITED_KINDS = frozenset({"fetch", "xhr", "document", "script"})
-# A request in flight this long is a long poll or a stream, not data the page is about to show: not waited on.
-LONG_LIVED_S = 5.0
 # The DOM-quiet window is there for what a page's scripts may still do on their own after the last change. A
 # document whose quiet clock sees none of that scheduled within the window (a timer due, an animation frame asked
 # for, an animation ending) is quiet after IDLE_QUIET_MS; one with such work pending waits for it, at most the whole
@@ -51,86 +46,10 @@ LONG_LIVED_S = 5.0
 IDLE_QUIET_MS = 50
 
 
-@dataclass
-class NetworkTracker:
-    """In-flight requests of one page, counted from when the tracker was installed."""
-
-    page: Page
-    inflight: dict[Request, float] = field(default_factory=dict)  # each with when it started
-    last_change: float = field(default_factory=time.monotonic)
-    last_asked: float = 0.0  # when the page last sent a fetch/XHR (a question to its server)
-    last_answered: float | None = None  # when an awaited request (WAITED_KINDS) last ended, answered or failed
-    last_unloaded: float | None = None  # when a navigation last ended without a document (it became a download)
-
-    def install(self) -> None:
-        self.page.on("request", self._start)
-        self.page.on("requestfinished", self._end)
-        self.page.on("requestfailed", self._failed)
-
-    def _start(self, request: Request) -> None:
-        if request.resource_type in _LONG_LIVED or request.url.startswith("data:"):
-            return
-        self.last_change = self.inflight[request] = time.monotonic()
-        if request.resource_type in ("fetch", "xhr"):
-            self.last_asked = self.last_change
-
-    def _end(self, request: Request) -> None:
-        if self.inflight.pop(request, None) is not None:
-            self.last_change = time.monotonic()
-            if request.resource_type in WAITED_KINDS:
-                self.last_answered = self.last_change
-
-    def _failed(self, request: Request) -> None:
-        if request.is_navigation_request():
-            self.last_unloaded = time.monotonic()
-        self._end(request)
-
-    def unloaded_ago_ms(self) -> float | None:
-        return None if self.last_unloaded is None else (time.monotonic() - self.last_unloaded) * 1000
-
-    def answered_ago_ms(self) -> float | None:
-        """How long ago the latest awaited request ended; None when none has."""
-        return None if self.last_answered is None else (time.monotonic() - self.last_answered) * 1000
-
-    def awaited(self) -> list[Request]:
-        """The requests in flight the page's content is waiting for (:data:`WAITED_KINDS`, not long-lived)."""
-        young = time.monotonic() - LONG_LIVED_S
-        return [r for r, t0 in self.inflight.items() if t0 > young and r.resource_type in WAITED_KINDS]
-
-    async def wait_answered(self, timeout_s: float) -> bool:
-        """Until no awaited request is in flight; False at the timeout."""
-        deadline = time.monotonic() + timeout_s
-        while self.awaited():
-            if time.monotonic() >= deadline:
-                return False
-            await asyncio.sleep(min(POLL_S / 2, max(0.0, deadline - time.monotonic())))
-        return True
-
-    def idle_for(self) -> float:
-        """Seconds since the last request started or ended, or 0 while one is in flight."""
-        return 0.0 if self.inflight else time.monotonic() - self.last_change
-
-    async def wait_idle(self, idle_ms: int, timeout_s: float) -> bool:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            if self.idle_for() * 1000 >= idle_ms:
-                return True
-            if time.monotonic() >= deadline:
-                return False
-            await asyncio.sleep(min(POLL_S, max(0.0, deadline - time.monotonic())))
-
-
-@dataclass
-class NetworkTrackers:
-    """One request counter per page of the session."""
-
-    by_page: dict[Page, NetworkTracker] = field(default_factory=dict)
-
-
 def track_network(session: BrowserSession, page: Page | None = None) -> NetworkTracker:
     """Start (once per page) counting the page's requests; call early, e.g. before navigating."""
     page = page or session.page
-    trackers = session.state(NetworkTrackers).by_page
+    trackers = session.state.network
     for old in [p for p in trackers if p.is_closed()]:
         del trackers[old]
     tracker = trackers.get(page)
@@ -139,15 +58,6 @@ def track_network(session: BrowserSession, page: Page | None = None) -> NetworkT
         tracker.install()
         trackers[page] = tracker
     return tracker
-
-
-@dataclass
-class QuietClock:
-    """When the session's latest call that may change a page began (:func:`note_act`): a settle's DOM-quiet window
-    never counts from before it. Each document keeps when it last changed itself (``js/watch.js`` startClock, an
-    init script added once per browser context, see :func:`start_quiet_clock`)."""
-
-    acted_at: float | None = None  # time.monotonic() at the start of the latest call that is not a pure read
 
 
 # The contexts given the clock's init script. Kept with the context, not in the session's state: the script lives
@@ -178,13 +88,8 @@ async def start_quiet_clock(session: BrowserSession) -> None:
         log.debug("quiet clock not installed: %s", first_line(exc))
 
 
-def note_act(session: BrowserSession, started: float) -> None:
-    """A call that may change the page (anything but a pure read) began at ``started`` (monotonic)."""
-    session.state(QuietClock).acted_at = started
-
-
 def _acted_ago_ms(session: BrowserSession | None) -> float | None:
-    acted = session.state(QuietClock).acted_at if session is not None else None
+    acted = session.state.acted_at if session is not None else None
     return None if acted is None else (time.monotonic() - acted) * 1000
 
 
@@ -206,7 +111,7 @@ async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int, session: Browser
     """Wait until no frame's DOM has changed for ``quiet_ms`` (at most ``timeout_ms``), or for IDLE_QUIET_MS in
     frames whose quiet clock sees nothing scheduled before the window would end (``idle`` in the result). With
     ``session``, a document that has a quiet clock counts the window from its last change, never from before the
-    session's latest acting call (:class:`QuietClock`), nor from before an answer that came ``answered_ago_ms``
+    session's latest acting call (``SessionState.acted_at``), nor from before an answer that came ``answered_ago_ms``
     ago; and the page's clocks started before that act are not waited for."""
     acted = _acted_ago_ms(session)
     since = acted if acted is None or answered_ago_ms is None else min(acted, answered_ago_ms)
@@ -313,7 +218,7 @@ async def _load_state(page: Page, state: str, budget: _Budget, timeout_ms: int) 
 async def wait(
     session: BrowserSession,
     *,
-    target: int | str | None = None,
+    element: ElementRef | None = None,
     state: str | None = None,
     network_idle: bool = False,
     ms: int | None = None,
@@ -335,16 +240,16 @@ async def wait(
     element_states = ("visible", "hidden", "attached", "detached")
     if state in ("load", "domcontentloaded", "networkidle"):
         out[state] = await _load_state(page, state, budget, timeout_ms)
-    if target is not None:
+    if element is not None:
         want = state if state in element_states else "visible"
-        _, blind_id = identify_target(session, target)  # a number means the element it has now, while we wait
+        _, blind_id = identify(session, element)  # a number means the element it has now, while we wait
 
         async def element_ok() -> bool:
             attached, visible = await _element_state(session, blind_id)
             return {"visible": visible, "hidden": not visible, "attached": attached, "detached": not attached}[want]
 
         if not await _poll(element_ok, budget):
-            raise BrowserOpsError(ErrorCode.TIMEOUT, f"Element {target!r} did not become {want} within "
+            raise BrowserOpsError(ErrorCode.TIMEOUT, f"Element {element!r} did not become {want} within "
                                   f"{timeout_ms} ms. List the elements to see the page as it is now.")
         out["element"] = want
     elif state in element_states:
@@ -375,7 +280,7 @@ async def wait(
                               else " and the DOM keeps changing; list the elements and go on."))
     if state == "settled":
         out.update(await settled(page, tracker, quiet_ms, budget, session))
-    conditions = any([target is not None, text, url_contains, network_idle, ms, state])
+    conditions = any([element is not None, text, url_contains, network_idle, ms, state])
     if (state == "dom_quiet" or not conditions) and state != "settled":
         quiet = await dom_quiet(page, quiet_ms, max(1, budget.left_ms()))
         out["dom_quiet"], out["nothing_scheduled"] = quiet["quiet"], quiet["idle"]

@@ -19,6 +19,7 @@ from browserops.plan.interpret.resolve import Resolved, upload_files, wanted_val
 from browserops.plan.model.document import PlanAction
 from browserops.plan.model.steps import Action, word_action
 from browserops.privacy import SECRET
+from browserops.values import same_value
 
 StepInput = str | bool | list[str] | None
 
@@ -69,6 +70,14 @@ def word_call(a: PlanAction, el: Resolved, value: Any) -> tuple[dict[str, Any], 
     return args, ({**args, "text": dict(SECRET)} if a.sensitive and text else None)  # no length, no digest
 
 
+def _holds(now: str | None, wanted: str | None, lang: str | None) -> bool:
+    """Whether a field holding ``now`` already holds ``wanted``: the same text, or the same number or date as the
+    page's language writes it (:func:`browserops.values.same_value`); never for an empty field."""
+    if now is None or wanted is None:
+        return now == wanted
+    return now == wanted or (bool(now) and bool(wanted) and same_value(now, wanted, lang))
+
+
 def act_for(a: PlanAction, el: Resolved | None, value: StepInput) -> Act | Unchanged | None:
     """How step ``a`` acts on ``el`` with ``value`` (the plan's value, or the secret from the input); None when it
     cannot (a sensitive value the input does not hold)."""
@@ -84,7 +93,7 @@ def act_for(a: PlanAction, el: Resolved | None, value: StepInput) -> Act | Uncha
     if a.action in (Action.TYPE, Action.SELECT):
         if not isinstance(value, str | list):
             return None
-        if not a.sensitive and current_value(a, el) == wanted_value(a):
+        if not a.sensitive and _holds(current_value(a, el), wanted_value(a), el.lang):
             return Unchanged(f"{where} already holds the value")
         typing = a.action is Action.TYPE
         # Several options (a multiple select, a two-list chooser, a tag input): one call picks them all.

@@ -19,10 +19,14 @@ WebSocket message) refuses it with ``BROWSER_EXPORT_UNSAFE`` — prepare refuses
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import dataclass
 from types import TracebackType
 
 from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.plan.interpret.guard import GuardedTools
+from browserops.plan.interpret.pages import settle
 from browserops.plan.interpret.resolve import Resolved
 from browserops.plan.model.document import PlanAction
 from browserops.plan.model.facts import step_title
@@ -30,6 +34,22 @@ from browserops.tools.save_probe import RequestMonitor
 
 # What the run's read-only window says when it refuses a request (the ledger keeps it as the refusal's reason).
 READ_ONLY_WHY = "an export step may only download or read"
+DUE_MS = 1500  # a timer the click set that fires within this long is still the click's
+QUIET_S = 4.0  # at most this long is waited for the click's timers (a page that polls forever is never quiet)
+POLL_S = 0.1
+
+
+async def after_click(tools: GuardedTools) -> None:
+    """Both phases, after an export's click: the page settles, then no timer is due soon — a change sent from a
+    timer the click set (a second later, once the page went quiet) is still the export's, so it is seen (and
+    refused) while its phase is watching."""
+    await settle(tools)
+    deadline = time.monotonic() + QUIET_S
+    # Polled: what is due is a fact of the page's timers, which tell nobody when they change.
+    for _ in range(int(QUIET_S / POLL_S)):
+        if time.monotonic() >= deadline or await tools.probe.nothing_due(DUE_MS):
+            return
+        await asyncio.sleep(POLL_S)
 
 
 @dataclass(frozen=True)

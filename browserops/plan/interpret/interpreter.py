@@ -178,7 +178,7 @@ class StepInterpreter:
             data = await self.phase.perform(rec, act)
             if data is None:
                 return
-            found = read_back(a, act, data, self.value(a))
+            found = read_back(a, act, data, self.value(a), lang=el.lang if el is not None else None)
             if found is not None:
                 await self.phase.mismatch(rec, found)
             if act.clicks and not await self._after_click(rec, act):

@@ -19,7 +19,6 @@ matched_within`): a removed row is ``BROWSER_SITE_CHANGED``, never the next row 
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.model.step_values import upload_files as upload_files
 from browserops.plan.model.step_values import wanted_value as wanted_value
 from browserops.plan.model.steps import SemanticTarget, container_role
-from browserops.text import fold
+from browserops.text import name_key, without_icon_words
 
 LIST_LIMIT = 500  # the catalogue's maximum: one listing covers any ordinary form
 MAX_ITEMS = 2000  # paging stops here; a target beyond it is not looked for
@@ -46,12 +45,12 @@ _ROLE_EQUIVALENTS: dict[str, frozenset[str]] = {
     # A combobox that is a text box (a tag input, Select2 3's search field) lists as a textbox.
     "combobox": frozenset({"combobox", "textbox", "searchbox"}),
 }
-_TRAILING = re.compile(r"[\s*:：]+$")
 
 
 def label_key(text: str) -> str:
-    """How names are compared: :func:`browserops.text.fold`, then a label's trailing '*' and ':' dropped."""
-    return _TRAILING.sub("", fold(text))
+    """How names are compared: :func:`browserops.text.name_key` (folded, CJK spacing and a required field's '*'
+    and a label's ':' dropped)."""
+    return name_key(text)
 
 
 def roles_for(role: str) -> frozenset[str]:
@@ -75,6 +74,7 @@ class Resolved:
     box: list[float] | None = None  # [x, y, width, height] in viewport CSS pixels when listed (evidence draws it)
     viewport: list[int] | None = None  # [width, height] of the viewport that box is in
     within: str | None = None  # the name of the container it was found in (a target with ``within``)
+    lang: str | None = None  # the page's language, which its values are written in (values.same_value)
 
     def act_args(self) -> dict[str, Any]:
         """Arguments that let browser_overlay_act re-list with the same window if another listing came since."""
@@ -168,8 +168,9 @@ def match_items(items: Sequence[dict[str, Any]], target: SemanticTarget,
             want = label_key(candidate)
             if not want:
                 continue
-            if tier == "exact":
-                found = [i for name, i in pool if name == want]
+            if tier == "exact":  # the whole name, else the name without its icon words (text.without_icon_words)
+                found = [i for name, i in pool if name == want] or [
+                    i for name, i in pool if without_icon_words(name) == without_icon_words(want)]
             elif tier == "prefix":
                 found = [i for name, i in pool if name.startswith(want)]
             else:
@@ -218,6 +219,8 @@ async def list_all(tools: GuardedTools, *, containers: bool = False) -> Listed:
             windows[int(item["n"])] = {"limit": LIST_LIMIT, "offset": offset}
             if data.get("viewport"):
                 item["viewport"] = data["viewport"]
+            if data.get("lang"):
+                item["lang"] = data["lang"]
         items += page
         offset += LIST_LIMIT
         if not data.get("more") or not page or offset >= MAX_ITEMS:
@@ -276,7 +279,8 @@ def _resolved(item: dict[str, Any], candidate: str, tier: Tier, listing: dict[st
                     name=str(item.get("name", "")), frame=str(item.get("frame", "main")),
                     state=dict(item.get("state") or {}), matched=candidate, how=tier, kind=item.get("type"),
                     listing=listing, box=item.get("box"), viewport=item.get("viewport"),
-                    within=str(within) if isinstance(within, str) and within else None)
+                    within=str(within) if isinstance(within, str) and within else None,
+                    lang=str(item["lang"]) if item.get("lang") else None)
 
 
 async def resolve_target(tools: GuardedTools, target: SemanticTarget, *, timeout_ms: int = 5000,

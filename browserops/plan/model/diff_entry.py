@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from browserops.plan.model.steps import PlanModel
+from browserops.values import same_value
 
 DiffOp = Literal["+", "~", "-"]
 
@@ -44,10 +45,12 @@ class DiffEntry(PlanModel):
 
     @classmethod
     def compute(
-        cls, field: str, step: int, before: str | None, after: str | None, *, sensitive: bool = False
+        cls, field: str, step: int, before: str | None, after: str | None, *, sensitive: bool = False,
+        lang: str | None = None,
     ) -> DiffEntry | None:
-        """The entry for a field, or None when the page already holds the wanted value."""
-        op = diff_op(before, after)
+        """The entry for a field, or None when the page already holds the wanted value — by meaning, in the page's
+        language ``lang`` (a field showing "13,250" already holds a planned 13250)."""
+        op = diff_op(before, after, lang)
         if op is None:
             return None
         if sensitive:
@@ -62,9 +65,11 @@ class DiffEntry(PlanModel):
         return cls(field=field, op="+" if after else "-", after=after or None, step=step, unread=True)
 
 
-def diff_op(before: str | None, after: str | None) -> DiffOp | None:
+def diff_op(before: str | None, after: str | None, lang: str | None = None) -> DiffOp | None:
+    """``+``, ``~`` or ``-`` from ``before`` to ``after``; None when they mean the same value in the page's language
+    ``lang`` (:func:`browserops.values.same_value`: the same text, number or date however it is written)."""
     before, after = before or "", after or ""
-    if before == after:
+    if before == after or (before and after and same_value(before, after, lang)):
         return None
     if not before:
         return "+"

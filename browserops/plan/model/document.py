@@ -36,6 +36,7 @@ from browserops.plan.model.steps import (
     StepActionName,
 )
 from browserops.plan.model.verbs import action_schema
+from browserops.values import same_value
 
 FORMAT_VERSION = 1
 
@@ -156,14 +157,21 @@ def _norm(value: str | None) -> str:
     return value or ""
 
 
-def stale_fields(plan: BrowserPlan, current: Mapping[str, str | None]) -> list[str]:
+def stale_fields(plan: BrowserPlan, current: Mapping[str, str | None], lang: str | None = None) -> list[str]:
     """Fields whose value on the page now differs from what prepare saw (a field missing from ``current``
-    counts as changed: it could not be read). Empty and None are the same. A field prepare did not read is not
-    in the fingerprint's values, so it is never compared."""
+    counts as changed: it could not be read). Empty and None are the same, and so are two spellings of one value
+    in the page's language ``lang`` (:func:`browserops.values.same_value`: a field its script reformats, "13250"
+    then "13,250", still holds what prepare saw). A field prepare did not read is not in the fingerprint's values,
+    so it is never compared."""
     if plan.fingerprint is None:
         return []
     return [field for field, before in plan.fingerprint.values.items()
-            if field not in current or _norm(current[field]) != _norm(before)]
+            if field not in current or not _same(current[field], before, lang)]
+
+
+def _same(now: str | None, before: str | None, lang: str | None) -> bool:
+    return _norm(now) == _norm(before) or (bool(now) and bool(before)
+                                           and same_value(_norm(now), _norm(before), lang))
 
 
 def missing_evidence(plan: BrowserPlan, files: Iterable[str]) -> list[EvidenceItem]:

@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.interpret.acting import Act, Unchanged
-from browserops.plan.interpret.export_check import ExportSeen
+from browserops.plan.interpret.export_check import ExportSeen, after_click
 from browserops.plan.interpret.field_values import current_value
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.interpreter import PhaseBase, Progress, StepInterpreter, StepRecord
@@ -192,7 +192,7 @@ class RehearsalPhase(PhaseBase):
             return True
         if a.kind is Kind.FILL:
             self._same_field(a, el)
-            self.found.read(self.keys[a.number], a, current_value(a, el))
+            self.found.read(self.keys[a.number], a, current_value(a, el), lang=el.lang)
             return True
         if a.kind in UNMADE_KINDS:
             await self._check_form(a, el)
@@ -226,7 +226,7 @@ class RehearsalPhase(PhaseBase):
         rec.event.tool, rec.event.args = act.tool, act.args
         try:
             await self.tools.need(act.tool, act.args)
-            await settle(self.tools)
+            await after_click(self.tools)
         except BrowserOpsError as exc:
             await self._failed(a, exc)
             rec.note += f"; rehearsal failed: {exc.code.value}"

@@ -47,10 +47,11 @@ class WalkRecord:
     def diff(self) -> list[DiffEntry]:
         return [line for line in self._lines.values() if line is not None]
 
-    def read(self, key: str, a: PlanAction, before: str | None) -> None:
+    def read(self, key: str, a: PlanAction, before: str | None, *, lang: str | None = None) -> None:
         """Fill step ``a`` on field ``key``, which holds ``before`` now: the field's diff line and fingerprint
         value. A later step on the same field (``sameFieldAs``) keeps the first reading — the value before any step
-        of the plan touched it, which is what the run checks — and the line shows what all of them leave."""
+        of the plan touched it, which is what the run checks — and the line shows what all of them leave. ``lang``:
+        the page's language; a field already holding the planned value however it writes it gets no line."""
         known = self._fields.get(key)
         if known is None:
             known = self._fields[key] = _Field(a, before)
@@ -62,7 +63,7 @@ class WalkRecord:
             # Only whether it changes: '+' into an empty field, '~' over a filled one. Never a value or digest.
             self._lines[key] = DiffEntry.compute(key, first.number, known.before, "(new)", sensitive=True)
         else:
-            self._lines[key] = DiffEntry.compute(key, first.number, known.before, _after(known))
+            self._lines[key] = DiffEntry.compute(key, first.number, known.before, _after(known), lang=lang)
 
     def not_read_value(self, key: str, a: PlanAction) -> None:
         """Fill step ``a`` on field ``key``, whose value the walk could not read: unknown, never empty."""

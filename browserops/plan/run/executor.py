@@ -21,7 +21,7 @@ from browserops.contract import BrowserOpsError, ErrorCode, result_error
 from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.interpret.acting import Act, Unchanged
 from browserops.plan.interpret.dialogs import answer_planned_dialog
-from browserops.plan.interpret.export_check import ExportSeen, ReadOnlyWindow
+from browserops.plan.interpret.export_check import ExportSeen, ReadOnlyWindow, after_click
 from browserops.plan.interpret.field_values import current_value
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.interpreter import PhaseBase, Progress, StepInterpreter, StepRecord
@@ -76,6 +76,9 @@ class RunPhase(PhaseBase, PageChecks):
         self.started = 0.0  # when the running step began (monotonic)
         self.settled_calls: int | None = None  # how many tool calls had run when the page last settled
         self.interpreter = StepInterpreter(self, tools, plan.actions, start_url=plan.start_url, secrets=secrets)
+        # The plan's last step that acts on the page: after it, the page's own due work (an autosave) is waited for.
+        self.last_act = max((b.number for b in plan.actions if b.side_effect not in CONFIRM_FREE
+                             and b.action is not Action.DOWNLOAD), default=0)
 
     async def run(self) -> None:
         event = StepEvent.begin(step=0, kind="navigate", tool="browser_navigate", args={"url": self.plan.start_url})
@@ -118,7 +121,7 @@ class RunPhase(PhaseBase, PageChecks):
             self.last_after = None  # anything but another act step: the page may move on meanwhile
         self.started = time.monotonic()
         self.listed = None
-        self.watch = await SaveWatch.begin(self.probe, a)
+        self.watch = await SaveWatch.begin(self.probe, a, final=a.number == self.last_act)
         if needs_confirm and a.number not in self.checked:
             self.listed = await self._check_page(rec)
         return True
@@ -175,7 +178,8 @@ class RunPhase(PhaseBase, PageChecks):
         if el is not None and a.revealed_by is not None and key is not None and fingerprint is not None \
                 and key in fingerprint.values:
             # not checked with its page: it was not there yet
-            await self._stale(rec, stale_fields(self.plan, {**fingerprint.values, key: current_value(a, el) or None}))
+            await self._stale(rec, stale_fields(self.plan, {**fingerprint.values, key: current_value(a, el) or None},
+                                                el.lang))
         if a.action is Action.DOWNLOAD:
             return True  # the interpreter asks for the export (:meth:`export`) and judges what it did
         if act is None:
@@ -188,6 +192,8 @@ class RunPhase(PhaseBase, PageChecks):
         a = rec.action
         rec.event.tool, rec.event.args = act.tool, act.logged if act.logged is not None else act.args
         answered = ""
+        if self.watch is not None:  # what the page sends from here on may carry the step's change
+            self.watch.acting(self.seen.url)
         try:
             result = await self.tools.call(act.tool, act.args,
                                            dialog_announced=a.dialog is not None and act.answers_dialog)
@@ -201,7 +207,7 @@ class RunPhase(PhaseBase, PageChecks):
                 raise
             answered, data = await answer_planned_dialog(self.tools, a, exc), {}
         finally:
-            if self.watch is not None and act.answers_dialog:  # the save check's look counts from here
+            if self.watch is not None:  # the save check's look counts from here
                 self.watch.acted()
         for one in act.entered:
             self.entered.add(one)
@@ -258,7 +264,7 @@ class RunPhase(PhaseBase, PageChecks):
             return
         outcome = self._outcome(rec)
         outcome.ms = (time.monotonic() - self.started) * 1000
-        rec.event.sent = self.ledger.take()
+        rec.event.sent = self.ledger.take(saves=self.watch.saves if self.watch is not None else frozenset())
         outcome.sent = [e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in rec.event.sent]
         rec.event.end(status="skipped" if rec.status == "skipped" else "ok", page_url=self.seen.url,
                       page_title=self.seen.title, screenshots=rec.screenshots, exports=rec.exports,
@@ -293,7 +299,7 @@ class RunPhase(PhaseBase, PageChecks):
         with ReadOnlyWindow(self.probe.requests) as window:
             result = await self.tools.call(rec.event.tool, rec.event.args)
             if result.get("status") == "ok":  # as the rehearsal did: what the click set going is under it too
-                await settle(self.tools)
+                await after_click(self.tools)
         sent = window.sent()
         if result.get("status") != "ok":
             exc = result_error(result)
@@ -331,7 +337,8 @@ class RunPhase(PhaseBase, PageChecks):
                 shots.append(await screenshot_into(self.tools, self.writer, step, phase, label))
             rel, _ = await snapshot_into(self.tools, self.writer, step, f"{phase}-{label}")
             event.note = f"page snapshot {rel}"
-        event.sent = self.ledger.take(unanswered=True)
+        event.sent = self.ledger.take(unanswered=True,
+                                      saves=self.watch.saves if self.watch is not None else frozenset())
         event.end(status="error", page_url=self.seen.url, page_title=self.seen.title, screenshots=shots,
                   code=exc.code.value, error=exc.message)
         self.writer.log_event(event)

@@ -16,16 +16,17 @@ class RunLedger:
         self.probe = probe
         self.mark = probe.requests.mark()  # what the session sent before this run is not its ledger
 
-    def take(self, *, unanswered: bool = False) -> list[SentRequest]:
+    def take(self, *, unanswered: bool = False, saves: frozenset[int] | set[int] = frozenset()) -> list[SentRequest]:
         """What the pages sent since the last step recorded its ledger (a request that leaves between two steps
         goes with the next one). A request still unanswered (a heartbeat in flight as a step navigated) waits, with
         every one after it, for a later event, so it is written with its answer: only the run's last event (and a
-        failed step's) takes it ``unanswered``. Each entry keeps the step it left during."""
+        failed step's) takes it ``unanswered``. Each entry keeps the step it left during; those whose ids are in
+        ``saves`` carried the step's change (``save``)."""
         sent = self.probe.requests.since(self.mark)
         if not unanswered:
             sent = sent[:next((i for i, e in enumerate(sent) if e.in_flight), len(sent))]
         self.mark = max([self.mark, *(e.id for e in sent)])
-        return [ledger_entry(e) for e in sent]
+        return [ledger_entry(e, saves) for e in sent]
 
     async def close(self, writer: BundleWriter) -> None:
         """Before the browser closes: wait (bounded) for what is still on its way to the server, and record

@@ -58,6 +58,7 @@ class PageChecks:
         fingerprint = self.plan.fingerprint
         values = fingerprint.values if fingerprint is not None else {}
         current: dict[str, str | None] = {}
+        lang: str | None = None  # the page's language, which its fields' values are written in
         page = PageListing(self.tools)
         for n, b in enumerate(self._page_steps(a)):
             assert b.target is not None
@@ -81,9 +82,10 @@ class PageChecks:
             if key is not None and not b.sensitive and key in values and key not in current:
                 # Several steps on one field share its key: the first of them read its baseline, so it reads it now.
                 current[key] = current_value(b, element) or None
+                lang = lang or element.lang
         if fingerprint is None:
             return page
-        await self._stale(rec, stale_fields(self.plan, {**fingerprint.values, **current}))
+        await self._stale(rec, stale_fields(self.plan, {**fingerprint.values, **current}, lang))
         return page
 
     def _so_far(self) -> str:

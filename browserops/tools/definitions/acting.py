@@ -18,7 +18,7 @@ from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from browserops.browser.act.keys import normalise_key
-from browserops.contract import BLIND_ID_PATTERN, LISTING_MAX_LIMIT, SideEffect, ToolTraits
+from browserops.contract import BLIND_ID_PATTERN, LISTING_MAX_LIMIT, ElementRef, SideEffect, ToolTraits
 from browserops.tools.definitions.core import ToolArgs, ToolDef
 
 
@@ -27,6 +27,9 @@ class ActionWord:
     """One word of ``action`` and what it means to every layer that reads it."""
 
     word: str
+    # Its browser call, as ``module:function`` (``browserops.tools.actions:click_word``): a function of (session,
+    # element, text, submit, timeout_ms) returning the call's awaitable. A reference a reader follows from here.
+    call: str
     # What the word does, for the schema's description (empty: the word says it).
     description: str = ""
     # For the policy gate: "activate" commits something (judged on the target's name and the text around it);
@@ -37,20 +40,29 @@ class ActionWord:
     # What to give as text, for the error message when it is missing.
     text_hint: str = ""
     submit: bool = False  # accepts submit=true (press Enter afterwards)
-    options: bool = False  # accepts options=[...] (several choices at once) instead of text
+    # With several choices at once (options=[...] instead of text): the browser call for them, as ``call`` but of
+    # (session, element, options, timeout_ms); None when the word takes one choice only.
+    options_call: str | None = None
     names_choice: bool = False  # the chosen text also names what happens ("Delete selected"): the gate reads it
     closes_banners: bool = True  # one banner-closer pass afterwards (the page may show a new overlay)
 
+    @property
+    def options(self) -> bool:
+        """Accepts options=[...] (several choices at once) instead of text."""
+        return self.options_call is not None
 
+
+_CALLS = "browserops.tools.actions"
 ACTION_WORDS: dict[str, ActionWord] = {w.word: w for w in (
-    ActionWord("click"),
-    ActionWord("type", "replaces the field's text", commits="type", text="required",
+    ActionWord("click", f"{_CALLS}:click_word"),
+    ActionWord("type", f"{_CALLS}:type_word", "replaces the field's text", commits="type", text="required",
                text_hint="the text to type", submit=True),
-    ActionWord("select", "an option of a drop-down/list by its text; on/off for a checkbox", text="required",
-               text_hint="the option's text (or on/off for a checkbox)", options=True, names_choice=True),
+    ActionWord("select", f"{_CALLS}:select_word", "an option of a drop-down/list by its text; on/off for a checkbox",
+               text="required", text_hint="the option's text (or on/off for a checkbox)",
+               options_call=f"{_CALLS}:select_many_word", names_choice=True),
     # Judged like a click: Enter on a form's field or Space on a button can send or delete something.
-    ActionWord("press", "a key or chord on the element, focused first: Escape, Enter, Tab, ArrowDown…",
-               text="required", text_hint="the key or chord, e.g. Escape, Enter or Shift+Tab"),
+    ActionWord("press", f"{_CALLS}:press_word", "a key or chord on the element, focused first: Escape, Enter, Tab, "
+               "ArrowDown…", text="required", text_hint="the key or chord, e.g. Escape, Enter or Shift+Tab"),
 )}
 DEFAULT_WORD = "click"
 
@@ -99,6 +111,11 @@ class OverlayActArgs(ToolArgs):
 
     _action = field_validator("action")(_check_word)
 
+    @property
+    def element(self) -> ElementRef:
+        """The element the call names (``index``): its number or id, as every layer below calls it."""
+        return self.index
+
 
 def _by_id_action_schema(schema: dict[str, Any]) -> None:
     schema["enum"] = list(ACTION_WORDS)
@@ -122,6 +139,11 @@ class ActByIdArgs(ToolArgs):
             raise ValueError("not an element id; use an id from browser_list_interactives, e.g. 'b12'")
         return value
 
+    @property
+    def element(self) -> ElementRef:
+        """The element the call names (``id``): its number or id, as every layer below calls it."""
+        return self.id
+
 
 class PressArgs(ToolArgs):
     key: str = Field(max_length=64, description="A key or chord: Enter, Tab, Escape, ArrowDown, Space, k, "
@@ -134,6 +156,11 @@ class PressArgs(ToolArgs):
     def _key(cls, value: str) -> str:
         return normalise_key(value)
 
+    @property
+    def element(self) -> ElementRef | None:
+        """The element the call names (``id``): its number or id, as every layer below calls it."""
+        return self.id
+
 
 class ScrollArgs(ToolArgs):
     to: Literal["top", "bottom", "left", "right"] | None = Field(None, description="Scroll all the way.")
@@ -144,9 +171,15 @@ class ScrollArgs(ToolArgs):
                                          "alone, it scrolls that element into view.")
     behavior: Literal["auto", "smooth", "instant"] = Field("auto", description="smooth animates (and waits).")
 
+    @property
+    def element(self) -> ElementRef | None:
+        """The element the call names (``element_id``): its number or id, as every layer below calls it."""
+        return self.element_id
+
 
 OVERLAY_ACT = ToolDef(
     name="browser_overlay_act",
+    handler="browserops.tools.actions:overlay_act",
     args=OverlayActArgs,
     description=(
         "Act on an element by its number from the latest browser_list_interactives (or browser_find): "
@@ -166,6 +199,7 @@ ACT_BY_INDEX = ToolDef(
     # The requirement's catalogue names it browser_act_by_index; it addresses the element by its stable id (the
     # index the numbering engine stamped on it), and was called browser_act_by_id for a while: kept as an alias.
     name="browser_act_by_index",
+    handler="browserops.tools.actions:act_by_index",
     aliases=("browser_act_by_id",),
     args=ActByIdArgs,
     description=(
@@ -177,6 +211,7 @@ ACT_BY_INDEX = ToolDef(
 )
 PRESS = ToolDef(
     name="browser_press",
+    handler="browserops.tools.actions:press",
     args=PressArgs,
     description=(
         "Press a key or chord (Enter, Tab, Escape, ArrowDown, Space, k, Control+a, Shift+Tab…) on the "
@@ -188,6 +223,7 @@ PRESS = ToolDef(
 )
 SCROLL = ToolDef(
     name="browser_scroll",
+    handler="browserops.tools.actions:scroll",
     args=ScrollArgs,
     description=(
         "Scroll the page (by default one screen down), a scrollable container or the page inside an "

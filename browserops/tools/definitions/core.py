@@ -54,6 +54,9 @@ class ToolDef(Generic[A]):
     name: str
     args: type[A]
     description: str
+    # The function that runs it, as ``module:function`` (``browserops.tools.actions:overlay_act``): a reference a
+    # reader follows from here, resolved once by ``tools/registry.py`` (a string, so this package loads no browser).
+    handler: str
     traits: ToolTraits = field(default_factory=ToolTraits)
     # Tools that must not get the generic timeout (a wait with its own timeout, a download).
     timeout_from_args: str | None = None

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from browserops.contract import LISTING_MAX_LIMIT, SideEffect, ToolTraits
+from browserops.contract import LISTING_MAX_LIMIT, ElementRef, SideEffect, ToolTraits
 from browserops.tools.definitions.core import ElementId, NoArgs, ToolArgs, ToolDef
 
 Scheme = Literal["dark", "blue", "light"]
@@ -37,6 +37,11 @@ class ListArgs(ToolArgs):
 class FormCheckArgs(ToolArgs):
     id: ElementId = Field(description="An element of the form: its submit button or a field (number or id).")
 
+    @property
+    def element(self) -> ElementRef:
+        """The element the call names (``id``): its number or id, as every layer below calls it."""
+        return self.id
+
 
 class OverlayShowArgs(ToolArgs):
     scheme: Scheme = Field("dark", description="Badge colours: dark (yellow on black), blue (white on dark "
@@ -63,6 +68,7 @@ class FocusArgs(ToolArgs):
 
 LIST_INTERACTIVES = ToolDef(
     name="browser_list_interactives",
+    handler="browserops.tools.elements:list_interactives",
     args=ListArgs,
     description=(
         "Number what a person could act on in the current tab: links, buttons, fields, drop-downs, "
@@ -83,6 +89,7 @@ LIST_INTERACTIVES = ToolDef(
 
 OVERLAY_SHOW = ToolDef(
     name="browser_overlay_show",
+    handler="browserops.tools.elements:overlay_show",
     args=OverlayShowArgs,
     description=(
         "Draw the latest listing's numbers as high-contrast badges over the elements (frames and shadow "
@@ -96,6 +103,7 @@ OVERLAY_SHOW = ToolDef(
 
 OVERLAY_HIDE = ToolDef(
     name="browser_overlay_hide",
+    handler="browserops.tools.elements:overlay_hide",
     args=NoArgs,
     description="Remove the number badges from the page (all frames). Numbers stay valid.",
     traits=ToolTraits(side_effect=SideEffect.READ_ONLY, pure_read=True),
@@ -104,6 +112,7 @@ OVERLAY_HIDE = ToolDef(
 
 FIND = ToolDef(
     name="browser_find",
+    handler="browserops.tools.elements:find",
     args=FindArgs,
     description=(
         "Find visible interactive elements by words and/or role, to orient: matches accessible name, "
@@ -118,6 +127,7 @@ FIND = ToolDef(
 
 FOCUS_NEXT = ToolDef(
     name="browser_focus_next",
+    handler="browserops.tools.elements:focus_next",
     args=FocusArgs,
     description=(
         "Move to the next element of a role, like a screen reader's quick keys (next heading, next "
@@ -131,6 +141,7 @@ FOCUS_NEXT = ToolDef(
 
 FOCUS_PREV = ToolDef(
     name="browser_focus_prev",
+    handler="browserops.tools.elements:focus_prev",
     args=FocusArgs,
     description="Like browser_focus_next, backwards: the previous element of that role before the focus.",
     traits=ToolTraits(side_effect=SideEffect.READ_ONLY, changes_viewport=True),
@@ -142,9 +153,15 @@ class InspectArgs(ToolArgs):
                                  "omit for the focused element (or the dialog blocking the tab).")
     max_chars: int = Field(600, ge=50, le=4000, description="Cap of the surrounding text.")
 
+    @property
+    def element(self) -> ElementRef | None:
+        """The element the call names (``id``): its number or id, as every layer below calls it."""
+        return self.id
+
 
 INSPECT = ToolDef(
     name="browser_inspect",
+    handler="browserops.tools.inspect:inspect",
     args=InspectArgs,
     description=(
         "Describe one element without acting: role, accessible name, state, input type, autocomplete, the "
@@ -156,6 +173,7 @@ INSPECT = ToolDef(
 
 FORM_CHECK = ToolDef(
     name="browser_form_check",
+    handler="browserops.tools.inspect:form_check",
     args=FormCheckArgs,
     description=(
         "Before submitting a form, without acting: what the form the element belongs to says is wrong with it — "

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from browserops.contract import UPLOAD_MAX_FILES, SideEffect, ToolTraits
+from browserops.contract import UPLOAD_MAX_FILES, ElementRef, SideEffect, ToolTraits
 from browserops.tools.definitions.core import ElementId, ToolArgs, ToolDef
 
 TimeoutMs = Field(30_000, ge=100, le=600_000, description="How long to wait for the download to start (ms).")
@@ -15,6 +15,11 @@ TimeoutMs = Field(30_000, ge=100, le=600_000, description="How long to wait for 
 class ClickDownloadArgs(ToolArgs):
     id: ElementId
     timeout_ms: int = TimeoutMs
+
+    @property
+    def element(self) -> ElementRef:
+        """The element the call names (``id``): its number or id, as every layer below calls it."""
+        return self.id
 
 
 class DownloadWaitArgs(ToolArgs):
@@ -30,6 +35,7 @@ _RESULT = (
 
 CLICK_AND_WAIT_DOWNLOAD = ToolDef(
     name="browser_click_and_wait_download",
+    handler="browserops.tools.downloads:click_and_wait_download",
     args=ClickDownloadArgs,
     description="Click an element (by number or id) that downloads a file, and wait for the file. " + _RESULT,
     timeout_from_args="timeout_ms",
@@ -39,6 +45,7 @@ CLICK_AND_WAIT_DOWNLOAD = ToolDef(
 
 DOWNLOAD_WAIT = ToolDef(
     name="browser_download_wait",
+    handler="browserops.tools.downloads:download_wait",
     args=DownloadWaitArgs,
     description="Wait for a download the last action started (or the next one, in any tab) and save it. " + _RESULT,
     timeout_from_args="timeout_ms",
@@ -54,9 +61,15 @@ class UploadArgs(ToolArgs):
         "files are read.",
     )
 
+    @property
+    def element(self) -> ElementRef:
+        """The element the call names (``id``): its number or id, as every layer below calls it."""
+        return self.id
+
 
 UPLOAD = ToolDef(
     name="browser_upload",
+    handler="browserops.tools.uploads:upload",
     args=UploadArgs,
     description=(
         "Attach files to a file field (by number or id): the file input itself, its label, or the button "

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from browserops.contract import SideEffect, ToolTraits
+from browserops.contract import ElementRef, SideEffect, ToolTraits
 from browserops.tools.definitions.core import ElementId, NoArgs, ToolArgs, ToolDef
 
 
@@ -17,6 +17,7 @@ class NavigateArgs(ToolArgs):
 
 NAVIGATE = ToolDef(
     name="browser_navigate",
+    handler="browserops.tools.navigation:navigate",
     args=NavigateArgs,
     description=(
         "Open a URL in the current tab and wait until its DOM is loaded. Returns the final URL, title and "
@@ -29,6 +30,7 @@ NAVIGATE = ToolDef(
 
 BACK = ToolDef(
     name="browser_back",
+    handler="browserops.tools.navigation:back",
     args=NoArgs,
     description="Go back one entry in the tab's history, like the browser's Back button. Re-list elements after.",
     traits=ToolTraits(side_effect=SideEffect.READ_ONLY, new_document=True),
@@ -37,6 +39,7 @@ BACK = ToolDef(
 
 FORWARD = ToolDef(
     name="browser_forward",
+    handler="browserops.tools.navigation:forward",
     args=NoArgs,
     description="Go forward one entry in the tab's history. Re-list elements after.",
     traits=ToolTraits(side_effect=SideEffect.READ_ONLY, new_document=True),
@@ -45,6 +48,7 @@ FORWARD = ToolDef(
 
 RELOAD = ToolDef(
     name="browser_reload",
+    handler="browserops.tools.navigation:reload",
     args=NoArgs,
     description="Reload the current page. Unsaved form input on the page is lost. Re-list elements after.",
     traits=ToolTraits(side_effect=SideEffect.READ_ONLY, new_document=True),
@@ -87,9 +91,15 @@ class WaitArgs(ToolArgs):
         """The whole wait: the pause plus the conditions' timeout (the tool's own time limit)."""
         return (self.ms or 0) + self.timeout_ms
 
+    @property
+    def element(self) -> ElementRef | None:
+        """The element the call names (``selector``): its number or id, as every layer below calls it."""
+        return self.selector
+
 
 WAIT = ToolDef(
     name="browser_wait",
+    handler="browserops.tools.waiting:wait",
     args=WaitArgs,
     description=(
         "Wait until the page is ready instead of sleeping blindly. With no arguments: until the DOM has "
@@ -108,6 +118,11 @@ class OpenInNewTabArgs(ToolArgs):
     id: ElementId
     switch: bool = Field(False, description="Also make the new tab the active one (default: stay on this tab).")
 
+    @property
+    def element(self) -> ElementRef:
+        """The element the call names (``id``): its number or id, as every layer below calls it."""
+        return self.id
+
 
 class SwitchTabArgs(ToolArgs):
     index: int | None = Field(None, ge=0, description="Tab number from the tab list (0 = first tab).")
@@ -119,6 +134,7 @@ class SwitchTabArgs(ToolArgs):
 
 OPEN_IN_NEW_TAB = ToolDef(
     name="browser_open_in_new_tab",
+    handler="browserops.tools.tabs:open_in_new_tab",
     args=OpenInNewTabArgs,
     description=(
         "Open a link (by number or id) in a new tab, leaving the current tab as it is. Only links can be "
@@ -131,6 +147,7 @@ OPEN_IN_NEW_TAB = ToolDef(
 
 SWITCH_TAB = ToolDef(
     name="browser_switch_tab",
+    handler="browserops.tools.tabs:switch_tab",
     args=SwitchTabArgs,
     description=(
         "Make another tab the active one, by index or by part of its title. Without arguments, only lists "
@@ -150,6 +167,7 @@ class DialogArgs(ToolArgs):
 
 DIALOG = ToolDef(
     name="browser_dialog",
+    handler="browserops.tools.dialogs:dialog",
     args=DialogArgs,
     description=(
         "Answer the JavaScript dialog (alert, confirm, prompt, or 'leave this page?') that blocks the page. "
@@ -162,6 +180,7 @@ DIALOG = ToolDef(
 
 CLOSE_BANNERS = ToolDef(
     name="browser_close_banners",
+    handler="browserops.tools.banners:close_banners",
     args=NoArgs,
     description=(
         "Close cookie-consent, newsletter, age and region overlays on the page, in its frames and shadow "

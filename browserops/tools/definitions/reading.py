@@ -36,6 +36,7 @@ class ObserveArgs(ToolArgs):
 
 EXTRACT = ToolDef(
     name="browser_extract",
+    handler="browserops.tools.reading:extract",
     args=ExtractArgs,
     description=(
         "Read the page without acting. mode=summary: title, URL, headings outline, a snippet of the main "
@@ -49,6 +50,7 @@ EXTRACT = ToolDef(
 
 SNAPSHOT = ToolDef(
     name="browser_snapshot",
+    handler="browserops.tools.reading:snapshot",
     args=SnapshotArgs,
     description=(
         "The page's accessibility tree as Playwright's ARIA snapshot (YAML: role \"name\" and text per "
@@ -61,6 +63,7 @@ SNAPSHOT = ToolDef(
 
 SCREENSHOT = ToolDef(
     name="browser_screenshot",
+    handler="browserops.tools.reading:screenshot",
     args=ScreenshotArgs,
     description=(
         "Save a PNG of the viewport (or the full page) into the workspace's screenshots folder and return "
@@ -72,6 +75,7 @@ SCREENSHOT = ToolDef(
 
 OBSERVE = ToolDef(
     name="browser_observe",
+    handler="browserops.tools.reading:observe",
     args=ObserveArgs,
     description=(
         "One call to see the page as an agent needs it: a fresh numbered listing, the badges drawn, a "

@@ -234,15 +234,10 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
 # What fails today, as ``<phase> <CODE> [at step N]: <message excerpt> — <why>`` (phase: prepare / run / verify;
 # CODE ``complete`` = the run said complete while the database lacks the change: a false complete).
 KNOWN_GAPS: dict[str, str] = {
-    "create_supplier": 'prepare BROWSER_TARGET_NOT_FOUND at step 3: Cannot find combobox "供应商类别" — el-select\'s '
-                       "input is transparent under its placeholder (a plain click lands on the placeholder); the "
-                       "accessibility tree has combobox \"供应商类别\", the listing drops it (issue 34 item 1)",
-    "edit_supplier": 'prepare BROWSER_TARGET_NOT_FOUND at step 3: Cannot find combobox "资质认证" — the multiple '
-                     "el-select's input, transparent under the chosen tags, is not listed (issue 34 item 1)",
+    "create_supplier": 'run BROWSER_ACTION_FAILED at step 7: is covered by dialog — the date typed into '
+                       "el-date-picker (合作日期) leaves its calendar panel open over the form, so the next field "
+                       "(年采购额) is refused; a person closes it (Enter, Escape, a click elsewhere)",
     "create_order": 'run BROWSER_ACTION_FAILED at step 5: is covered by dialog — the date typed into el-date-picker '
                     "leaves its calendar panel open over the form, so the next click (添加明细) is refused; a person "
                     "closes it (Enter, Escape, a click elsewhere)",
-    "search_edit_supplier": 'run BROWSER_SITE_CHANGED at step 5: Cannot find switch "启用" — el-switch\'s input '
-                            "is a zero-size box beside the drawn switch; listed only as clickable \"core\" in "
-                            '"启用" (issue 34 item 1; prepare did not read the step: step 4 opens another page)',
 }

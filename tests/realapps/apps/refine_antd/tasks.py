@@ -201,16 +201,7 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
 # What fails today, as ``<phase> <CODE> [at step N]: <message excerpt> — <why>`` (phase: prepare / run / verify;
 # CODE ``complete`` = the run said complete while the database lacks the change: a false complete).
 KNOWN_GAPS: dict[str, str] = {
-    "create_customer": 'prepare BROWSER_TARGET_NOT_FOUND at step 3: Cannot find combobox "客户等级" — antd\'s Select '
-                       "keeps its input at opacity 0 under the shown choice; the accessibility tree has combobox "
-                       "\"客户等级\", the listing drops it as invisible (issue 34 item 1)",
-    "edit_customer": 'prepare BROWSER_TARGET_NOT_FOUND at step 3: Cannot find combobox "客户等级" — the same '
-                     "transparent antd Select input, here under the record's 白银 (issue 34 item 1)",
-    "approve_order": 'prepare BROWSER_TARGET_NOT_FOUND at step 3: Cannot find button "确定" — antd puts a space '
-                     'between two CJK characters of a button: the Popconfirm\'s OK is named "确 定" (issue 34 item 2)',
     "delete_customer": "prepare BROWSER_PLAN_INVALID: 'tooltip' is not a container role — Refine's delete "
                        'Popconfirm is antd\'s popover, role=tooltip, holding the one 删除 ("删 除") that is not '
                        "a row's: `within` cannot name it (issue 34 item 4)",
-    "search_edit_customer": 'prepare BROWSER_TARGET_NOT_FOUND at step 3: Cannot find button "查询" — antd names the '
-                            'search button "查 询" (a space between two CJK characters; issue 34 item 2)',
 }

@@ -2,7 +2,7 @@
 
 Five "Edit" buttons, one per table row, are told apart by their rows ("the Edit in the row of Printer toner");
 a "more" button under every post by the post ("in @cierra's post"). The page side finds it (``containerOf`` in
-``js/lib.js``): among the element's ancestors that hold none of its namesakes (same role and name), nearest
+``js/lib_containers.js``): among the element's ancestors that hold none of its namesakes (same role and name), nearest
 first, a table row (its row header, else its first cells but the control's own), a list item, article, form
 group, dialog, region or landmark by its name or heading, else a card (a box with exactly one heading), else
 the nearest box with text of its own. The name is what a person reads there, cut to 60 characters.
@@ -20,7 +20,7 @@ from typing import Any
 
 from browserops.text import fold
 
-MAX_CHARS = 60  # js/lib.js CONTAINER_CHARS
+MAX_CHARS = 60  # js/lib_containers.js CONTAINER_CHARS
 
 
 @dataclass(frozen=True)

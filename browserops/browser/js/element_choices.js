@@ -1,0 +1,214 @@
+// element.js's second part (scripts.py SCRIPT_PARTS: concatenated after element.js): choosing — the options of a
+// native <select>, a combobox's popup (its role=option elements, else what is shown), a two-list chooser.
+
+// Best option for a wanted text: exact label, exact value, label prefix, label contains, title contains.
+function bestOption(options, wanted, labelOf, valueOf, titleOf) {
+  const q = fold(wanted);
+  const scores = [(o) => fold(labelOf(o)) === q, (o) => fold(valueOf(o)) === q, (o) => fold(labelOf(o)).startsWith(q),
+    (o) => fold(labelOf(o)).includes(q), (o) => fold(titleOf(o)).includes(q)];
+  for (const test of scores) {
+    const hit = options.find(test);
+    if (hit) { return hit; }
+  }
+  return null;
+}
+
+function popupOptions(el) {
+  // The listbox a combobox controls (aria-controls / aria-owns), the element itself, or any open listbox.
+  const lists = [];
+  const root = el.getRootNode();
+  for (const attr of ["aria-controls", "aria-owns"]) {
+    for (const id of (el.getAttribute(attr) || "").split(/\s+/).filter(Boolean)) {
+      const t = (root.getElementById ? root.getElementById(id) : null) || document.getElementById(id);
+      if (t) { lists.push(t); }
+    }
+  }
+  if (roleOf(el) === "listbox") { lists.push(el); }
+  if (!lists.some(visibleEl)) { lists.push(...deepAll('[role="listbox"]').filter(visibleEl)); }
+  const options = [];
+  for (const l of lists) {
+    const own = l.getAttribute("role") === "option" ? [l] : Array.from(l.querySelectorAll('[role="option"]'));
+    // A listbox in a shadow root whose options are slotted in from the light DOM (Shoelace's sl-select).
+    for (const slot of l.querySelectorAll("slot")) {
+      for (const a of slot.assignedElements({ flatten: true })) {
+        own.push(...(a.getAttribute("role") === "option" ? [a] : a.querySelectorAll('[role="option"]')));
+      }
+    }
+    for (const o of own) { if (visibleEl(o) && !options.includes(o)) { options.push(o); } }
+  }
+  if (!options.length) { options.push(...shownOptions(el)); }
+  if (!options.length && (el.localName === "input" || el.localName === "textarea")) {
+    options.push(...suggestionItems(el));
+  }
+  return options;
+}
+
+// The options of an opened popup as a person sees them, where its role=option elements are not what is shown (antd
+// keeps them in a zero-size list of two or three for screen readers and draws the real list beside it): shown
+// elements outside the control that mark a choice (aria-selected) or name one (title), in a popup layer (an
+// ancestor placed absolute or fixed that does not hold the control).
+function shownOptions(el) {
+  const found = deepAll("[aria-selected], [title]").filter((o) => !composedContains(o, el) && !composedContains(el, o)
+    && visibleEl(o) && !o.querySelector("[aria-selected], [title]") && inPopupLayer(o, el));
+  const marked = found.filter((o) => o.hasAttribute("aria-selected"));
+  return marked.length ? marked : found;
+}
+
+function inPopupLayer(o, el) {
+  let n = o.parentElement;
+  for (let hops = 0; hops < 8 && n && n !== document.body; hops += 1, n = n.parentElement) {
+    const pos = getComputedStyle(n).position;
+    if (pos === "absolute" || pos === "fixed") { return !composedContains(n, el); }
+  }
+  return false;
+}
+
+// args: {text, prefix, seq} (prefix/seq: the frame's blind-id counter, for the option we stamp)
+function popupOption(el, args) {
+  const st = boState();
+  if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
+  if (args.seq > st.seq) { st.seq = args.seq; }
+  // A combobox that says it is collapsed has no list open: options still seen are a closing list's (its fade-out
+  // after an Escape), which a click would miss; the caller opens it again first.
+  const collapsed = roleOf(el) === "combobox" && el.getAttribute("aria-expanded") === "false";
+  const opts = collapsed ? [] : popupOptions(el);
+  // No options yet: a widget whose options come only after typing (Select2 over AJAX) has opened nothing to
+  // show but a search box it focused; the caller types there instead of waiting for a list to show.
+  if (!opts.length) { return { open: false, typing: searchBoxFocused(el), focus: focusMark() }; }
+  const usable = opts.filter((o) => o.getAttribute("aria-disabled") !== "true");
+  const labelOf = (o) => nameOf(o, "option");
+  const best = bestOption(usable, args.text, labelOf,
+    (o) => o.getAttribute("data-value") || o.getAttribute("value") || "", (o) => o.getAttribute("title") || "");
+  const options = opts.slice(0, 25).map((o) => cut(labelOf(o), 40));
+  if (best) {
+    const q = fold(args.text);
+    const exact = fold(labelOf(best)) === q || fold(best.getAttribute("data-value") || best.getAttribute("value") || "") === q;
+    // Not the text itself: only a part of several options' names. Picking one of them would be a guess.
+    const alike = exact ? [] : usable.filter((o) => fold(labelOf(o)).includes(q));
+    if (alike.length > 1) { return { open: true, ambiguous: alike.slice(0, 10).map((o) => cut(labelOf(o), 60)), options }; }
+    const on = heldOption(el, best, labelOf(best));
+    return { open: true, id: stamp(best), label: cut(labelOf(best), 80), seq: st.seq, ...(on ? { selected: true } : {}),
+      ...(exact ? { exact: true } : {}) };
+  }
+  return { open: true, options };
+}
+
+// Whether the page shows the option as chosen already, so that a click would take it away (a multiple select
+// toggles): checked (aria-checked, or a checked box inside it), or aria-selected where that means chosen — in a list
+// that takes several, or where the widget shows the option among its chips or its shown value. In a single-choice
+// list aria-selected alone is the highlight that follows typing (Tom Select marks the first match so).
+function heldOption(el, option, label) {
+  if (option.getAttribute("aria-checked") === "true") { return true; }
+  const box = option.querySelector('input[type="checkbox"]');
+  if (box && /** @type {HTMLInputElement} */ (box).checked) { return true; }
+  if (option.getAttribute("aria-selected") !== "true") { return false; }
+  const list = option.closest('[role="listbox"]');
+  if (list && list.getAttribute("aria-multiselectable") === "true") { return true; }
+  return shownAsChosen(el, label);
+}
+
+// Whether the widget around a combobox shows this label as one of its chips or as its value: a shown element of
+// the widget's box (the box a seen-through control is drawn in, else the nearest ancestors holding no other field)
+// whose whole text is the label. The text typed into the control to filter is its value, not a chip: not counted.
+function shownAsChosen(el, label) {
+  const q = fold(label);
+  if (!q) { return false; }
+  let box = seenBox(el) || el;
+  for (let hops = 0; hops < 3 && box.parentElement && box.parentElement !== document.body; hops += 1) {
+    const up = box.parentElement;
+    const fields = up.querySelectorAll('input:not([type="hidden"]), select, textarea, [role="combobox"], label');
+    if (Array.from(fields).some((f) => f !== el && !composedContains(el, f))) { break; }
+    box = up;
+  }
+  return Array.from(box.querySelectorAll("*")).some((n) => n !== el && !composedContains(el, n) &&
+    !n.closest('[role="listbox"], [role="option"]') && fold(n.textContent || "") === q &&
+    /** @type {HTMLElement} */ (n).checkVisibility({ visibilityProperty: true }));
+}
+
+// A number for the focused element, the same while the focus stays on it (a search box that took the focus on a
+// click tells itself from the field focused before).
+function focusMark() {
+  const st = boState();
+  if (!st.focusMarks) { st.focusMarks = new WeakMap(); st.focusSeq = 0; }
+  const a = deepActiveElement();
+  if (!a) { return 0; }
+  if (!st.focusMarks.has(a)) { st.focusSeq += 1; st.focusMarks.set(a, st.focusSeq); }
+  return st.focusMarks.get(a);
+}
+
+// A search box the widget focused when it opened (Select2's): typing goes there, not into the widget.
+function searchBoxFocused(el) {
+  const a = deepActiveElement();
+  return !!a && a !== el && ((a.localName === "input" && !["checkbox", "radio", "button", "submit", "file"]
+    .includes((a.type || "").toLowerCase())) || a.localName === "textarea");
+}
+
+// Whether the list a combobox opened still shows, whether the focus is on the widget or in that list (so an
+// Escape goes to the widget, never to a dialog of the page), and what the widget holds now.
+function popupOpen(el) {
+  const expanded = el.getAttribute("aria-expanded");
+  const opts = roleOf(el) === "listbox" ? [] : popupOptions(el);
+  const open = expanded === null ? opts.length > 0 : expanded === "true";
+  const a = deepActiveElement();
+  let focusHere = !!a && (a === el || composedContains(el, a));
+  if (!focusHere && a && a.closest) {
+    const list = a.closest('[role="listbox"], [role="menu"]');
+    focusHere = !!list && opts.some((o) => composedContains(list, o));
+  }
+  const typing = searchBoxFocused(el);
+  const native = replacedNative(el);
+  // A text box standing for a hidden text input (a tag input): a value no option offers becomes a new tag.
+  const tagField = !!native && native.localName === "input" && (el.localName === "input" || el.localName === "textarea");
+  return { open, focusHere, typing, tagField, textTags: tagField && tagsKeptAsText(el, native),
+    nativeValue: native ? cut(currentValue(native), 300) : "", value: cut(currentValue(el), 300) };
+}
+
+// Whether a tag input keeps its tags as the text a person sees (tag-it, Tom Select creating tags) rather than as the
+// server's values for them (ids, slugs): the hidden field holds some tags already, none of them a number, and the
+// widget beside it shows each one exactly so. Then a typed tag ended with a comma is the same as picking the
+// suggestion with that text. Unknown (no tag yet) is no.
+function tagsKeptAsText(el, native) {
+  const tags = String(native.value || "").split(",").map((t) => norm(t.replace(/^"|"$/g, ""))).filter(Boolean);
+  if (!tags.length || tags.some((t) => /^[0-9a-f-]*[0-9][0-9a-f-]*$/i.test(t))) { return false; }
+  let box = el;
+  for (let hops = 0; hops < 4 && box && box.parentElement; hops += 1) {
+    if (box.previousElementSibling === native || box.nextElementSibling === native) { break; }
+    box = box.parentElement;
+  }
+  const shown = norm(box ? box.textContent : "");
+  return tags.every((t) => shown.includes(t));
+}
+
+// A two-list chooser (Django's filter_horizontal, dual list boxes): the other multiple <select> beside this one,
+// in the nearest container that holds exactly the two.
+function chooserPartner(el) {
+  let n = el.parentElement;
+  for (let hops = 0; hops < 4 && n; hops += 1, n = n.parentElement) {
+    const lists = Array.from(n.querySelectorAll("select[multiple], select[size]")).filter((x) => x !== el && visibleEl(x));
+    if (lists.length === 1) { return lists[0]; }
+    if (lists.length > 1) { return null; }
+  }
+  return null;
+}
+
+// args: {text, prefix, seq}: the option of the chooser's other list best matching text, stamped so it can be
+// double-clicked across (as a person moves it): {id, label}, {options} when none matches, {} without a partner.
+function chooserOption(el, args) {
+  const st = boState();
+  if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
+  if (args.seq > st.seq) { st.seq = args.seq; }
+  const partner = chooserPartner(el);
+  if (!partner) { return {}; }
+  const hit = nativeOption(partner, args.text);
+  if (hit.index === undefined) { return { options: hit.options }; }
+  return { id: stamp(partner.options[hit.index]), label: hit.label, seq: st.seq };
+}
+
+// The labels of every option a list holds (a chooser's chosen list: held, not selected).
+function optionLabels(el) {
+  return el.localName === "select" ? Array.from(el.options).map((o) => norm(o.label || o.textContent)) : [];
+}
+
+function selectedLabels(el) {
+  return el.localName === "select" ? Array.from(el.selectedOptions).map((o) => norm(o.label || o.textContent)) : null;
+}
