@@ -56,6 +56,13 @@ if ! uv run --frozen browserops doctor --no-launch >/dev/null 2>&1; then
 fi
 uv run --frozen browserops doctor --no-launch >&2
 
+# The test suite launches Chromium's headless shell where it is installed (tests/conftest.py: a browser start costs
+# about half the CPU of the full browser's). Debian ships it beside chromium, of the same release.
+if [ -x /usr/lib/chromium/chromium ] && [ ! -x /usr/lib/chromium/chromium-headless-shell ] && can_apt; then
+  echo "setup: installing Debian's chromium-headless-shell (the test suite's browser)" >&2
+  apt_install chromium-headless-shell || echo "setup: chromium-headless-shell not installed; the tests use chromium" >&2
+fi
+
 # redis-server: the Redis lane backend's tests and bench/lanes.py start their own (no persistence, free port).
 if ! command -v redis-server >/dev/null 2>&1; then
   if can_apt; then

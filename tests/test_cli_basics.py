@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 from click.testing import CliRunner
 
 from browserops import __version__
@@ -64,11 +65,15 @@ def test_doctor_without_chromium_gives_install_instructions(tmp_path: Path) -> N
     assert "BROWSER_NOT_INSTALLED" in err and "playwright install chromium" in err
 
 
-def test_doctor_drives_the_demo_site(tmp_path: Path) -> None:
+def test_doctor_drives_the_demo_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The full Chromium in its new headless mode, as a user's machine finds it (the rest of the suite launches the
+    # headless shell: tests/conftest.py).
+    monkeypatch.delenv("BROWSEROPS_CHROMIUM", raising=False)
     code, out, _ = run("--workspace", str(tmp_path), "--json", "doctor")
     assert code == 0
     report = orjson.loads(out)
     assert report["status"] == "ok" and report["chromium"] and report["title"]
+    assert "headless-shell" not in report["chromium"]
 
 
 def test_demo_site_command_serves_until_interrupted() -> None:

@@ -244,3 +244,10 @@ def test_within_roles_are_the_containers_a_person_names() -> None:
     with pytest.raises(ValueError):
         SemanticTarget.model_validate({"role": "button", "names": ["Delete"], "within": {"role": "row", "names": []}})
     assert _within("dialog", "Confirm").describe() == 'button "Delete" in dialog "Confirm"'
+    # A confirm bubble the page marks role=tooltip (antd's Popconfirm), an alert dialog: both a dialog.
+    assert _within("tooltip", "确定要删除吗？").describe() == 'button "Delete" in dialog "确定要删除吗？"'
+    assert _within("alertdialog", "Sure?").describe() == 'button "Delete" in dialog "Sure?"'
+    bubble = [{"n": 3, "role": "button", "name": "Delete", "in": "百川食品", "in_role": "row"},
+              {"n": 9, "role": "button", "name": "Delete", "in": "确定要删除吗？", "in_role": "tooltip"}]
+    hit = match_items(bubble, _within("tooltip", "确定要删除吗？"))
+    assert hit is not None and hit[0]["n"] == 9

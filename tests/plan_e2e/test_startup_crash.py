@@ -9,9 +9,12 @@ of the kill, exit 1, no traceback; a killed ``run`` leaves its bundle marked inc
 The grid, chosen to keep CI cost bounded (every kill is a fresh ``python -m browserops`` process plus a Chromium:
 ~3 s on an idle 2-core machine, far more under load):
 
-- ``run --confirm``: every 50 ms from 0 to 1.5 s (31 kills), four at a time, each worker with a workspace and a
-  prepared plan of its own (one lane each; a killed run may be run again). The earlier hang sat anywhere in
-  0.2–1.45 s depending on load (the first tab being opened as the browser died), so the whole range is swept;
+- ``run --confirm``: at 0 s and once in each 125 ms slot from 0 to 1.5 s, at a moment drawn afresh in every run
+  (13 kills; stratified sampling: every slot, so every start-up phase, is hit in every run, and over runs every
+  moment is), four at a time, each worker with a workspace and a prepared plan of its own (one lane each; a killed
+  run may be run again). The earlier hang sat anywhere in 0.2–1.45 s depending on load (the first tab being opened
+  as the browser died), so the whole range is swept. A failure names its delay (``Outcome.brief``); the fixed grid
+  of every 50 ms (31 kills) cost 97 CPU s in CI, which bench/crash_sweep.py's finer grid now carries;
 - ``prepare``, ``browserops mcp`` (its first call starts the browser) and ``record``: 0.1, 0.25, 0.4, 0.55 s,
   since the start-up code they share with ``run`` is covered by the finer grid above.
 
@@ -21,6 +24,7 @@ kills of ``run --confirm`` (not part of the suite; results in bench/results/cras
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -34,7 +38,8 @@ from tests.crash_sweep import EXIT_WITHIN_S, Outcome, mcp_outcome, prepare_outco
 from tests.plan_e2e.helpers import EXPENSE_INPUT, bundle_of, prepare_expense
 
 WORKERS = 4
-RUN_DELAYS = [i * 0.05 for i in range(31)]  # 0 … 1.5 s
+SLOT_S = 0.125
+RUN_DELAYS = [0.0] + [round((i + random.random()) * SLOT_S, 3) for i in range(12)]  # 0 … 1.5 s, one per slot
 COARSE_DELAYS = [0.1, 0.25, 0.4, 0.55]
 
 

@@ -11,7 +11,7 @@ const CARD_HOPS = 5;  // a card's heading is a few levels above its buttons; no 
 const TEXT_HOPS = 3;  // a box's own words (a chip's label) sit right around the control
 const CONTAINER_CHARS = 60;
 const CONTEXT_ROLES = new Set(["row", "listitem", "article", "group", "dialog", "alertdialog", "region", "form",
-  "tabpanel", "navigation", "complementary", "search", "treeitem", "banner", "contentinfo"]);
+  "tabpanel", "navigation", "complementary", "search", "treeitem", "banner", "contentinfo", "tooltip"]);
 const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
 const CELLS = 'th, td, [role="cell"], [role="gridcell"], [role="rowheader"], [role="columnheader"]';
 
@@ -89,15 +89,16 @@ function rowName(row, el) {
 }
 
 // A semantic container's name: its own (aria-labelledby, aria-label, legend, caption), else for a list item,
-// article or dialog its first heading, else (list items and articles) the text it starts with.
+// article, dialog or popup bubble its first heading, else (list items, articles, a popup bubble: a confirm popover
+// with role tooltip, whose name from content would run on into its buttons) the text it starts with.
 function contextName(a, role, el) {
-  let name = nameOf(a, role === "listitem" || role === "row" ? "generic" : role);
+  let name = nameOf(a, role === "listitem" || role === "row" || role === "tooltip" ? "generic" : role);
   if (name) { return cut(name, CONTAINER_CHARS); }
   if (role === "listitem" || role === "article" || role === "dialog" || role === "alertdialog" ||
-      role === "tabpanel" || role === "treeitem") {
+      role === "tabpanel" || role === "treeitem" || role === "tooltip") {
     const h = boxHeadings(a)[0];
     if (h && !composedContains(h, el)) { name = leadText(h, el, CONTAINER_CHARS); }
-    if (!name && (role === "listitem" || role === "article" || role === "treeitem")) {
+    if (!name && (role === "listitem" || role === "article" || role === "treeitem" || role === "tooltip")) {
       name = leadText(a, el, CONTAINER_CHARS);
     }
   }

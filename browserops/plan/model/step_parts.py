@@ -26,11 +26,13 @@ class PlanModel(BaseModel):
 
 # The containers a step may name with ``within`` (the roles a listing's ``in_role`` reports, in a person's words):
 # a landmark (navigation, complementary, search, banner, contentinfo, main) is a ``region``, an alert dialog a
-# ``dialog``, a tree item a ``listitem``, a card or box without a role of its own (named by its heading or text) a
-# ``group``. :func:`container_role` maps a listing's role onto them.
+# ``dialog`` and so is a popup bubble a page marks role=tooltip (a confirm popover: "the 删除 in the confirm bubble"),
+# a tree item a ``listitem``, a card or box without a role of its own (named by its heading or text) a
+# ``group``. :func:`container_role` maps a listing's role onto them; a plan may name a container by either.
 WITHIN_ROLES: tuple[str, ...] = ("row", "listitem", "article", "group", "dialog", "region", "form", "tabpanel")
 _CONTAINER_ROLES: dict[str, str] = {
-    "alertdialog": "dialog", "treeitem": "listitem", "generic": "group", "section": "group", "navigation": "region",
+    "alertdialog": "dialog", "tooltip": "dialog", "treeitem": "listitem", "generic": "group", "section": "group",
+    "navigation": "region",
     "complementary": "region", "search": "region", "banner": "region", "contentinfo": "region", "main": "region",
 }
 
@@ -45,7 +47,8 @@ class Within(PlanModel):
     """The container a target is in, named as a person would: "the Edit *in the row of Printer toner*"."""
 
     role: str = Field(description="The container's role: " + ", ".join(WITHIN_ROLES) + " (a card or box with no "
-                      "role of its own is a group; a landmark a region).")
+                      "role of its own is a group; a landmark a region; an alert dialog or a popup bubble with role "
+                      "tooltip, such as a confirm popover, a dialog).")
     names: list[Name] = Field(
         min_length=1, max_length=24,
         description="Candidate names of the container as the listing's `in` reads it (a row: its row header or "
@@ -56,6 +59,7 @@ class Within(PlanModel):
     @classmethod
     def _role(cls, value: str) -> str:
         value = value.strip().lower()
+        value = _CONTAINER_ROLES.get(value, value) if value != "generic" else value
         if value not in WITHIN_ROLES:
             raise ValueError(f"{value!r} is not a container role (use one of {', '.join(WITHIN_ROLES)})")
         return value

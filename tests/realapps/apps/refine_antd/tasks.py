@@ -200,8 +200,4 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
 
 # What fails today, as ``<phase> <CODE> [at step N]: <message excerpt> — <why>`` (phase: prepare / run / verify;
 # CODE ``complete`` = the run said complete while the database lacks the change: a false complete).
-KNOWN_GAPS: dict[str, str] = {
-    "delete_customer": "prepare BROWSER_PLAN_INVALID: 'tooltip' is not a container role — Refine's delete "
-                       'Popconfirm is antd\'s popover, role=tooltip, holding the one 删除 ("删 除") that is not '
-                       "a row's: `within` cannot name it (issue 34 item 4)",
-}
+KNOWN_GAPS: dict[str, str] = {}
