@@ -39,10 +39,11 @@ def assert_prepare_was_read_only(outcome: Outcome) -> None:
 
 
 def assert_ledger_is_the_log(outcome: Outcome) -> None:
-    """The bundle's side-effect ledger lists exactly the unsafe requests the app's own log has for the run: same
-    methods, paths and statuses, in the same order."""
+    """The bundle's side-effect ledger lists exactly the unsafe requests the app's own log has for the run (and the
+    GETs it lists as saves: a link that changes data), same methods, paths and statuses, in the same order."""
     assert outcome.run_requests is not None
-    ledger, logged = run_ledger(outcome.bundle), log_lines(outcome.run_requests)
+    ledger = run_ledger(outcome.bundle)
+    logged = log_lines(outcome.run_requests, ledger)
     assert ledger_is_log(ledger, logged), f"the ledger says the run sent {ledger}; the app logged {logged}"
 
 

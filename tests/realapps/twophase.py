@@ -88,9 +88,18 @@ def run_ledger(bundle: Path | None) -> list[str]:
     return out
 
 
-def log_lines(requests: Requests) -> list[str]:
-    """The app log's unsafe requests as ``METHOD /path STATUS`` lines (query left out, as the ledger has it)."""
-    return [f"{m} {urlsplit(p).path} {s}" for m, p, s in requests.lines if m in UNSAFE_METHODS]
+def log_lines(requests: Requests, ledger: list[str] | None = None) -> list[str]:
+    """The app log's unsafe requests as ``METHOD /path STATUS`` lines (query left out, as the ledger has it), and the
+    GETs the run's ``ledger`` lists: a link whose GET changes data (an admin's row action that approves and comes
+    back) is a save the ledger records as its navigation (issue 34 item 6), so the app's log must have it too."""
+    gets = [re.compile("[^/ ]+".join(re.escape(part) for part in line.split("…")))
+            for line in ledger or [] if line.startswith("GET ")]
+    out = []
+    for m, p, s in requests.lines:
+        line = f"{m} {urlsplit(p).path} {s}"
+        if m in UNSAFE_METHODS or (m == "GET" and any(g.fullmatch(line) for g in gets)):
+            out.append(line)
+    return out
 
 
 def requests_in(log_text: str) -> Requests:

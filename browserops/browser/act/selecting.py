@@ -5,31 +5,29 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.act.effects import NavWatch, action_error
 from browserops.browser.act.element_ops import finish, focus_element, prepare, public_desc
+from browserops.browser.act.popup_lists import (
+    POPUP_WAIT_S,
+    SUGGEST_WAIT_S,
+    click_option,
+    list_still,
+    wait_for_match,
+)
 from browserops.browser.js import element as element_js
 from browserops.browser.js.element import Desc, PopupOption
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.frames import frame_ids
 from browserops.browser.numbering.locate import Located, element_call, other_element
 from browserops.browser.page.waiting import track_network
-from browserops.browser.state.network import NetworkTracker
 from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 from browserops.text import fold
 
-POPUP_WAIT_S = 1.5
-# Suggestions a server sends for typed text: waited for this long at most (the action's own timeout may be shorter).
-SUGGEST_WAIT_S = 6.0
-# ... but no longer once the page has asked and been answered: once it sent a fetch/XHR after the typing (its
-# debounce is over) and the network has been quiet SUGGEST_RENDER_S since (the answer rendered); when it asks
-# nothing, POPUP_WAIT_S after typing (a widget's debounce before it asks) with the network quiet
-# SUGGEST_ANSWERED_QUIET_S.
-SUGGEST_ANSWERED_QUIET_S = 1.0
-SUGGEST_RENDER_S = 0.3
 OFF_WORDS = {"off", "false", "no", "0", "uncheck", "unchecked", "unselect", "clear", "нет", "выкл", "否", "关"}
 
 
@@ -54,24 +52,9 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
             seen_options[:] = result["options"]  # typing to filter may hide them all: remember the full list
         return result
 
-    async def wait_for_match(seconds: float, network: NetworkTracker) -> PopupOption:
-        """Until the exact option shows (as a script waits for it), or an option only starting with or holding the
-        text reads the same twice with no request in flight (the list stable: a fuller answer could still bring
-        the exact one or more alike), or the suggestions have had their chance (:func:`_answered`)."""
-        typed = time.monotonic()
-        deadline = typed + seconds
-        found = await look()
-        before: PopupOption = {}
-        while time.monotonic() < deadline:
-            if found.get("id") and (found.get("exact") or (
-                    found.get("label") == before.get("label") and not network.awaited())):
-                break
-            if not found.get("id") and _answered(network, typed):
-                break
-            await asyncio.sleep(0.05)  # polling the page for the suggestions the server sends
-            before, found = found, await look()
-        return found
-
+    network = track_network(session)  # the page's requests from here on: is the list still being answered?
+    began = time.monotonic()
+    typed_text: str | None = None
     found = await look()
     if not found.get("id") and desc.get("kind") != "listbox":
         try:
@@ -103,20 +86,25 @@ async def pick_popup_option(session: BrowserSession, located: Located, choice: s
                 # A tag input keeping its tags as the text shown takes a typed tag as it would the suggestion of
                 # that text: no waiting for the suggestions (a widget's debounce, then its server's answer).
                 text_tags = not search_box and (await element_call(located, element_js.popup_open())).get("textTags")
-                network = track_network(session)  # the page's requests from here on: did it ask and hear back?
                 await session.page.keyboard.type(choice)
+                typed_text = choice
                 if text_tags:
                     tag = await _new_tag(session, located, choice)
                     if tag is not None:
                         return tag
-                found = await wait_for_match(min(SUGGEST_WAIT_S, max(POPUP_WAIT_S, timeout_ms / 1000)), network)
+                found = await wait_for_match(look, min(SUGGEST_WAIT_S, max(POPUP_WAIT_S, timeout_ms / 1000)), network)
         except PlaywrightError as exc:
             raise action_error(f"Opening {label}", exc) from exc
-    return await _choose(session, located, found, choice, label, desc, seen_options, timeout_ms)
+    if found.get("id") and not found.get("ambiguous"):
+        found = await list_still(look, found, network, began, typed_text,
+                                  min(SUGGEST_WAIT_S, max(POPUP_WAIT_S, timeout_ms / 1000)))
+    return await _choose(session, located, found, choice, label, desc, seen_options, timeout_ms,
+                         look=look)
 
 
 async def _choose(session: BrowserSession, located: Located, found: PopupOption, choice: str, label: str,
-                  desc: Desc, seen_options: list[str], timeout_ms: int) -> dict[str, Any]:
+                  desc: Desc, seen_options: list[str], timeout_ms: int, *,
+                  look: Callable[[], Awaitable[PopupOption]] | None = None) -> dict[str, Any]:
     """Click the option :func:`pick_popup_option` found, or say why none can be: only part of several names, a new
     tag a tag input takes, nothing matching (with what was offered), or already chosen."""
     if found.get("ambiguous"):
@@ -135,29 +123,19 @@ async def _choose(session: BrowserSession, located: Located, found: PopupOption,
                               details={"options": options})
     if found.get("selected"):
         return {"chosen": found.get("label"), "already": True}  # chosen before: a click would unselect it
-    await _click_option(located, found, label, timeout_ms)
+    if not await click_option(located, found, label, timeout_ms):
+        # The list redrew the option away between finding and clicking: found again once, by the same name in the
+        # same list — never another option.
+        again = await look() if look is not None else {}
+        if not again.get("id") or fold(str(again.get("label") or "")) != fold(str(found.get("label") or "")):
+            raise BrowserOpsError(ErrorCode.STALE_INDEX, f"The option {found.get('label')!r} of {label} vanished as "
+                                  "its list redrew, and it is not in the list now. List again and retry.")
+        if again.get("selected"):
+            return {"chosen": again.get("label"), "already": True}
+        if not await click_option(located, again, label, timeout_ms):
+            raise BrowserOpsError(ErrorCode.STALE_INDEX, f"The option {found.get('label')!r} of {label} vanished "
+                                  "twice as its list redrew. List again and retry.")
     return {"chosen": found.get("label")}
-
-
-def _answered(network: NetworkTracker, typed: float) -> bool:
-    """Whether the suggestions for what was typed have had their chance: the widget's debounce is over and every
-    request the page made since (the search it sent) has been answered, long enough ago to have been shown. A page
-    whose requests never stop (polling) keeps the full SUGGEST_WAIT_S."""
-    if network.last_asked >= typed:  # the widget asked its server: its answer rendered is all there is to wait for
-        return network.idle_for() >= SUGGEST_RENDER_S
-    return time.monotonic() - typed >= POPUP_WAIT_S and network.idle_for() >= SUGGEST_ANSWERED_QUIET_S
-
-
-async def _click_option(located: Located, found: PopupOption, label: str, timeout_ms: int) -> None:
-    # The option was stamped just now in the combobox's own frame (popupOptions looks in its document).
-    try:
-        option = await other_element(located, str(found["id"]))
-        if option is None:
-            raise BrowserOpsError(ErrorCode.ACTION_FAILED, f"The option {found.get('label')!r} vanished before it "
-                                  "could be clicked. Try again.")
-        await option.click(timeout=timeout_ms)
-    except PlaywrightError as exc:
-        raise action_error(f"Choosing {found.get('label')!r} in {label}", exc) from exc
 
 
 async def _new_tag(session: BrowserSession, located: Located, choice: str) -> dict[str, Any] | None:

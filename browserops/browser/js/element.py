@@ -102,6 +102,8 @@ class PopupOption(TypedDict, total=False):
     exact: bool  # the option found is named (or valued) exactly as the text, not only starting with or holding it
     typing: bool  # no options yet, and the focus is in a text box other than the widget (a search box it opened)
     focus: int  # no options yet: a mark of the focused element, the same while the focus stays on it
+    about: bool  # an option found: every option shown holds the text (a searching list has applied it)
+    shown: int  # an option found: how many options the list shows
 
 
 class PopupState(TypedDict):

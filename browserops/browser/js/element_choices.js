@@ -87,8 +87,11 @@ function popupOption(el, args) {
     const alike = exact ? [] : usable.filter((o) => fold(labelOf(o)).includes(q));
     if (alike.length > 1) { return { open: true, ambiguous: alike.slice(0, 10).map((o) => cut(labelOf(o), 60)), options }; }
     const on = heldOption(el, best, labelOf(best));
+    // Whether what the list shows is all about the text (a searching list has applied it; one still showing the
+    // options from before the typing has not): the caller waits for that before clicking.
+    const about = usable.every((o) => fold(labelOf(o)).includes(q));
     return { open: true, id: stamp(best), label: cut(labelOf(best), 80), seq: st.seq, ...(on ? { selected: true } : {}),
-      ...(exact ? { exact: true } : {}) };
+      ...(exact ? { exact: true } : {}), ...(about ? { about: true } : {}), shown: opts.length };
   }
   return { open: true, options };
 }

@@ -245,14 +245,90 @@ function nameOf(el, role) {
     if (native) { return nativeLabel(native); }
   }
   const own = nameOwn(el, role);
-  if (!own && role === "textbox" && el.localName !== "input" && el.localName !== "textarea") {
+  if (own) { return own; }
+  if (role === "textbox" && el.localName !== "input" && el.localName !== "textarea") {
     const kept = editorNative(el);
-    return kept ? nativeLabel(kept) : own;
+    if (kept) { return nativeLabel(kept); }
+  } else if ((role === "textbox" || role === "searchbox") && el.localName === "input") {
+    // A tag input's nameless text box (tag-it) is named by the field it fills.
+    const native = replacedNative(el);
+    if (native) { return nativeLabel(native); }
   }
-  if (own || (role !== "textbox" && role !== "searchbox") || el.localName !== "input") { return own; }
-  // A tag input's nameless text box (tag-it) is named by the field it fills.
-  const native = replacedNative(el);
-  return native ? nativeLabel(native) : own;
+  if (role === "textbox" || role === "searchbox") {
+    // The text box of a combobox (the ARIA 1.0 pattern: a search box or a read-only shown choice inside the
+    // combobox, as Select2 draws them) types or shows what that combobox holds: its name is the combobox's, not
+    // words from its class names nobody sees ("single rendered", "search").
+    const box = el.parentElement && el.parentElement.closest("[role=combobox]");
+    if (box) { return nameOf(box, "combobox"); }
+  }
+  // A field in a table cell with no label of its own: named by its column's header, as a screen reader announces
+  // it (an inline formset's "Описание", an order line's "数量"), never by a guess from its markup.
+  return CELL_FIELD_ROLES.has(role) ? columnHeader(el) : "";
+}
+
+// The fields a column header names when nothing else does (not buttons and links: their content names them).
+const CELL_FIELD_ROLES = new Set(["textbox", "searchbox", "spinbutton", "combobox", "listbox", "checkbox", "radio",
+  "switch", "slider"]);
+const CELL_SELECTOR = "td, th, [role=cell], [role=gridcell]";
+const TABLE_SELECTOR = "table, [role=table], [role=grid], [role=treegrid]";
+
+// The header of the table column a field's cell is in ("" when none), as screen readers find it: the cell's
+// `headers`, else the header cell covering its column (colspans counted) in the table's header row — its <thead>'s
+// last row, else the last row of header cells only above it — or, where a widget draws its header as a table of its
+// own just above the body's (a fixed-header grid), in that table's. The header is read even when a narrow layout
+// hides it: it is still what the column means (such layouts repeat it beside each cell).
+/** @param {Element} el @returns {string} */
+function columnHeader(el) {
+  const cell = el.closest(CELL_SELECTOR);
+  const row = cell && cell.parentElement;
+  if (!cell || !row) { return ""; }
+  const byId = idrefText(cell, "headers");
+  if (byId) { return cut(byId, 60); }
+  let at = 0;
+  for (const c of row.children) {
+    if (c === cell) { break; }
+    at += Number(c.getAttribute("colspan")) || 1;
+  }
+  const table = row.closest(TABLE_SELECTOR);
+  if (!table) { return ""; }
+  const tables = [table];
+  let box = table.parentElement;
+  for (let hops = 0; hops < 3 && box && tables.length < 2; hops += 1, box = box.parentElement) {
+    const before = Array.from(box.querySelectorAll("table")).filter((t) => t !== table && !t.contains(table) &&
+      !table.contains(t) && (t.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING));
+    if (before.length) { tables.push(before[before.length - 1]); }
+  }
+  for (const t of tables) {
+    const head = headerRow(t, row);
+    if (!head) { continue; }
+    let col = 0;
+    for (const h of head.children) {
+      const span = Number(h.getAttribute("colspan")) || 1;
+      if (at >= col && at < col + span) { return cut(visibleText(h) || norm(h.textContent), 60); }
+      col += span;
+    }
+  }
+  return "";
+}
+
+// A table's header row for `row` (null when none): its <thead>'s last row, else the last row above `row` (or, in a
+// header table of its own, its last) made of header cells only. A data row whose first cell is a <th scope=row>
+// (Django's change list) is no header row.
+/** @param {Element} t @param {Element} row @returns {Element | null} */
+function headerRow(t, row) {
+  const thead = t.localName === "table" ? /** @type {HTMLTableElement} */ (t).tHead : null;
+  if (thead && thead.rows.length && !thead.contains(row)) { return thead.rows[thead.rows.length - 1]; }
+  let found = null;
+  for (const r of t.querySelectorAll("tr, [role=row]")) {
+    if (r === row || (t.contains(row) && (r.compareDocumentPosition(row) & Node.DOCUMENT_POSITION_PRECEDING))) {
+      break;
+    }
+    if (r.closest(TABLE_SELECTOR) !== t || !r.children.length) { continue; }
+    const allHeaders = Array.from(r.children).every((c) => c.localName === "th" ||
+      c.getAttribute("role") === "columnheader");
+    if (allHeaders) { found = r; }
+  }
+  return found;
 }
 
 function nameOwn(el, role) {

@@ -127,6 +127,20 @@ function isMarkupControl(el) {
   return el.hasAttribute("role") || el.hasAttribute("tabindex") || el.hasAttribute("contenteditable") ||
     el.hasAttribute("onclick");
 }
+// An element focusable only for keyboard users' sake — a scrolling region (a custom scrollbar's tabindex=0 wrapper
+// around a whole table), a tab panel, a landmark — is a container, not a control: the controls it holds are items
+// of their own, the ones only a pointer cursor or a click listener marks too (a row's action menu opener).
+const HOLDER_ROLES = new Set(["region", "main", "navigation", "complementary", "banner", "contentinfo", "search",
+  "form", "group", "tabpanel", "document", "article", "feed", "log", "dialog", "alertdialog", "section"]);
+function focusableHolder(el, tag, cs) {
+  if (MARKUP_CONTROL_TAGS.has(tag) || tag === "a" || tag === "area" || el.hasAttribute("onclick") ||
+      el.isContentEditable) {
+    return false;
+  }
+  const role = roleOf(el);
+  if (role !== "generic") { return HOLDER_ROLES.has(role); }
+  return /^(auto|scroll)$/.test(cs.overflowY) || /^(auto|scroll)$/.test(cs.overflowX);
+}
 function quietSubtree(el, tag, attrs) {
   if (!QUIET_TAGS.has(tag) && !(attrs && QUIET_CLASS.test(el.getAttribute("class") || ""))) { return false; }
   return !el.querySelector(MARKUP_CONTROLS);
@@ -184,8 +198,10 @@ function walkComposed(onElement, every) {
       const extra = onElement(el, cs, f, clip, kind);
       if (extra) { f |= extra; }
     }
-    if (kind) { f |= F_INTER; }
-    if (kind === 1) { f |= F_IN_CONTROL; }
+    if (kind && !(kind === 1 && focusableHolder(el, tag, cs))) {
+      f |= F_INTER;
+      if (kind === 1) { f |= F_IN_CONTROL; }
+    }
     if (pointer) { f |= F_POINTER; }
     if (tag === "select" && kind && (el.multiple || el.size > 1)) {
       // A list box (multiple, or several rows shown): its options are on screen, each a control of its own

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from browserops.contract import SideEffect, ToolResult
+from browserops.contract import ErrorCode, SideEffect, ToolResult
 from browserops.tools.context import ToolContext
 from browserops.tools.definitions import ToolDef
 from browserops.tools.runner import SideEffectGuard, ToolRunner, plan_profile
@@ -26,6 +26,8 @@ REHEARSAL_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE, Sid
 UNCONFIRMED_CLASSES = frozenset({SideEffect.READ_ONLY, SideEffect.LOCAL_WRITE, SideEffect.EXPORT})
 CONFIRMED_CLASSES = frozenset(SideEffect)
 EFFECT_CLASSES = frozenset({SideEffect.BROWSER_ACT, SideEffect.EXPORT})  # what changes the site or leaves it
+# An acting call's arguments with its element found again (None: not found exactly once).
+FindAgain = Callable[[dict[str, Any]], Awaitable[dict[str, Any] | None]]
 
 
 class GuardedTools:
@@ -50,6 +52,9 @@ class GuardedTools:
         # What the run reads between calls to tell a saved change (the request ledger, guards, Undo offers): reads
         # only, through the same door.
         self.probe = SaveProbe(ctx.session)
+        # While a step acts: how its element is found again when it vanished as the page redrew it (the step
+        # interpreter sets it, interpret/refind.py); used once, then cleared.
+        self.find_again: FindAgain | None = None
 
     async def _fence(self, tool: ToolDef[Any], args: Mapping[str, Any]) -> None:
         if self.before_effect is not None and tool.side_effect in EFFECT_CLASSES:
@@ -74,7 +79,16 @@ class GuardedTools:
                    dialog_announced: bool = False) -> ToolResult:
         """The tool's result contract (never raises for a tool failure; raises for a refused tool).
         ``dialog_announced``: the step says how a dialog the call opens is answered (reported as it opens)."""
-        return await self.runner.call(name, args, raise_refused=True, dialog_announced=dialog_announced)
+        result = await self.runner.call(name, args, raise_refused=True, dialog_announced=dialog_announced)
+        again = self.find_again
+        if again is not None and result.failed and result.code == ErrorCode.STALE_INDEX.value:
+            # The element vanished between the step's listing and its act (a list redrawn by a search's answer):
+            # found again once, by the same role, name and container; never another element (refind.py).
+            self.find_again = None
+            moved = await again(dict(args or {}))
+            if moved is not None:
+                result = await self.runner.call(name, moved, raise_refused=True, dialog_announced=dialog_announced)
+        return result
 
     async def need(self, name: str, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The tool's data, or its failure raised as a :class:`BrowserOpsError` with the tool's code."""

@@ -28,6 +28,7 @@ from browserops.plan.interpret.export_check import ExportSeen, export_refusal
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.pages import PageSeen, wait_expect
 from browserops.plan.interpret.read_back import Mismatch, read_back
+from browserops.plan.interpret.refind import refinder
 from browserops.plan.interpret.resolve import Resolved
 from browserops.plan.model.document import PlanAction
 from browserops.plan.model.steps import Action, absolute_url
@@ -175,7 +176,16 @@ class StepInterpreter:
                 raise refused
             return
         if isinstance(act, Act):
-            data = await self.phase.perform(rec, act)
+            # The element found a moment ago may be redrawn away before the act lands (refind.py): found again
+            # once, exactly, in either phase.
+            hook = self.tools.find_again = refinder(self.tools, act.tool, el)
+            try:
+                data = await self.phase.perform(rec, act)
+            finally:
+                used = hook is not None and self.tools.find_again is None
+                self.tools.find_again = None
+            if used:
+                rec.note += "; found again after the page redrew it"
             if data is None:
                 return
             found = read_back(a, act, data, self.value(a), lang=el.lang if el is not None else None)

@@ -175,6 +175,9 @@ def match_items(items: Sequence[dict[str, Any]], target: SemanticTarget,
                 found = [i for name, i in pool if name.startswith(want)]
             else:
                 found = [i for name, i in pool if want in name]
+            # A role a person would not tell apart counts only when the named role itself is not there: the text box
+            # inside a combobox is named by that combobox, and the combobox is what a step naming one means.
+            found = [i for i in found if i.get("role") == target.role] or found
             if found:
                 if target.within is not None and len(found) > 1 and target.nth == 0:
                     raise _ambiguous_within(found, target)

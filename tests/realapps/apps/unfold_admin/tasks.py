@@ -172,11 +172,4 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
 
 # What fails today, as ``<phase> <CODE> [at step N]: <message excerpt> — <why>`` (phase: prepare / run / verify;
 # CODE ``complete`` = the run said complete while the database lacks the change: a false complete).
-KNOWN_GAPS: dict[str, str] = {
-    "create_order": 'prepare BROWSER_TARGET_NOT_FOUND at step 7: Cannot find textbox "Описание" — the inline row\'s '
-                    "cells have no label; the page shows only the column header \"Описание\" and browserops names "
-                    'the cell from its HTML name ("lines description"), which nobody sees (issue 34 item 1)',
-    "approve_order": 'prepare BROWSER_TARGET_NOT_FOUND at step 2: Cannot find clickable "more_horiz" — unfold\'s '
-                     "row menu opener is a <span> with an Alpine click handler (cursor: pointer, the icon ligature "
-                     "more_horiz as its text); the listing does not offer it at all (issue 34 items 1 and 6)",
-}
+KNOWN_GAPS: dict[str, str] = {}
