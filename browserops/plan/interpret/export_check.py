@@ -15,6 +15,11 @@ its own way and reports what that click did as an :class:`ExportSeen`:
 :func:`export_refusal` judges both the same way: an export may start a download or only read (GET/HEAD/OPTIONS,
 a new page it opens); anything it sent or tried to send that could change a site (any other method, a beacon, a
 WebSocket message) refuses it with ``BROWSER_EXPORT_UNSAFE`` — prepare refuses the plan, the run stops there.
+
+An export a site makes by a form POST answered with the file (django-import-export's form) sends by design: its
+step file says so by raising the step's ``sideEffect`` (``browser-act``), which makes it a step that runs only with
+``--confirm`` — the person confirms the POST, so it is neither refused nor fenced in the run (prepare's fence still
+refuses it: the rehearsal never sends).
 """
 
 from __future__ import annotations
@@ -64,7 +69,7 @@ class ExportSeen:
 def export_refusal(a: PlanAction, el: Resolved, seen: ExportSeen, *, phase: str) -> BrowserOpsError | None:
     """``BROWSER_EXPORT_UNSAFE`` when the click sent (or tried to send) a change; else the phase's own failure,
     if any. ``phase`` says where it was seen ("prepare's rehearsal", "the run")."""
-    if seen.sent:
+    if seen.sent and not a.needs_confirm:
         sent = list(dict.fromkeys(seen.sent))
         then = ("so the plan is refused; nothing was sent (the rehearsal is fenced)" if phase == "prepare's rehearsal"
                 else "so the run stops here; the browser refused those requests before they left")
@@ -72,8 +77,9 @@ def export_refusal(a: PlanAction, el: Resolved, seen: ExportSeen, *, phase: str)
             ErrorCode.EXPORT_UNSAFE,
             f"{step_title(a)[0].upper()}{step_title(a)[1:]} is an export, but clicking {el.role} \"{el.name}\" "
             f"in {phase} tried to send {', '.join(sent[:3])}{' …' if len(sent) > 3 else ''}: an export may only "
-            f"download a file or read, {then}. Point the step at the control that downloads the file, or make it "
-            "an act or submit step (those need --confirm), then prepare again.",
+            f"download a file or read, {then}. Point the step at the control that downloads the file; if the site "
+            "exports by a form post answered with the file, say so with 'sideEffect: browser-act' on the step (it "
+            "then runs only with --confirm); then prepare again.",
             details={"step": a.number, "failedStep": a.number, "sent": sent[:10]},
         )
     return seen.failure

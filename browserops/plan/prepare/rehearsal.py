@@ -234,8 +234,12 @@ class RehearsalPhase(PhaseBase):
         downloads = any(r.what == "download" for r in refused)
         self.found.rehearsed.append(a.number)
         self.page.forget()
-        rec.note += "; rehearsed: starts a download" if downloads else "; rehearsed: only reads"
-        return ExportSeen(tuple(r.describe() for r in refused if r.unsafe), downloaded=downloads or None)
+        sent = tuple(r.describe() for r in refused if r.unsafe)
+        if sent and a.needs_confirm:  # an export by post, as its step says: the run sends it once confirmed
+            rec.note += "; rehearsed: sends on click (the fence held it back); runs only with --confirm"
+        else:
+            rec.note += "; rehearsed: starts a download" if downloads else "; rehearsed: only reads"
+        return ExportSeen(sent, downloaded=downloads or None)
 
     async def mismatch(self, rec: StepRecord, found: Mismatch) -> None:
         self.found.problem(rec.action, ErrorCode.VALUE_MISMATCH, found.error().message)

@@ -222,11 +222,14 @@ class Recorder:
         downloads = self.watch.new_downloads()
         # A submit after which the page sent nothing to a server (a sign-in checked in the page) is written so:
         # replayed, the run must not wait for a save that never comes (BROWSER_NOT_SAVED).
-        quiet = {"sends": False} if settled and self.watch.new_sends() == 0 else {}
+        sends = self.watch.new_sends() if settled else None
+        quiet = {"sends": False} if sends == 0 else {}
         what = f"{item.get('role')} \"{item.get('name')}\""
         step: dict[str, Any] = {"kind": "act", "target": target}
         if downloads:
             step = {"kind": "export", "target": target, "saveAs": save_name(downloads[0])}
+            if sends:  # a form post answered with the file: an export that sends, run only with --confirm
+                step["sideEffect"] = "browser-act"
             what += f" -> {step['saveAs']}"
         elif event.get("submits"):
             step = {"kind": "submit", "target": target, **quiet, **(await shown_after(self.tools) if settled else {})}

@@ -181,6 +181,8 @@ class RunPhase(PhaseBase, PageChecks):
             await self._stale(rec, stale_fields(self.plan, {**fingerprint.values, key: current_value(a, el) or None},
                                                 el.lang))
         if a.action is Action.DOWNLOAD:
+            if a.needs_confirm:  # an export that posts is a confirmed act: a screenshot before and after it
+                rec.screenshots.append(await self._before(a))
             return True  # the interpreter asks for the export (:meth:`export`) and judges what it did
         if act is None:
             raise BrowserOpsError(ErrorCode.INTERNAL, f"Step {a.number} has no value to enter.")
@@ -296,11 +298,16 @@ class RunPhase(PhaseBase, PageChecks):
         a = rec.action
         rec.event.tool, rec.event.args = "browser_click_and_wait_download", {"id": el.number,
                                                                             "timeout_ms": DOWNLOAD_MS}
-        with ReadOnlyWindow(self.probe.requests) as window:
+        # An export the step file says posts (its sideEffect raised, so it ran past --confirm) may send: no window.
+        window = ReadOnlyWindow(self.probe.requests)
+        with window if not a.needs_confirm else contextlib.nullcontext(window):
             result = await self.tools.call(rec.event.tool, rec.event.args)
             if result.get("status") == "ok":  # as the rehearsal did: what the click set going is under it too
                 await after_click(self.tools)
         sent = window.sent()
+        if a.needs_confirm:
+            rel, self.last_after = await screenshot_png(self.tools, self.writer, a.number, "after", a.label())
+            rec.screenshots.append(rel)
         if result.get("status") != "ok":
             exc = result_error(result)
             return ExportSeen(sent, downloaded=False, failure=BrowserOpsError(

@@ -267,8 +267,4 @@ REFUSED = Task("add_expense_bad_date", _steps("add_expense_bad_date"), check_not
 
 # What today's browserops cannot do, as it fails: "<prepare|run> step <N>: <BROWSER_CODE>: <part of the message>".
 KNOWN_GAPS: dict[str, str] = {
-    # django-import-export exports by a form POST answered with the file. Since issue 36.3 an export step may only
-    # download or read, so prepare refuses it; an export by POST needs a step kind that runs with --confirm and
-    # checks the answer is the file (not built yet).
-    "export_billable": "prepare step 4: BROWSER_EXPORT_UNSAFE: tried to send POST",
 }
