@@ -112,7 +112,8 @@ function heldOption(el, option, label) {
 
 // Whether the widget around a combobox shows this label as one of its chips or as its value: a shown element of
 // the widget's box (the box a seen-through control is drawn in, else the nearest ancestors holding no other field)
-// whose whole text is the label. The text typed into the control to filter is its value, not a chip: not counted.
+// whose whole text is the label. The text typed into the control to filter is its value, not a chip: not counted;
+// nor is the open list or what holds it (a dropdown showing one option has that option's text as its own).
 function shownAsChosen(el, label) {
   const q = fold(label);
   if (!q) { return false; }
@@ -124,7 +125,8 @@ function shownAsChosen(el, label) {
     box = up;
   }
   return Array.from(box.querySelectorAll("*")).some((n) => n !== el && !composedContains(el, n) &&
-    !n.closest('[role="listbox"], [role="option"]') && fold(n.textContent || "") === q &&
+    !n.closest('[role="listbox"], [role="option"]') && !n.querySelector('[role="listbox"], [role="option"]') &&
+    fold(n.textContent || "") === q &&
     /** @type {HTMLElement} */ (n).checkVisibility({ visibilityProperty: true }));
 }
 
