@@ -22,45 +22,9 @@ TASKS_DIR = Path(__file__).resolve().parent / "tasks"
 
 # --- database questions ------------------------------------------------------------------------------------------
 
-def _rest_as_seeded(app: RunningApp, resource: str, touched_ids: set[int]) -> None:
-    """Every resource but ``resource`` is as seeded, and in it every row but ``touched_ids``."""
-    now, seed = desk.database(app), desk.seed_database()
-    for name, rows in seed.items():
-        if name != resource:
-            assert now[name] == rows, f"{name} changed"
-    before = {row["id"]: row for row in seed[resource] if row["id"] not in touched_ids}
-    after = {row["id"]: row for row in now[resource] if row["id"] not in touched_ids}
-    assert after == before, f"other {resource} changed"
-
-
-def _row(app: RunningApp, resource: str, row_id: int) -> dict[str, Any]:
-    rows = [row for row in desk.database(app)[resource] if row["id"] == row_id]
-    assert len(rows) == 1, f"{len(rows)} {resource} with id {row_id}"
-    return rows[0]
-
-
-def _seeded(resource: str, row_id: int) -> dict[str, Any]:
-    return next(row for row in desk.seed_database()[resource] if row["id"] == row_id)
-
-
-def _id_of(resource: str, name: str) -> int:
-    return int(next(row["id"] for row in desk.seed_database()[resource] if row["name"] == name))
-
-
-def _created(app: RunningApp, resource: str) -> dict[str, Any]:
-    """The one row added to ``resource`` (json-server numbers it after the highest id); the rest as seeded."""
-    seed = desk.seed_database()[resource]
-    new_id = max(row["id"] for row in seed) + 1
-    rows = desk.database(app)[resource]
-    assert len(rows) == len(seed) + 1, f"{len(rows) - len(seed)} {resource} added, expected 1"
-    _rest_as_seeded(app, resource, {new_id})
-    return dict(_row(app, resource, new_id))
-
-
-def _changed(app: RunningApp, resource: str, row_id: int, **fields: Any) -> None:
-    """Row ``row_id`` holds exactly its seeded values with ``fields`` changed; nothing else changed."""
-    assert _row(app, resource, row_id) == {**_seeded(resource, row_id), **fields}, _row(app, resource, row_id)
-    _rest_as_seeded(app, resource, {row_id})
+_rest_as_seeded, _row, _seeded, _id_of = (desk.SERVER.rest_as_seeded, desk.SERVER.row, desk.SERVER.seeded,
+                                         desk.SERVER.id_of)
+_created, _changed = desk.SERVER.created, desk.SERVER.changed
 
 
 def check_create_supplier(app: RunningApp) -> None:
