@@ -7,50 +7,22 @@ the ``db.json`` file json-server reads and rewrites after every change; the task
 
 from __future__ import annotations
 
-import contextlib
 import json
-import shutil
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.realapps.harness import RunningApp, app_process, free_port
+from tests.realapps.harness import RunningApp
+from tests.realapps.json_server import JsonServerApp
 
 APP_DIR = Path(__file__).resolve().parent
-SEED = APP_DIR / "db.seed.json"
-BUILT = APP_DIR / "dist" / "index.html"
 USERNAME = "desk"
 PASSWORD = "Corpus-desk-2024"  # the demo account of src/authProvider.js
 
 
-def ensure_built() -> None:
-    if not BUILT.exists() or not (APP_DIR / "node_modules" / "json-server").is_dir():
-        raise RuntimeError(f"react-admin corpus app is not built ({BUILT} missing): run ./scripts/setup.sh")
-
-
-@contextlib.contextmanager
-def start(tmp: Path) -> Iterator[RunningApp]:
-    """json-server on a free port over a fresh copy of the seed database, serving the built admin."""
-    ensure_built()
-    tmp.mkdir(parents=True, exist_ok=True)
-    db_file = tmp / "db.json"
-    shutil.copyfile(SEED, db_file)
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    log_path = tmp / "json-server.log"
-    with app_process(["node", "server.cjs", str(db_file), str(port)], cwd=APP_DIR, env={"NODE_ENV": "production"},
-                     health_url=f"{base_url}/segments", log_path=log_path):
-        yield RunningApp("react-admin", base_url, log_path, data={"db": db_file})
-
-
-def reseed(app: RunningApp) -> None:
-    """Put the seed back: copy it over the database file and have json-server read it again."""
-    shutil.copyfile(SEED, db_path(app))
-    request = urllib.request.Request(app.base_url + "/__corpus__/reload", data=b"{}", method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        assert json.loads(response.read()) == {"reloaded": True}
+SERVER = JsonServerApp(APP_DIR, "react-admin", "react-admin corpus app", "/segments")
+start, reseed, database, seed_database, db_path = (SERVER.start, SERVER.reseed, SERVER.database,
+                                                   SERVER.seed_database, SERVER.db_path)
 
 
 def hold(app: RunningApp, paths: list[str], ms: int) -> None:
@@ -59,23 +31,6 @@ def hold(app: RunningApp, paths: list[str], ms: int) -> None:
                                      .encode(), method="POST", headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as response:
         assert json.loads(response.read()) == {"held": {"paths": paths, "ms": ms}}
-
-
-def db_path(app: RunningApp) -> Path:
-    path = app.data["db"]
-    assert isinstance(path, Path)
-    return path
-
-
-def database(app: RunningApp) -> dict[str, list[dict[str, Any]]]:
-    """The whole database as json-server last wrote it."""
-    data: dict[str, list[dict[str, Any]]] = json.loads(db_path(app).read_text(encoding="utf-8"))
-    return data
-
-
-def seed_database() -> dict[str, list[dict[str, Any]]]:
-    data: dict[str, list[dict[str, Any]]] = json.loads(SEED.read_text(encoding="utf-8"))
-    return data
 
 
 def row_by(app: RunningApp, resource: str, field: str, value: object) -> dict[str, Any] | None:

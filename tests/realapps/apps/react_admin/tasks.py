@@ -23,27 +23,7 @@ INPUTS = {"password": desk.PASSWORD}
 
 # --- database questions ------------------------------------------------------------------------------------------
 
-def _rest_as_seeded(app: RunningApp, resource: str, touched_ids: set[int]) -> None:
-    """Every resource but ``resource`` is as seeded, and in it every row but ``touched_ids``."""
-    now, seed = desk.database(app), desk.seed_database()
-    for name, rows in seed.items():
-        if name != resource:
-            assert now[name] == rows, f"{name} changed"
-    before = {row["id"]: row for row in seed[resource] if row["id"] not in touched_ids}
-    after = {row["id"]: row for row in now[resource] if row["id"] not in touched_ids}
-    assert after == before, f"other {resource} changed"
-
-
-def _created(app: RunningApp, resource: str) -> dict[str, Any]:
-    """The one row added to ``resource`` (json-server numbers it after the highest id)."""
-    seed = desk.seed_database()[resource]
-    new_id = max(row["id"] for row in seed) + 1
-    rows = desk.database(app)[resource]
-    assert len(rows) == len(seed) + 1, f"{len(rows) - len(seed)} {resource} added, expected 1"
-    row = next((row for row in rows if row["id"] == new_id), None)
-    assert row is not None, f"no {resource} with id {new_id}"
-    _rest_as_seeded(app, resource, {new_id})
-    return row
+_rest_as_seeded, _created = desk.SERVER.rest_as_seeded, desk.SERVER.created
 
 
 def check_create_segment(app: RunningApp) -> None:
