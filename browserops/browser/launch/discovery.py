@@ -71,9 +71,13 @@ def find_chromium(
 
 
 def launch_args() -> list[str]:
-    """Flags that keep Chromium quiet on a closed network. ``--no-sandbox`` comes from Playwright's
-    ``chromium_sandbox=False``, which the session sets only when running as root."""
+    """Flags that keep Chromium quiet on a closed network, and one that keeps every binary isolating sites as
+    desktop Chromium does (the headless shell may not by default): a cross-site frame is then always in its own
+    process, out of the page's DevTools session, whichever binary runs — what the listing's frame handling is
+    built for. ``--no-sandbox`` comes from Playwright's ``chromium_sandbox=False``, which the session sets only
+    when running as root."""
     return [
+        "--site-per-process",
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
