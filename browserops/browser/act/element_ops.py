@@ -29,6 +29,7 @@ from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 
 COVER_RETRY_S = 1.0
 COVER_STILL_S = 0.3  # a cover that has not moved (nor anything animated) for this long is not going away
+HOVER_SETTLE_MS = 1000  # what a hover redraws (a picture it swaps in) is given this long to come back
 
 
 def label_of(element: ElementRef, desc: Desc | None = None) -> str:
@@ -68,6 +69,7 @@ class Ready:
     plain: bool = False  # a plain <input>/<textarea> without inline key handlers
     covered_by: str | None = None  # an ordinary page element lying on top (see ``under_cover`` of prepare)
     label_on_top: bool = False  # its own label's decoration lies on top: clicking there is clicking it
+    lands: bool = False  # a press at its centre landed on it before the pointer came (see click_ready)
 
     @property
     def kind(self) -> str:
@@ -143,7 +145,7 @@ async def prepare(session: BrowserSession, element: ElementRef, *, timeout_ms: i
         return Ready(located, desc, label, covered_by="its own widget's drawing")
     ready = Ready(located, desc, label, native=out.get("native"), focused=out.get("focused"),
                   flags=out.get("flags") or {}, plain=bool(out.get("plain")),
-                  label_on_top=bool(out.get("label_on_top")))
+                  label_on_top=bool(out.get("label_on_top")), lands=bool(out.get("lands")))
     if _applies(focus, kind) and not ready.focused:
         await _focus_by_click(ready, timeout_ms, clear=_applies(clear, kind))
     return ready
@@ -152,8 +154,13 @@ async def prepare(session: BrowserSession, element: ElementRef, *, timeout_ms: i
 async def click_ready(ready: Ready, timeout_ms: int) -> None:
     """Click an element :func:`prepare` found and reached (scrolled into view, not covered). Under its own
     label's decoration the click goes to that decoration, as a person's does (Playwright would refuse it as
-    intercepted)."""
+    intercepted). An element a press landed on before the pointer came is pressed once the pointer has rested
+    on it and the hover effect has redrawn it (``hoverSettled`` in ``js/element.js``): an icon that swaps its
+    picture on hover is boxless until the new one loads, and Playwright presses right after moving."""
     try:
+        if ready.lands:
+            await ready.located.locator.hover(timeout=timeout_ms)
+            await element_call(ready.located, element_js.hover_settled(HOVER_SETTLE_MS))
         await ready.located.locator.click(timeout=timeout_ms, force=ready.label_on_top)
     except PlaywrightError as exc:
         raise action_error(f"Clicking {ready.label}", exc) from exc
