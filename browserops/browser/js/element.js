@@ -199,7 +199,7 @@ function prepare(el, args) {
       out.cover = coveredBy(el, [0, 0, vw, window.innerHeight]);
     }
     if (out.cover) { out.cover_layer = coverLayer(el); out.cover_still = coverStill(el); return out; }
-    if (labelOnTop(el)) { out.label_on_top = true; } else if (pointLands(el)) { out.lands = true; }
+    if (labelOnTop(el)) { out.label_on_top = true; } else { out.lands = landingPoint(el); }
     // A control of no size its widget draws (Element Plus's switch input): no point of it can be clicked, so it is
     // activated as a screen reader does (focus + its default action), which its widget follows.
     const r = el.getBoundingClientRect();
@@ -215,27 +215,15 @@ function prepare(el, args) {
   return out;
 }
 
-// Whether a press at el's centre lands on el (or inside it): nothing else, not even a box around it, is hit there.
-function pointLands(el) {
+// Where a press at el's centre lands on el (or inside it: nothing else, not even a box around it, is hit there):
+// that point, else null.
+function landingPoint(el) {
   const r = el.getBoundingClientRect();
-  if (r.width < 1 || r.height < 1) { return false; }
-  const hit = deepElementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
-  return !!hit && (hit === el || composedContains(el, hit));
-}
-
-// Once the pointer rests on el: whether a press would land on it, waiting up to args.ms for a hover effect to
-// finish redrawing it. An icon whose :hover swaps its picture (`content: url(…-hover.png)`) has no box until that
-// picture has loaded, and a press meanwhile goes to the post around it, as the click does; a person's pointer
-// rests a moment before pressing. Polled by timer: animation frames may not run in a background tab.
-function hoverSettled(el, args) {
-  if (pointLands(el)) { return true; }
-  return new Promise((resolve) => {
-    const until = Date.now() + args.ms;
-    const look = () => {
-      if (pointLands(el)) { resolve(true); } else if (Date.now() >= until) { resolve(false); } else { setTimeout(look, 20); }
-    };
-    setTimeout(look, 20);
-  });
+  if (r.width < 1 || r.height < 1) { return null; }
+  const x = (r.left + r.right) / 2;
+  const y = (r.top + r.bottom) / 2;
+  const hit = deepElementFromPoint(x, y);
+  return hit && (hit === el || composedContains(el, hit)) ? [x, y] : null;
 }
 
 // Whether the element's centre shows its own label's decoration (a styled switch or checkbox drawn over an

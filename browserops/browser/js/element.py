@@ -67,7 +67,7 @@ class PrepareResult(TypedDict):
     cover_layer: NotRequired[Literal["dialog", "banner", "element"]]  # what kind of thing that is
     cover_still: NotRequired[str | None]  # where that thing is (null while the page animates): unchanged = still
     label_on_top: NotRequired[bool]  # its own label's decoration (or its widget's shown value) is drawn over it
-    lands: NotRequired[bool]  # a press at its centre lands on it (before the pointer came: hover may redraw it)
+    lands: NotRequired[list[float] | None]  # the centre point, when a press there lands on it (before the pointer came)
     drawn_by_widget: NotRequired[bool]  # of no size, drawn by its widget beside it: activated, never clicked
     focused: NotRequired[bool]
     flags: NotRequired[Flags]
@@ -127,11 +127,6 @@ class Activated(TypedDict):
 
 class Visibility(TypedDict):
     visible: bool
-
-
-def hover_settled(ms: int) -> ElementCall[bool]:
-    """Whether a press at the element's centre lands on it, waiting up to ``ms`` for a hover effect to redraw it."""
-    return ElementCall("element", "hoverSettled", {"ms": ms})
 
 
 def describe() -> ElementCall[Desc]:
