@@ -74,7 +74,7 @@ def _in_post(item: dict[str, Any], user: str) -> bool:
 
 
 def _named(item: dict[str, Any], action: str) -> bool:
-    """Whether the row's name says the action: one of its words ("controls like"), or how it starts
+    """Whether the row's name says the action: one of its words ("like"), or how it starts
     ("Mute @kenda" for Mute, "Share via DM")."""
     name = str(item.get("name") or "").casefold()
     want = action.casefold()
