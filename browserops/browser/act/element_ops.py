@@ -70,6 +70,8 @@ class Ready:
     covered_by: str | None = None  # an ordinary page element lying on top (see ``under_cover`` of prepare)
     closed_popups: list[dict[str, Any]] = field(default_factory=list)  # fields left (Tab) to close their popup on it
     label_on_top: bool = False  # its own label's decoration lies on top: clicking there is clicking it
+    # Where a press landed on it before the pointer came (main frame, viewport pixels; see click_ready).
+    lands: tuple[float, float] | None = None
 
     @property
     def kind(self) -> str:
@@ -132,7 +134,7 @@ async def prepare(session: BrowserSession, element: ElementRef, *, timeout_ms: i
         return Ready(located, desc, label, covered_by="its own widget's drawing", closed_popups=closed)
     ready = Ready(located, desc, label, native=out.get("native"), focused=out.get("focused"),
                   flags=out.get("flags") or {}, plain=bool(out.get("plain")),
-                  label_on_top=bool(out.get("label_on_top")), closed_popups=closed)
+                  label_on_top=bool(out.get("label_on_top")), lands=_landing(located, out), closed_popups=closed)
     if _applies(focus, kind) and not ready.focused:
         await _focus_by_click(ready, timeout_ms, clear=_applies(clear, kind))
     return ready
@@ -180,11 +182,25 @@ async def _wait_out_cover(session: BrowserSession, located: Located, label: str,
     return out, None
 
 
+def _landing(located: Located, out: PrepareResult) -> tuple[float, float] | None:
+    """The point a press landed on the element, in the page's viewport: only for the main frame's elements (a child
+    frame's points are its own)."""
+    at = out.get("lands")
+    if not at or located.frame.parent_frame is not None:
+        return None
+    return float(at[0]), float(at[1])
+
+
 async def click_ready(ready: Ready, timeout_ms: int) -> None:
     """Click an element :func:`prepare` found and reached (scrolled into view, not covered). Under its own
     label's decoration the click goes to that decoration, as a person's does (Playwright would refuse it as
-    intercepted)."""
+    intercepted). The pointer comes to rest on an element a press landed on before it came, then the click: what
+    the hover redraws is in place when Playwright checks what its press would hit, and it waits while something
+    else would be hit. An icon that swaps its picture on hover (``content: url(…-hover.png)``) has no box until the
+    new picture loads: a click moving there and pressing at once gave the press to the post around it."""
     try:
+        if ready.lands is not None:
+            await ready.located.frame.page.mouse.move(*ready.lands)
         await ready.located.locator.click(timeout=timeout_ms, force=ready.label_on_top)
     except PlaywrightError as exc:
         raise action_error(f"Clicking {ready.label}", exc) from exc

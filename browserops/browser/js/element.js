@@ -178,7 +178,7 @@ function prepare(el, args) {
       out.cover = coveredBy(el, [0, 0, vw, window.innerHeight]);
     }
     if (out.cover) { out.cover_layer = coverLayer(el); out.cover_still = coverStill(el); return out; }
-    if (labelOnTop(el)) { out.label_on_top = true; }
+    if (labelOnTop(el)) { out.label_on_top = true; } else { out.lands = landingPoint(el); }
     // A control of no size its widget draws (Element Plus's switch input): no point of it can be clicked, so it is
     // activated as a screen reader does (focus + its default action), which its widget follows.
     const r = el.getBoundingClientRect();
@@ -192,6 +192,17 @@ function prepare(el, args) {
     }
   }
   return out;
+}
+
+// Where a press at el's centre lands on el (or inside it: nothing else, not even a box around it, is hit there):
+// that point, else null.
+function landingPoint(el) {
+  const r = el.getBoundingClientRect();
+  if (r.width < 1 || r.height < 1) { return null; }
+  const x = (r.left + r.right) / 2;
+  const y = (r.top + r.bottom) / 2;
+  const hit = deepElementFromPoint(x, y);
+  return hit && (hit === el || composedContains(el, hit)) ? [x, y] : null;
 }
 
 // Whether the element's centre shows its own label's decoration (a styled switch or checkbox drawn over an

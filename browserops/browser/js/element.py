@@ -67,6 +67,7 @@ class PrepareResult(TypedDict):
     cover_layer: NotRequired[Literal["dialog", "banner", "element"]]  # what kind of thing that is
     cover_still: NotRequired[str | None]  # where that thing is (null while the page animates): unchanged = still
     label_on_top: NotRequired[bool]  # its own label's decoration (or its widget's shown value) is drawn over it
+    lands: NotRequired[list[float] | None]  # the centre point, when a press there lands on it (before the pointer came)
     drawn_by_widget: NotRequired[bool]  # of no size, drawn by its widget beside it: activated, never clicked
     focused: NotRequired[bool]
     flags: NotRequired[Flags]

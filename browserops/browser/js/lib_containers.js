@@ -5,7 +5,9 @@
 // CONTAINER_HOPS), nearest first: a table row (its row header, else its first cells but the control's own), a
 // list item / article / form group / dialog / region / landmark by its name or heading, else a card (a box
 // holding exactly one heading), else the nearest box with text of its own beside the control. The name is
-// the text a person reads there, cut to CONTAINER_CHARS; null when no ancestor tells el apart.
+// the text a person reads there, cut to CONTAINER_CHARS; null when no ancestor tells el apart. `lines` (default 1):
+// how many lines of a box's text its name may take (2 when every twin's box starts with the same line: one author's
+// posts, told apart by what each says).
 const CONTAINER_HOPS = 10;
 const CARD_HOPS = 5;  // a card's heading is a few levels above its buttons; no scan of whole page sections
 const TEXT_HOPS = 3;  // a box's own words (a chip's label) sit right around the control
@@ -38,7 +40,7 @@ function ancestorCounts(members) {
   return counts;
 }
 
-function containerOf(el, counts) {
+function containerOf(el, counts, lines = 1) {
   const chain = [];
   for (const a of ancestorsOf(el)) {
     if (counts && (counts.get(a) || 0) > 1) { break; }  // holds a namesake too: it tells nothing apart
@@ -55,7 +57,7 @@ function containerOf(el, counts) {
       continue;
     }
     if (CONTEXT_ROLES.has(role) || a.localName === "fieldset") {
-      const name = contextName(a, role, el);
+      const name = contextName(a, role, el, lines);
       if (name) { return { role, name }; }
       continue;
     }
@@ -64,7 +66,7 @@ function containerOf(el, counts) {
       if (heading) { card = { role, name: heading }; continue; }
     }
     if (!texty && !card && hop < TEXT_HOPS) {
-      const text = leadText(a, el, CONTAINER_CHARS, true);
+      const text = leadText(a, el, CONTAINER_CHARS, true, lines);
       if (text) { texty = { role, name: text }; }
     }
   }
@@ -91,7 +93,7 @@ function rowName(row, el) {
 // A semantic container's name: its own (aria-labelledby, aria-label, legend, caption), else for a list item,
 // article, dialog or popup bubble its first heading, else (list items, articles, a popup bubble: a confirm popover
 // with role tooltip, whose name from content would run on into its buttons) the text it starts with.
-function contextName(a, role, el) {
+function contextName(a, role, el, lines) {
   let name = nameOf(a, role === "listitem" || role === "row" || role === "tooltip" ? "generic" : role);
   if (name) { return cut(name, CONTAINER_CHARS); }
   if (role === "listitem" || role === "article" || role === "dialog" || role === "alertdialog" ||
@@ -99,7 +101,7 @@ function contextName(a, role, el) {
     const h = boxHeadings(a)[0];
     if (h && !composedContains(h, el)) { name = leadText(h, el, CONTAINER_CHARS); }
     if (!name && (role === "listitem" || role === "article" || role === "treeitem" || role === "tooltip")) {
-      name = leadText(a, el, CONTAINER_CHARS);
+      name = leadText(a, el, CONTAINER_CHARS, false, lines);
     }
   }
   return name;
@@ -126,7 +128,7 @@ function boxHeadings(a) {
 }
 
 // The first line of text a person sees in `box` (up to `max` characters, and no further than the first block
-// boundary once there is text: a list item's label, not its submenu), leaving out `skip`'s own subtree (the
+// boundary once there is text: a list item's label, not its submenu; `lines` > 1: as many), leaving out `skip`'s own subtree (the
 // control itself), form fields, what is not rendered, and with `own` every control's text and all but the top
 // two levels (the box's own words, not its neighbours' labels), looking at LEAD_NODES nodes at most (OWN_NODES
 // with `own`): never a whole-subtree innerText of a long article, nor a walk through a menu of hundreds of
@@ -136,9 +138,10 @@ const OWN_NODES = 24;
 const BLOCK_TAGS = new Set(["div", "p", "li", "ul", "ol", "dl", "dd", "dt", "td", "th", "tr", "table", "br", "hr",
   "section", "article", "header", "footer", "nav", "aside", "form", "fieldset", "h1", "h2", "h3", "h4", "h5", "h6",
   "blockquote", "pre", "figure", "details"]);
-function leadText(box, skip, max, own) {
+function leadText(box, skip, max, own, lines = 1) {
   let out = "";
   let done = false;
+  let crossed = 0;
   let budget = own ? OWN_NODES : LEAD_NODES;
   const walk = (node, depth) => {
     // Sibling by sibling (a slot: what is assigned to it): copying a big box's child list costs more than the
@@ -152,7 +155,8 @@ function leadText(box, skip, max, own) {
       if (c.nodeType === 3) { out += c.nodeValue; continue; }
       if (c.nodeType !== 1 || SKIP_TAGS.has(c.localName) || FORM_TAGS.has(c.localName)) { continue; }
       const block = BLOCK_TAGS.has(c.localName);
-      if (block && out.trim()) { done = true; return; }
+      if (block && out.trim() && ++crossed >= lines) { done = true; return; }
+      if (block) { out += " "; }
       if (own && isMarkupControl(c)) { continue; }
       if (c.localName !== "slot" && !c.checkVisibility()) { continue; }
       if (c.localName === "img") { const alt = c.getAttribute("alt"); if (alt) { out += " " + alt + " "; } continue; }

@@ -138,14 +138,17 @@ function rareClassWords(el) {
 
 // Up to four class words that tell the element apart ("" if none). Controls of one kind carry the same class
 // ("ql-picker-label" on each of Quill's pickers) and are told apart by their parents' ("ql-color",
-// "ql-background"): when no other element of its kind shares its parent, the parent's words come first.
+// "ql-background"): when no other element of its kind shares its parent, and the parents of its kind are not all
+// of one class (every post's "controls" bar tells its "reply" icon from no other), the parent's words come first.
 function classWords(el) {
   const words = rareClassWords(el);
   const cls = el.getAttribute("class");
   const up = el.parentElement;
   if (words.length && cls && up && up.getAttribute("class")) {
     const kind = Array.from(el.getRootNode().querySelectorAll('[class="' + CSS.escape(cls) + '"]'));
-    if (kind.length > 1 && !kind.some((o) => o !== el && o.parentElement === up)) {
+    const upClass = up.getAttribute("class");
+    if (kind.length > 1 && !kind.some((o) => o !== el && o.parentElement === up) &&
+        kind.some((o) => o.parentElement && o.parentElement.getAttribute("class") !== upClass)) {
       words.unshift(...rareClassWords(up).filter((w) => !words.includes(w)));
     }
   }

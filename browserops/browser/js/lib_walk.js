@@ -350,10 +350,22 @@ function isSuggestingField(el) {
 // autocomplete renders a bare <ul> of <li>): the items of a visible list that floats (absolute or fixed
 // position, as every suggestion popup does) and is not part of the field's own surroundings.
 function suggestionItems(el) {
-  if (!isSuggestingField(el)) { return []; }
+  return isSuggestingField(el) ? floatingItemsBeside(el) : [];
+}
+
+// The entries of a bare menu the last click opened (a post's "more" icon showing a floating <ul> of <li> whose
+// clicks a script handles, no ARIA): the items with text, and nothing else to click inside (a menu of links or
+// buttons is listed by them), of a floating list right against the element clicked.
+function openedMenuItems(clicked) {
+  if (!clicked || !clicked.isConnected || clicked.nodeType !== 1 || !visibleEl(clicked)) { return []; }
+  return floatingItemsBeside(clicked).filter((i) => !i.querySelector(CONTROL_SELECTOR));
+}
+
+// The items (text shown) of the visible lists floating (absolute or fixed position, as every popup does) right
+// against `el`, below it or above when there is no room below, and overlapping it sideways; not its own list.
+function floatingItemsBeside(el) {
   const floating = (n) => ["absolute", "fixed"].includes(getComputedStyle(n).position);
   const f = el.getBoundingClientRect();
-  // Right against the field (below it, or above when there is no room below) and overlapping it sideways.
   const near = (b) => b.left < f.right && b.right > f.left &&
     (Math.abs(b.top - f.bottom) <= 40 || Math.abs(f.top - b.bottom) <= 40);
   const lists = deepAll('ul, ol, [role="menu"]').filter((l) => visibleEl(l) && !composedContains(l, el) &&

@@ -88,6 +88,8 @@ function changeTracker(st) {
   const bump = () => { t.n += 1; };
   t.obs = new MutationObserver((records) => { if (t.live && records.some(relevantMutation)) { changed(t); } });
   for (const type of CHANGE_EVENTS) { window.addEventListener(type, bump, { capture: true, passive: true }); }
+  // The element last clicked (by the person or an action): a bare menu floating beside it is what it opened.
+  window.addEventListener("click", (e) => { st.clicked = e.composedPath()[0]; }, { capture: true, passive: true });
   if (document.fonts) { document.fonts.addEventListener("loadingdone", bump); }
   st.tracker = t;
   return t;
@@ -163,7 +165,8 @@ function walkFrame(st, args) {
   cands = withoutWidgetParts(cands);
   cands = withoutReplacedNatives(cands);
   if (!found.wantScope) {
-    cands = withSuggestions(cands, found.viewport, args.off || [0, 0], args.fclip, !!(args.scope && args.scope.viewport));
+    cands = withSuggestions(cands, found.viewport, args.off || [0, 0], args.fclip, !!(args.scope && args.scope.viewport),
+      st.clicked);
   }
   order(cands, args.off || [0, 0]);
   observeChanges(tracker, st.roots);  // the walk is synchronous: nothing changed since `version`

@@ -14,14 +14,17 @@ function ident(w, i) {
   }
   if (c.kind === 3) { role = "clickable"; }
   if (c.kind === 5) { role = "option"; }
+  if (c.kind === 6) { role = "menuitem"; }
   c.role = role;
   c.name = cut(nameOf(el, role === "clickable" || role === "focusable" ? "clickable" : role), 80);
   c.gn = undefined;  // a nameless item's guessed name: only when described (guessName reads styles)
   return c;
 }
 
-// Namesakes share a role and an accessible name (a guessed name does not make a nameless item unique).
-function identKey(c) { return c.role + "\u0000" + c.name.toLowerCase(); }
+// Namesakes share a role and an accessible name. Nameless items are told apart by the name guessed for them (a feed's
+// reply, like and more icons are three controls, repeated per post, not twelve namesakes: each post is then the
+// container that tells its like from the others').
+function identKey(c) { return c.role + "\u0000" + (c.name ? c.name : shownName(c)).toLowerCase(); }
 
 // The name shown: the accessible one, else a guess from title, alt, icon file or class words.
 function shownName(c) {
@@ -59,21 +62,40 @@ function containerFor(w, c, all) {
   }
   let group = w.namesakes.get(key);
   if (!group) {
-    group = { counts: ancestorCounts(members), named: new Map(), apart: null };
+    group = { counts: ancestorCounts(members), named: new Map(), apart: null, lines: 1 };
     w.namesakes.set(key, group);
   }
   const named = (el) => {
-    if (!group.named.has(el)) { group.named.set(el, containerOf(el, group.counts)); }
+    if (!group.named.has(el)) { group.named.set(el, containerOf(el, group.counts, group.lines)); }
     return group.named.get(el);
   };
   if (group.apart === null) {
     // Whether the namings tell the namesakes apart, judged on the first few (a page's second copy of its menu
-    // names every item as the first does; hundreds of "Edit" rows differ in their first rows already).
-    const first = members.slice(0, SAMPLE_NAMESAKES);
-    const seen = new Set(first.map((el) => (named(el) || { name: "" }).name.toLowerCase()));
-    group.apart = seen.size > 1;
+    // names every item as the first does; hundreds of "Edit" rows differ in their first rows already). Boxes
+    // that all start with the same line (every post of one author) are named by their first two lines instead,
+    // when those tell them apart.
+    group.apart = namingsDiffer(members, named);
+    if (!group.apart && namedAlike(members, named)) {
+      group.lines = 2;
+      group.named = new Map();
+      group.apart = namingsDiffer(members, named);
+      if (!group.apart) { group.lines = 1; group.named = new Map(); }
+    }
   }
   return group.apart || all ? named(c.el) : null;
+}
+
+// Whether the first few namesakes' containers are named differently (all unnamed or all alike: not).
+function namingsDiffer(members, named) {
+  const first = members.slice(0, SAMPLE_NAMESAKES);
+  const seen = new Set(first.map((el) => (named(el) || { name: "" }).name.toLowerCase()));
+  return seen.size > 1;
+}
+
+// Whether the first two namesakes' containers are named, and alike (the case a second line may tell apart).
+function namedAlike(members, named) {
+  const a = named(members[0]);
+  return !!a && members.length > 1 && !!named(members[1]) && named(members[1]).name === a.name;
 }
 
 function describe(w, i, allContainers) {
@@ -273,20 +295,26 @@ function withoutReplacedNatives(cands) {
 
 // The suggestions an autocomplete shows beside the focused field as a bare floating list (jQuery UI's: a
 // focusable <ul> of <li>, no ARIA) are its options: each is an item (kind 5, role option, its text as
-// name), in place of one nameless list, so one can be picked by number.
-function withSuggestions(cands, viewport, off, fclip, viewportOnly) {
+// name), in place of one nameless list, so one can be picked by number. So are the entries of a bare menu the
+// last click opened beside the element clicked (kind 6, role menuitem: a post's "more" menu of plain <li>).
+function withSuggestions(cands, viewport, off, fclip, viewportOnly, clicked) {
   const field = deepActiveElement();
-  const items = field ? suggestionItems(field) : [];
-  if (!items.length) { return cands; }
-  const lists = new Set(items.map((i) => i.closest('ul, ol, [role="menu"]')));
+  const found = (field ? suggestionItems(field) : []).map((el) => [el, 5]);
+  for (const el of openedMenuItems(clicked)) { found.push([el, 6]); }
+  if (!found.length) { return cands; }
+  const lists = new Set(found.map(([i]) => i.closest('ul, ol, [role="menu"]')));
   const have = new Set(cands.map((c) => c.el));
-  const out = cands.filter((c) => !lists.has(c.el));
-  for (const el of items) {
+  // Not the list as one item, nor a box clickable only by its pointer cursor around it (the menu's trigger and
+  // its entries in one hovered wrapper): its entries are the items.
+  const around = (c) => c.kind === 2 && Array.from(lists).some((l) => composedContains(c.el, l));
+  const out = cands.filter((c) => !lists.has(c.el) && !around(c));
+  for (const [el, kind] of found) {
     if (have.has(el)) { continue; }
+    have.add(el);
     const r = el.getBoundingClientRect();
     const vp = inViewport(r, viewport, off, fclip);
     if (viewportOnly && !vp) { continue; }
-    out.push({ el, r, clip: viewport, vp, g: 0, y: r.top + off[1], ty: r.top + off[1], x: r.left + off[0], kind: 5,
+    out.push({ el, r, clip: viewport, vp, g: 0, y: r.top + off[1], ty: r.top + off[1], x: r.left + off[0], kind,
       cov: null });
   }
   return out;
