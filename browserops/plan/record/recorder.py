@@ -96,6 +96,11 @@ class Recorder:
 
     async def begin(self) -> None:
         await self._relist(new_page=True)
+        # What the browser sent or fetched before the person could start (the page left for the start URL
+        # releasing a lock with a beacon as it went, the start page's own load) is not theirs: the first click's
+        # sends and downloads are counted from here.
+        self.watch.new_sends()
+        self.watch.new_downloads()
 
     async def _relist(self, *, new_page: bool = False) -> None:
         doc = self.watch.document()
