@@ -54,15 +54,21 @@ def test_each_command_module_is_the_one_named_for_its_commands() -> None:
     assert named == cli_package._COMMAND_MODULES
 
 
-def test_a_command_imports_only_what_it_needs() -> None:
-    """`browserops config show` in a fresh process loads neither the chat, nor the agent, nor the plan phases."""
+def _modules_loaded_by(*args: str) -> list[str]:
+    """The modules a fresh process has loaded after running ``browserops ARGS`` (in-process, through CliRunner)."""
     probe = ("import sys; from click.testing import CliRunner; from browserops.cli import cli; "
-             "CliRunner().invoke(cli, ['config', 'show'], catch_exceptions=False); "
-             "print(' '.join(m for m in sys.modules if m.startswith('browserops.')))")
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+             f"CliRunner().invoke(cli, {list(args)!r}, catch_exceptions=False); print(' '.join(sys.modules))")
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_a_command_imports_only_what_it_needs(tmp_path: Path) -> None:
+    """`config show` loads neither the chat, nor the agent, nor the plan phases; `evidence list` no Playwright."""
+    loaded = _modules_loaded_by("--workspace", str(tmp_path), "config", "show")
     assert "browserops.cli.config_cmd" in loaded
     assert not [m for m in loaded if m.startswith(("browserops.chat", "browserops.agent", "browserops.plan",
                                                   "browserops.cli.plan_cmd", "browserops.mcp_server"))]
+    loaded = _modules_loaded_by("--workspace", str(tmp_path), "evidence", "list")
+    assert "browserops.cli.evidence_cmd" in loaded and "playwright" not in loaded
 
 
 def test_config_show_json_reports_sources(tmp_path: Path) -> None:

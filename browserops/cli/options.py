@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from browserops.browser.launch.session import SessionOptions
+from browserops.browser.launch.options import SessionOptions  # not launch.session: that imports Playwright
 from browserops.cli.context import CliState
 from browserops.config import Settings
 
