@@ -102,3 +102,36 @@ def test_picks_in_a_multiple_select_and_a_choice_are_read_back(zoo: ZooSite, wor
     assert code == 0 and run["runStatus"] == "complete", (run, err)
     sent = zoo.posts[posts:]
     assert len(sent) == 1 and sent[0]["status"] == "In review" and sent[0]["channels"] == "Web,Social", sent
+
+
+def _certs(value: list[str]) -> dict[str, object]:
+    return {"title": "供应商资质", "steps": [
+        {"kind": "fill", "action": "select", "field": "certs", "target": {"role": "combobox", "names": ["资质认证"]},
+         "value": value},
+        {"kind": "submit", "target": {"role": "button", "names": ["保存"]}, "expect": {"text": ["Form received"]}}]}
+
+
+def test_a_kit_multiple_select_is_read_back_by_the_chips_it_shows(zoo: ZooSite, workspace: Path) -> None:
+    """Element Plus (from npm) keeps no hidden field for its multiple select: its chips are what it holds. Picks that
+    stick read back as planned and the form sends exactly them; a pick the app takes away again (RoHS, refused until
+    approved) is not among the chips after the act, so prepare reports it and the run stops with
+    BROWSER_VALUE_MISMATCH before Save: the site records nothing."""
+    posts = len(zoo.posts)
+    steps = write_steps(workspace, "certs.yaml", _certs(["CE", "FSC"]))
+    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--url", zoo.url("kit_certs"))
+    assert code == 2 and prepared["problems"] == [], (prepared, err)
+    code, run, err = cli_json(workspace, "run", prepared["requestId"], "--confirm", prepared["confirmPhrase"])
+    assert code == 0 and run["runStatus"] == "complete", (run, err)
+    assert [p.get("certs") for p in zoo.posts[posts:]] == ["CE,FSC"], zoo.posts[posts:]
+
+    posts = len(zoo.posts)
+    steps = write_steps(workspace, "refused.yaml", _certs(["CE", "RoHS"]))
+    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--url", zoo.url("kit_certs"))
+    assert code == 2, (prepared, err)
+    assert [(p["step"], p["code"]) for p in prepared["problems"]] == [(1, "BROWSER_VALUE_MISMATCH")], prepared
+    code, run, err = cli_json(workspace, "run", prepared["requestId"], "--confirm", prepared["confirmPhrase"])
+    assert code == 1 and run["code"] == "BROWSER_VALUE_MISMATCH", (run, err)
+    details = run["details"]
+    assert details["planned"] == ["CE", "RoHS"] and details["found"] == ["CE"], details
+    assert [s["status"] for s in details["run"]["steps"]] == ["error"]  # Save never ran
+    assert zoo.posts[posts:] == []  # the site's own record: nothing sent
