@@ -24,7 +24,7 @@ from browserops.plan.model.steps import Action
 from browserops.privacy import text_digest
 from browserops.text import fold
 from browserops.values import same_value
-from browserops.words import takes_comma_list
+from browserops.words import split_list, takes_comma_list
 
 
 @dataclass(frozen=True)
@@ -44,21 +44,6 @@ class Mismatch:
 def _shown(value: str, *, sensitive: bool) -> Any:
     """A value as a mismatch may show it: itself, or for a sensitive one its length and digest only."""
     return {"length": len(value), "digest": text_digest(value)} if sensitive else value
-
-
-def split_list(text: str) -> list[str]:
-    """A comma-separated list's items, each without its quotes (``"a, b", c`` is how tag fields quote a comma)."""
-    items, quoted, part = [], False, ""
-    for ch in text:
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "," and not quoted:
-            items.append(part)
-            part = ""
-        else:
-            part += ch
-    items.append(part)
-    return [" ".join(item.split()) for item in items if item.strip()]
 
 
 def _same(planned: str, found: str, lang: str | None, *, part: bool = True) -> bool:
@@ -108,7 +93,9 @@ def _set_mismatch(a: PlanAction, act: Act, data: dict[str, Any], planned: list[s
     # The options the choosing tool clicked, by their whole names, stand for the planned values it matched by a part
     # of their name; without them (a native list, a typed list) a pick may still be named by a part, a typed item not.
     chosen = data.get("chosen")
-    names = [str(c) for c in chosen] if isinstance(chosen, list) and len(chosen) == len(planned) else planned
+    # A typed list is compared by its own items (the tool may have ended each as a tag by picking a suggestion).
+    names = [str(c) for c in chosen] if a.action is Action.SELECT and isinstance(chosen, list) \
+        and len(chosen) == len(planned) else planned
     part = a.action is Action.SELECT and names is planned
     missing = [p for p in names if not any(_same(p, f, lang, part=part) for f in found)]
     added = [f for f in found if f not in before and not any(_same(p, f, lang, part=part) for p in names)]
