@@ -95,34 +95,43 @@ def test_picks_in_a_multiple_select_and_a_choice_are_read_back(zoo: ZooSite, wor
     assert len(sent) == 1 and sent[0]["status"] == "In review" and sent[0]["channels"] == "Web,Social", sent
 
 
-def _certs(value: list[str]) -> dict[str, object]:
-    return {"title": "供应商资质", "steps": [
-        {"kind": "fill", "action": "select", "field": "certs", "target": {"role": "combobox", "names": ["资质认证"]},
+# A UI kit's multiple select with no hidden field, on a page that sends its form, refusing one option on change:
+# (page, field label, save button, form field, picks that stick, picks with the refused one, what then shows).
+KITS = [("kit_certs", "资质认证", "保存", "certs", ["CE", "FSC"], ["CE", "RoHS"], ["CE"]),
+        ("kit_tags", "客户标签", "保存客户", "tags", ["重点", "代理商"], ["重点", "海外"], ["重点"])]
+
+
+def _picks(label: str, save: str, value: list[str]) -> dict[str, object]:
+    return {"title": "Pick", "steps": [
+        {"kind": "fill", "action": "select", "field": "picks", "target": {"role": "combobox", "names": [label]},
          "value": value},
-        {"kind": "submit", "target": {"role": "button", "names": ["保存"]}, "expect": {"text": ["Form received"]}}]}
+        {"kind": "submit", "target": {"role": "button", "names": [save]}, "expect": {"text": ["Form received"]}}]}
 
 
-def test_a_kit_multiple_select_is_read_back_by_the_chips_it_shows(zoo: ZooSite, workspace: Path) -> None:
-    """Element Plus (from npm) keeps no hidden field for its multiple select: its chips are what it holds. Picks that
-    stick read back as planned and the form sends exactly them; a pick the app takes away again (RoHS, refused until
-    approved) is not among the chips after the act, so prepare reports it and the run stops with
+@pytest.mark.parametrize(("page", "label", "save", "name", "good", "refused", "shown"), KITS, ids=[k[0] for k in KITS])
+def test_a_kit_multiple_select_is_read_back_by_the_chips_it_shows(zoo: ZooSite, workspace: Path, page: str,
+                                                                   label: str, save: str, name: str, good: list[str],
+                                                                   refused: list[str], shown: list[str]) -> None:
+    """Element Plus and antd 5 (from npm) keep no hidden field for a multiple select: its chips are what it holds.
+    Picks that stick read back as planned and the form sends exactly them; a pick the app takes away again on change
+    (validation refusing it) is not among the chips after the act, so prepare reports it and the run stops with
     BROWSER_VALUE_MISMATCH before Save: the site records nothing."""
     posts = len(zoo.posts)
-    steps = write_steps(workspace, "certs.yaml", _certs(["CE", "FSC"]))
-    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--url", zoo.url("kit_certs"))
+    steps = write_steps(workspace, f"{page}.yaml", _picks(label, save, good))
+    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--url", zoo.url(page))
     assert code == 2 and prepared["problems"] == [], (prepared, err)
     code, run, err = cli_json(workspace, "run", prepared["requestId"], "--confirm", prepared["confirmPhrase"])
     assert code == 0 and run["runStatus"] == "complete", (run, err)
-    assert [p.get("certs") for p in zoo.posts[posts:]] == ["CE,FSC"], zoo.posts[posts:]
+    assert [p.get(name) for p in zoo.posts[posts:]] == [",".join(good)], zoo.posts[posts:]
 
     posts = len(zoo.posts)
-    steps = write_steps(workspace, "refused.yaml", _certs(["CE", "RoHS"]))
-    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--url", zoo.url("kit_certs"))
+    steps = write_steps(workspace, f"{page}_refused.yaml", _picks(label, save, refused))
+    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--url", zoo.url(page))
     assert code == 2, (prepared, err)
     assert [(p["step"], p["code"]) for p in prepared["problems"]] == [(1, "BROWSER_VALUE_MISMATCH")], prepared
     code, run, err = cli_json(workspace, "run", prepared["requestId"], "--confirm", prepared["confirmPhrase"])
     assert code == 1 and run["code"] == "BROWSER_VALUE_MISMATCH", (run, err)
     details = run["details"]
-    assert details["planned"] == ["CE", "RoHS"] and details["found"] == ["CE"], details
+    assert details["planned"] == refused and details["found"] == shown, details
     assert [s["status"] for s in details["run"]["steps"]] == ["error"]  # Save never ran
     assert zoo.posts[posts:] == []  # the site's own record: nothing sent
