@@ -79,7 +79,7 @@ def kill_at(pid: int, delay_s: float) -> tuple[int, float] | None:
     while not chromium_under(pid):
         if time.monotonic() > deadline or not Path(f"/proc/{pid}").exists():
             return None
-        time.sleep(0.01)  # polling /proc (a full scan: kept light for the other worker); the schedule starts then
+        time.sleep(0.01)  # polling /proc (the command's own process tree: tests/procs.py); the schedule starts then
     appeared = time.monotonic()
     left = appeared + delay_s - time.monotonic()
     if left > 0:

@@ -6,9 +6,40 @@ import os
 import time
 from pathlib import Path
 
+# A kernel without CONFIG_PROC_CHILDREN has no children files: every process's parent is read from /proc instead.
+_NO_CHILDREN_FILES = not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists()
+
+
+def _children(pid: int) -> list[int]:
+    """The kernel's own list of ``pid``'s children (one file per thread: ``/proc/PID/task/*/children``)."""
+    out: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            out += [int(c) for c in (task / "children").read_text().split()]
+    except OSError:
+        pass  # gone meanwhile
+    return out
+
 
 def descendants(pid: int) -> set[int]:
-    """Every process below ``pid`` (e.g. its Playwright driver and Chromium), read from /proc."""
+    """Every process below ``pid`` (e.g. its Playwright driver and Chromium), read from /proc.
+
+    Walked down the kernel's children lists: a few reads for a command's dozen processes, where reading every
+    process's parent reads all of /proc. The crash tests poll this every 10 ms while they wait for a browser to
+    appear: 0.19 CPU s per 2 s of polling with 175 processes on the machine, 0.02 walked."""
+    if _NO_CHILDREN_FILES:
+        return _descendants_by_scan(pid)
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in _children(todo.pop()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _descendants_by_scan(pid: int) -> set[int]:
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -30,19 +61,16 @@ def chromium_processes() -> dict[int, str]:
 
     Only this process's descendants: tests run in parallel (pytest-xdist), and another worker's browsers must be
     neither counted nor killed here."""
-    ours = descendants(os.getpid())
     out: dict[int, str] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) not in ours:
-            continue
+    for pid in descendants(os.getpid()):
         try:
-            stat = (entry / "stat").read_text()
+            stat = Path(f"/proc/{pid}/stat").read_text()
         except OSError:
             continue
         name = stat[stat.index("(") + 1 : stat.rindex(")")]
         state = stat[stat.rindex(")") + 2]
         if "chrom" in name.lower() or "headless_shell" in name.lower():
-            out[int(entry.name)] = state
+            out[pid] = state
     return out
 
 

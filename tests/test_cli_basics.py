@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
+import subprocess
+import sys
 from pathlib import Path
 
+import click
 import orjson
 import pytest
 from click.testing import CliRunner
 
+import browserops.cli as cli_package
 from browserops import __version__
 from browserops.cli import cli
 
@@ -23,15 +28,41 @@ def test_version() -> None:
 
 
 def test_help_lists_every_command_with_examples() -> None:
+    names = cli.list_commands(click.Context(cli))
+    assert {"prepare", "run", "mcp", "chat", "evidence"} <= set(names)
     code, out, _ = run("--help")
     assert code == 0
-    for name in cli.commands:
+    for name in names:
         assert name in out
     assert "Examples:" in out
-    for name, command in cli.commands.items():
+    for name in names:
+        command = cli.get_command(click.Context(cli), name)
+        assert command is not None and command.name == name
         code, sub, _ = run(name, "--help")
         assert code == 0, name
         assert "Examples:" in sub or getattr(command, "commands", None), f"{name} --help has no examples"
+
+
+def test_each_command_module_is_the_one_named_for_its_commands() -> None:
+    """The CLI imports a command's module only when that command runs (browserops/cli/__init__.py): each module's
+    commands must be listed under that module, and nothing else but the command modules may add commands."""
+    modules = sorted(p.stem for p in Path(cli_package.__file__).parent.glob("*_cmd.py"))
+    named = {}
+    for module in modules:
+        for command in importlib.import_module(f"browserops.cli.{module}").COMMANDS:
+            named[command.name] = module
+    assert named == cli_package._COMMAND_MODULES
+
+
+def test_a_command_imports_only_what_it_needs() -> None:
+    """`browserops config show` in a fresh process loads neither the chat, nor the agent, nor the plan phases."""
+    probe = ("import sys; from click.testing import CliRunner; from browserops.cli import cli; "
+             "CliRunner().invoke(cli, ['config', 'show'], catch_exceptions=False); "
+             "print(' '.join(m for m in sys.modules if m.startswith('browserops.')))")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    assert "browserops.cli.config_cmd" in loaded
+    assert not [m for m in loaded if m.startswith(("browserops.chat", "browserops.agent", "browserops.plan",
+                                                  "browserops.cli.plan_cmd", "browserops.mcp_server"))]
 
 
 def test_config_show_json_reports_sources(tmp_path: Path) -> None:

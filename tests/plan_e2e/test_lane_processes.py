@@ -22,7 +22,7 @@ from browserops.plan.model import PlanSource
 from browserops.plan.prepare.prepare import PlanRequest, PreparedPlan, prepare_plan
 from browserops.plan.steps import Expectation, SemanticTarget, Step
 from browserops.tools.context import ToolContext
-from tests.plan_e2e.helpers import ROOT, browserops_cmd, bundle_info, events, run_subprocess, subprocess_env
+from tests.plan_e2e.helpers import ROOT, browserops_cmd, bundle_info, cli_run, events, subprocess_env
 from tests.procs import chromium_processes, descendants, wait_gone
 
 
@@ -117,8 +117,8 @@ async def test_killed_run_leaves_an_incomplete_bundle_and_a_free_lane(
     report = verify_bundle(prepared.bundle)
     assert not report.ok and report.interrupted and report.status == "incomplete"
     assert bundle_info(workspace, prepared.plan.request_id)["status"] == "open"
-    verify = run_subprocess(workspace, "evidence", "verify", prepared.plan.request_id)
-    assert verify.returncode == 1 and "BROWSER_EVIDENCE_MISMATCH" in verify.stderr
+    verify = cli_run(workspace, "evidence", "verify", prepared.plan.request_id)  # in-process: no boundary tested
+    assert verify.exit_code == 1 and "BROWSER_EVIDENCE_MISMATCH" in verify.stderr
     lane = Lane(workspace, no_wait=True)
     assert lane.is_free()
     with lane:  # taken at once: the kernel dropped the killed holder's lock

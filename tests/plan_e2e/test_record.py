@@ -27,7 +27,7 @@ from browserops.demo_site.zoo_site import ZooSite
 from browserops.packs import PackContext, validate_pack_dir
 from browserops.plan.record.recorder import Recorder, Recording, save_name, stable_text
 from browserops.tools.context import ToolContext
-from tests.plan_e2e.helpers import ROOT, browserops_cmd, run_subprocess, server_state, subprocess_env
+from tests.plan_e2e.helpers import ROOT, browserops_cmd, request_log, run_subprocess, server_state, subprocess_env
 
 User = Callable[[Page, Recorder, list[str]], Awaitable[None]]
 
@@ -180,7 +180,14 @@ async def test_record_a_download_as_an_export_step_then_run_it(
         await page.get_by_role("link", name="Export CSV").click()
         await until(lambda: sum(line.startswith("export:") for line in lines) == 2, "the second export")
 
+    # The tab is left on a page that sends a beacon as it goes (an editor releasing its lock), and watched for such
+    # sends (as a shared session is once a plan ran in it): what the browser sent before the person could start
+    # is no send of their first click.
+    session.requests.start_tapping()
+    await session.page.goto(demo_site.base_url + "/save/leave")
+    await session.requests.tapped()
     recording = await record_while(session, tool_ctx, demo_site.base_url + "/statements", user)
+    assert {"method": "POST", "path": "/save/release"} in request_log(demo_site.base_url)  # the beacon went
     scripted, export = recording.steps
     assert scripted == {"kind": "export", "target": {"role": "button", "names": ["Export via script"]},
                         "saveAs": "statements_script.csv"}

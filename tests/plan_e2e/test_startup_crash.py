@@ -25,6 +25,7 @@ kills of ``run --confirm`` (not part of the suite; results in bench/results/cras
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -81,6 +82,12 @@ def test_run_killed_at_any_moment_of_startup_ends_as_crashed(demo_site: DemoSite
     outcomes = _sweep(RUN_DELAYS, one)
     assert len(outcomes) == len(RUN_DELAYS)
     assert _failures(outcomes) == []
+    # The error names what was going on: the browser's start, the run's own start once the browser was up (its
+    # DevTools taps), or a tool; killed as its first Chromium process appeared, the run was starting the browser.
+    for o in outcomes:
+        named = re.search(r"crashed while (starting the browser|starting the run|running browser_\w+)",
+                          o.answer.get("error", ""))
+        assert named and (o.delay_s > 0 or named.group(1) == "starting the browser"), o.brief()
     assert {d: s for d, s in bundles.items() if s != "incomplete"} == {}
 
 

@@ -109,6 +109,30 @@ async def test_date_written_as_people_write_it(tool_ctx: ToolContext, zoo: ZooSi
     assert await page_true(tool_ctx, "document.getElementById('d').value === '2016-11-21'")
 
 
+# A date typed and the next field acted on, with no Enter between (as a plan's steps go): both kits keep the calendar
+# open over the form until the date field is left (Element Plus names it by aria-controls and opens it above the field
+# here, over 所在城市; antd links nothing and opens it below, over 年度预算). The call on the next field leaves the date
+# field by Tab (never Escape or Enter), reads it back, and acts: both values are the widgets' own.
+DATE_THEN_NEXT = [
+    ("element_plus", ("combobox", "合作日期"), ("combobox", "所在城市", "select", "宁波"), "appState.city === '宁波'"),
+    ("antd", ("textbox", "签约日期"), ("spinbutton", "年度预算", "type", "1250"), "appState.amount === 1250"),
+]
+
+
+@pytest.mark.parametrize(("page", "date", "after", "done"), DATE_THEN_NEXT, ids=[d[0] for d in DATE_THEN_NEXT])
+async def test_date_panel_left_open_is_closed_by_leaving_the_field(
+        tool_ctx: ToolContext, zoo: ZooSite, page: str, date: tuple[str, str], after: tuple[str, str, str, str],
+        done: str) -> None:
+    await open_page(tool_ctx, zoo.url(page))
+    day, then = await find_item(tool_ctx, *date), await find_item(tool_ctx, *after[:2])
+    assert day is not None and then is not None
+    typed = await ok(tool_ctx, "browser_overlay_act", index=day["n"], action="type", text="2026-11-02")
+    assert typed["value"] == "2026-11-02", typed
+    data = await ok(tool_ctx, "browser_overlay_act", index=then["n"], action=after[2], text=after[3])
+    assert data["closed_popups"] == [{"field": f'{date[0]} "{date[1]}"', "how": "Tab", "kept_value": True}], data
+    assert await page_true(tool_ctx, f"appState.day === '2026-11-02' && {done}")
+
+
 # A multiple select that already holds one of the options asked for (a record edited: "certify CE and FSC" while
 # CE is held): the held one is not clicked again (a click would take it away), the step reads back as held — by the
 # chips the widget shows, the kit keeping no hidden field.
@@ -209,6 +233,43 @@ async def test_every_listed_widget_has_a_name(tool_ctx: ToolContext, zoo: ZooSit
     data = await ok(tool_ctx, "browser_list_interactives", limit=200)
     nameless = [i for i in data["items"] if not i["name"] and i["role"] not in CONTAINERS]
     assert not nameless, nameless
+
+
+# Names come from what a person sees and the accessibility tree says, never from class words: the parts a kit draws a
+# switch, a select or a date field with (Element Plus's switch track "el-switch__core", a select's caret, a date
+# field's calendar icon: nameless, no role) are that control's drawing, listed once as the control.
+@pytest.mark.parametrize(("page", "expected"), [
+    ("element_plus", [("combobox", "供应商类别"), ("combobox", "资质认证"), ("combobox", "所在城市"),
+                      ("combobox", "合作日期"), ("button", "减少数值"), ("spinbutton", "采购数量"),
+                      ("button", "增加数值"), ("switch", "启用"), ("button", "删除供应商")]),
+    ("antd", [("combobox", "客户等级"), ("combobox", "客户标签"), ("combobox", "所在城市"), ("textbox", "签约日期"),
+              ("spinbutton", "年度预算"), ("switch", "启用"), ("button", "删除客户")]),
+])
+async def test_kit_controls_are_listed_once_by_their_own_names(tool_ctx: ToolContext, zoo: ZooSite, page: str,
+                                                               expected: list[tuple[str, str]]) -> None:
+    await open_page(tool_ctx, zoo.url(page))
+    assert await find_item(tool_ctx, "switch", "启用") is not None  # the kit has rendered
+    items = (await ok(tool_ctx, "browser_list_interactives", limit=200))["items"]
+    assert [(i["role"], i["name"]) for i in items] == expected, items
+    assert not [i for i in items if i.get("name_guessed")], items
+
+
+# A control a widget hid and stands in for (Tom Select keeps the original <select> or <input>, clipped to nothing and
+# out of the tab order, beside its own box, and points the <label> at its own text box) is not listed beside the
+# widget: not as "combobox Pick a country" (its placeholder option), "listbox Pick toppings" with its options, nor
+# "textbox post tags" (its name attribute).
+@pytest.mark.parametrize(("page", "expected"), [
+    ("tomselect", [("combobox", "Country"), ("combobox", "Toppings")]),
+    ("tags", [("combobox", "Topics"), ("combobox", "Status"), ("listbox", "Channels"), ("option", "Web"),
+              ("option", "Newsletter"), ("option", "Social"), ("button", "Save")]),
+])
+async def test_original_control_a_widget_stands_in_for_is_not_listed(tool_ctx: ToolContext, zoo: ZooSite, page: str,
+                                                                     expected: list[tuple[str, str]]) -> None:
+    await open_page(tool_ctx, zoo.url(page))
+    assert await find_item(tool_ctx, *expected[0]) is not None  # Tom Select has rendered
+    items = (await ok(tool_ctx, "browser_list_interactives", limit=200))["items"]
+    assert [(i["role"], i["name"]) for i in items] == expected, items
+    assert await page_true(tool_ctx, "document.querySelectorAll('.tomselected').length >= 1")  # the originals exist
 
 
 async def test_autocomplete_suggestions_are_listed_as_options_and_picked_by_number(tool_ctx: ToolContext,

@@ -48,6 +48,8 @@ async def click(session: BrowserSession, element: ElementRef, *, timeout_ms: int
     ready = await prepare(session, element, reach=True, under_cover=True, timeout_ms=timeout_ms)
     located, desc = ready.located, ready.desc
     result: dict[str, Any] = {"action": "click", "target": public_desc(desc, located)}
+    if ready.closed_popups:  # a field left (Tab) to close its popup over this one
+        result["closed_popups"] = ready.closed_popups
     async with NavWatch(session, session.page) as nav:
         nav.expect_tab = bool(desc.get("opens_tab"))
         if ready.covered_by:
@@ -99,6 +101,8 @@ async def type_text(
     page = session.page
     loc = located.locator
     result: dict[str, Any] = {"action": "type", "target": public_desc(desc, located)}
+    if ready.closed_popups:  # a field left (Tab) to close its popup over this one
+        result["closed_popups"] = ready.closed_popups
     if kind == "fill" and desc.get("type") in DATE_TYPES:
         # A date/time input holds only its ISO-like value: convert what a person wrote (or refuse it).
         wanted = input_value(desc.get("type", ""), text)

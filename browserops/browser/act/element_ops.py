@@ -20,6 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
 from browserops.browser.act.effects import NavWatch, action_error
+from browserops.browser.act.moving_on import move_on_from_popup
 from browserops.browser.js import element as element_js
 from browserops.browser.js.element import Desc, Flags, Kinds, NativePick, PrepareResult
 from browserops.browser.launch.session import BrowserSession
@@ -67,6 +68,7 @@ class Ready:
     flags: Flags | dict[str, bool] = field(default_factory=dict)  # readonly/disabled once focused
     plain: bool = False  # a plain <input>/<textarea> without inline key handlers
     covered_by: str | None = None  # an ordinary page element lying on top (see ``under_cover`` of prepare)
+    closed_popups: list[dict[str, Any]] = field(default_factory=list)  # fields left (Tab) to close their popup on it
     label_on_top: bool = False  # its own label's decoration lies on top: clicking there is clicking it
     # Where a press landed on it before the pointer came (main frame, viewport pixels; see click_ready).
     lands: tuple[float, float] | None = None
@@ -97,6 +99,10 @@ async def prepare(session: BrowserSession, element: ElementRef, *, timeout_ms: i
       so the caller activates it as a screen reader does (:func:`activate`). A dialog or banner on top is
       always refused: the person has to deal with it first.
 
+    Whatever ``under_cover`` says, a cover that is the open popup of the field holding the focus (a date panel left
+    open after typing) is closed first by leaving that field as a person does (:mod:`.moving_on`: Tab, its value
+    read back); ``closed_popups`` of the result says so.
+
     A hidden element, or one in a child frame, is scrolled by Playwright (which waits for it to show and
     scrolls the parent frames too), as every action did before this fast path.
     """
@@ -118,37 +124,62 @@ async def prepare(session: BrowserSession, element: ElementRef, *, timeout_ms: i
         except PlaywrightError as exc:
             raise action_error(label, exc) from exc
         out = await _again(located, label, again)
+    closed: list[dict[str, Any]] = []
     if _applies(reach, kind):
-        began = time.monotonic()
-        deadline = began + COVER_RETRY_S
-        still = None
-        while cover := out.get("cover"):
-            # An ordinary element on top that has stopped where it is (an open date picker's calendar, a badge)
-            # will not move away by waiting: it is activated under it after COVER_STILL_S, not COVER_RETRY_S.
-            now_still = out.get("cover_still")
-            if (out.get("cover_layer") == "element" and _applies(under_cover, kind) and now_still is not None
-                    and now_still == still and time.monotonic() - began >= COVER_STILL_S):
-                deadline = 0.0
-            still = now_still
-            if time.monotonic() >= deadline:
-                if out.get("cover_layer") == "element" and _applies(under_cover, kind):
-                    return Ready(located, desc, label, covered_by=str(cover))
-                raise BrowserOpsError(
-                    ErrorCode.ACTION_FAILED,
-                    f"{label} is covered by {cover}. Close or answer that first (browser_close_banners, or act on "
-                    "its own buttons), then list again and retry.",
-                    details={"covered_by": cover},
-                )
-            await asyncio.sleep(0.15)  # an animation may still be moving it away
-            out = await _again(located, label, again)
+        out, covered_by = await _wait_out_cover(session, located, label, again, out, timeout_ms, closed,
+                                                activate_under=_applies(under_cover, kind))
+        if covered_by is not None:
+            return Ready(located, desc, label, covered_by=covered_by, closed_popups=closed)
     if _applies(reach, kind) and out.get("drawn_by_widget") and _applies(under_cover, kind):
-        return Ready(located, desc, label, covered_by="its own widget's drawing")
+        return Ready(located, desc, label, covered_by="its own widget's drawing", closed_popups=closed)
     ready = Ready(located, desc, label, native=out.get("native"), focused=out.get("focused"),
                   flags=out.get("flags") or {}, plain=bool(out.get("plain")),
-                  label_on_top=bool(out.get("label_on_top")), lands=_landing(located, out))
+                  label_on_top=bool(out.get("label_on_top")), lands=_landing(located, out), closed_popups=closed)
     if _applies(focus, kind) and not ready.focused:
         await _focus_by_click(ready, timeout_ms, clear=_applies(clear, kind))
     return ready
+
+
+async def _wait_out_cover(session: BrowserSession, located: Located, label: str, again: ElementCall[PrepareResult],
+                          out: PrepareResult, timeout_ms: int, closed: list[dict[str, Any]], *,
+                          activate_under: bool) -> tuple[PrepareResult, str | None]:
+    """Until nothing covers the element: what ``prepare`` found last, and what covers it when it is to be activated
+    under that cover (None: nothing covers it). A popup the focused field left open is closed by leaving the field
+    (each leaving said in ``closed``); an animation is given :data:`COVER_RETRY_S`; anything else is refused."""
+    began = time.monotonic()
+    deadline = began + COVER_RETRY_S
+    still = None
+    asked: set[str] = set()
+    while cover := out.get("cover"):
+        # A field's own popup is not going away by waiting: the field is left first (at most twice: the next field
+        # may open one of its own as the focus reaches it).
+        if cover not in asked and len(closed) < 2:
+            asked.add(str(cover))
+            moved = await move_on_from_popup(session, located, label, timeout_ms)
+            if moved is not None:
+                closed.append(moved)
+                out = await _again(located, label, again)
+                began, deadline, still = time.monotonic(), time.monotonic() + COVER_RETRY_S, None
+                continue
+        # An ordinary element on top that has stopped where it is (a badge, a calendar no field holds open) will
+        # not move away by waiting: it is activated under it after COVER_STILL_S, not COVER_RETRY_S.
+        now_still = out.get("cover_still")
+        if (out.get("cover_layer") == "element" and activate_under and now_still is not None
+                and now_still == still and time.monotonic() - began >= COVER_STILL_S):
+            deadline = 0.0
+        still = now_still
+        if time.monotonic() >= deadline:
+            if out.get("cover_layer") == "element" and activate_under:
+                return out, str(cover)
+            raise BrowserOpsError(
+                ErrorCode.ACTION_FAILED,
+                f"{label} is covered by {cover}. Close or answer that first (browser_close_banners, or act on "
+                "its own buttons), then list again and retry.",
+                details={"covered_by": cover},
+            )
+        await asyncio.sleep(0.15)  # an animation may still be moving it away
+        out = await _again(located, label, again)
+    return out, None
 
 
 def _landing(located: Located, out: PrepareResult) -> tuple[float, float] | None:

@@ -200,6 +200,8 @@ async def select(session: BrowserSession, element: ElementRef, choice: str, *, t
     loc = located.locator
     page = session.page
     result: dict[str, Any] = {"action": "select", "target": public_desc(desc, located)}
+    if ready.closed_popups:  # a field left (Tab) to close its popup over this one
+        result["closed_popups"] = ready.closed_popups
     async with NavWatch(session, page) as nav:
         if kind == "native-select":
             picked = ready.native or {}
@@ -257,6 +259,8 @@ async def select_many(session: BrowserSession, element: ElementRef, choices: lis
     ready = await prepare(session, element, reach=[*POPUP_KINDS, "text"], timeout_ms=timeout_ms)
     located, desc, label, kind = ready.located, ready.desc, ready.label, ready.kind
     result: dict[str, Any] = {"action": "select", "target": public_desc(desc, located)}
+    if ready.closed_popups:  # a field left (Tab) to close its popup over this one
+        result["closed_popups"] = ready.closed_popups
     async with NavWatch(session, session.page) as nav:
         if kind == "native-select":
             if not await element_call(located, element_js.is_multiple()):

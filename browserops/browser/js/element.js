@@ -64,27 +64,6 @@ function describe(el) {
   return out;
 }
 
-// The hidden control right before or after a combobox's box, up to three levels out, labelled or not: a widget
-// that took over its field's label (Tom Select points the <label> at its own text box) leaves the field unlabelled.
-function hiddenBeside(el) {
-  let n = el;
-  for (let hops = 0; hops < 3 && n && n.parentElement; hops += 1) {
-    for (const sib of [n.previousElementSibling, n.nextElementSibling]) {
-      // The box climbed must be this widget's alone (its open list is part of it; a second combobox is not).
-      if (sib && hiddenControl(sib)) { return otherCombobox(n, el) ? null : sib; }
-    }
-    n = n.parentElement;
-  }
-  return null;
-}
-
-function otherCombobox(box, el) {
-  for (const x of box.querySelectorAll("[role='combobox']")) {
-    if (x !== el && x.checkVisibility()) { return true; }
-  }
-  return false;
-}
-
 // What a widget standing for a hidden field (a tag input over a text field, a custom select over a <select>) holds
 // there — what the form sends: a <select>'s chosen labels, a text field's value (and whether its items are the
 // tags the widget shows, not ids the server gave them: asShown) — and the words describing either

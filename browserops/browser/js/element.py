@@ -222,6 +222,23 @@ def option_labels() -> ElementCall[list[str]]:
     return ElementCall("element", "optionLabels")
 
 
+class FieldPopup(TypedDict, total=False):
+    """The focused field whose own open popup lies over an element (``fieldPopupOver`` in element_choices.js)."""
+
+    id: str  # the field, stamped
+    seq: int
+    role: str
+    name: str
+    value: str  # what it holds now
+    lang: str
+
+
+def field_popup_over(prefix: str, seq: int) -> ElementCall[FieldPopup]:
+    """The focused field whose own popup (aria-controls / aria-owns, aria-expanded) covers the element; ``{}`` when
+    what covers it is anything else."""
+    return ElementCall("element", "fieldPopupOver", {"prefix": prefix, "seq": seq})
+
+
 def native_pick(text: str) -> ElementCall[NativePick]:
     """The ``<option>`` of a native ``<select>`` best matching ``text`` (index + label), or the option labels."""
     return ElementCall("element", "nativePick", {"text": text})

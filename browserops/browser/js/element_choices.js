@@ -268,3 +268,72 @@ function optionLabels(el) {
 function selectedLabels(el) {
   return el.localName === "select" ? Array.from(el.selectedOptions).map((o) => norm(o.label || o.textContent)) : null;
 }
+
+// args: {prefix, seq}. The popup a field opened and still holds open lying where el is hit: a date panel left open
+// after a date was typed, a suggestion list. A person moves on from that field before acting elsewhere (see
+// browser/act/moving_on.py). The field is the one with the focus, a field one types into, and the popup is its own:
+// named by its aria-controls / aria-owns while it says aria-expanded, or — a kit that links nothing (antd's date
+// panel) — a floating layer anchored at the field (placed right below or above it, overlapping it sideways), of its
+// own (not the field's container), not spread over the page. Never a modal, never el inside it, never while an option
+// is highlighted (aria-activedescendant), which moving on could accept. The field, stamped, with what it holds:
+// {id, seq, role, name, value, lang}; {} when the cover is anything else.
+function fieldPopupOver(el, args) {
+  const st = boState();
+  if (args.prefix && !st.prefix) { st.prefix = args.prefix; }
+  if (args.seq > st.seq) { st.seq = args.seq; }
+  const vw = document.documentElement.clientWidth || window.innerWidth;
+  const r = el.getBoundingClientRect();
+  const box = intersect([r.left, r.top, r.right, r.bottom], [0, 0, vw, window.innerHeight]);
+  const hit = nonEmpty(box) ? deepElementFromPoint((box[0] + box[2]) / 2, (box[1] + box[3]) / 2) : null;
+  const field = deepActiveElement();
+  if (!hit || !field || field === el || composedContains(field, el) || composedContains(el, field) ||
+    !field.matches(TYPED_FIELD)) { return {}; }
+  const root = /** @type {Document | ShadowRoot} */ (field.getRootNode());
+  const byId = (id) => (root.getElementById ? root.getElementById(id) : null) || document.getElementById(id);
+  const active = field.getAttribute("aria-activedescendant");
+  if (active && byId(active)) { return {}; }
+  const popup = linkedPopup(field, hit, byId) || anchoredLayer(field, hit);
+  if (!popup || composedContains(popup, el) || popup.getAttribute("aria-modal") === "true" ||
+    popup.querySelector("[aria-modal='true']")) { return {}; }
+  const desc = describe(field);
+  return { id: stamp(field), seq: st.seq, role: desc.role, name: cut(desc.name, 80), value: currentValue(field),
+    lang: langOf(field) };
+}
+
+const TYPED_FIELD = "input, textarea, [contenteditable=''], [contenteditable='true'], [role=combobox], [role=textbox], " +
+  "[role=searchbox]";
+
+// The popup the field names (aria-controls / aria-owns) while it says it is expanded, holding hit; or null.
+function linkedPopup(field, hit, byId) {
+  if (field.getAttribute("aria-expanded") !== "true") { return null; }
+  for (const attr of ["aria-controls", "aria-owns"]) {
+    for (const id of (field.getAttribute(attr) || "").split(/\s+/).filter(Boolean)) {
+      const popup = byId(id);
+      if (popup && composedContains(popup, hit)) { return popup; }
+    }
+  }
+  return null;
+}
+
+const ANCHOR_GAP = 24;  // px between a field's box and a popup placed at it (its wrapper's padding, the popup's margin)
+
+// The floating layer holding hit that is placed at the field (null when none): the outermost absolutely or fixed
+// positioned box above hit that does not hold the field, right below or above the field and overlapping it sideways
+// (where a kit's popup positioner puts it), smaller than the page (a backdrop is no popup).
+function anchoredLayer(field, hit) {
+  let layer = null;
+  for (let n = hit; n && n.nodeType === 1 && n !== document.body && n !== document.documentElement;
+    n = n.parentElement || (n.getRootNode() && /** @type {ShadowRoot} */ (n.getRootNode()).host)) {
+    if (composedContains(n, field)) { break; }
+    const pos = getComputedStyle(n).position;
+    if (pos === "absolute" || pos === "fixed") { layer = n; }
+  }
+  if (!layer) { return null; }
+  const l = layer.getBoundingClientRect();
+  const f = field.getBoundingClientRect();
+  const vw = document.documentElement.clientWidth || window.innerWidth;
+  if (l.width >= vw * 0.9 && l.height >= window.innerHeight * 0.9) { return null; }
+  const sideways = l.left < f.right && l.right > f.left;
+  const placed = Math.abs(l.top - f.bottom) <= ANCHOR_GAP || Math.abs(l.bottom - f.top) <= ANCHOR_GAP;
+  return sideways && placed ? layer : null;
+}

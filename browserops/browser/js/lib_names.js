@@ -208,6 +208,27 @@ function replacedNative(el) {
   return null;
 }
 
+// The hidden control right before or after a combobox's box, up to three levels out, labelled or not: a widget
+// that took over its field's label (Tom Select points the <label> at its own text box) leaves the field unlabelled.
+function hiddenBeside(el) {
+  let n = el;
+  for (let hops = 0; hops < 3 && n && n.parentElement; hops += 1) {
+    for (const sib of [n.previousElementSibling, n.nextElementSibling]) {
+      // The box climbed must be this widget's alone (its open list is part of it; a second combobox is not).
+      if (sib && hiddenControl(sib)) { return otherCombobox(n, el) ? null : sib; }
+    }
+    n = n.parentElement;
+  }
+  return null;
+}
+
+function otherCombobox(box, el) {
+  for (const x of box.querySelectorAll("[role='combobox']")) {
+    if (x !== el && x.checkVisibility()) { return true; }
+  }
+  return false;
+}
+
 // A box holding several shown widgets is a form part, not one widget's wrapper (its hidden list is its own).
 function severalWidgets(box) {
   let shown = 0;
@@ -293,14 +314,16 @@ function columnHeader(el) {
   if (!table) { return ""; }
   const tables = [table];
   let box = table.parentElement;
-  for (let hops = 0; hops < 3 && box && tables.length < 2; hops += 1, box = box.parentElement) {
+  // Element Plus 2 wraps its body table in five boxes (scroll view, wrap, scrollbar, body wrapper) below the one
+  // holding its header table; an unrelated table further up is told apart by its columns (see below).
+  for (let hops = 0; hops < 6 && box && tables.length < 2; hops += 1, box = box.parentElement) {
     const before = Array.from(box.querySelectorAll("table")).filter((t) => t !== table && !t.contains(table) &&
       !table.contains(t) && (t.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING));
     if (before.length) { tables.push(before[before.length - 1]); }
   }
   for (const t of tables) {
     const head = headerRow(t, row);
-    if (!head) { continue; }
+    if (!head || (t !== table && !sameColumns(head, row))) { continue; }
     let col = 0;
     for (const h of head.children) {
       const span = Number(h.getAttribute("colspan")) || 1;
@@ -309,6 +332,19 @@ function columnHeader(el) {
     }
   }
   return "";
+}
+
+// Whether a header row of a table of its own heads `row`'s columns: as many columns, or more by empty header cells
+// at its end only (a scrollbar's gutter).
+/** @param {Element} head @param {Element} row @returns {boolean} */
+function sameColumns(head, row) {
+  const span = (c) => Number(c.getAttribute("colspan")) || 1;
+  const cols = (cells) => cells.reduce((n, c) => n + span(c), 0);
+  const heads = Array.from(head.children);
+  const cells = cols(Array.from(row.children));
+  let shown = heads.length;
+  while (shown > 0 && !norm(heads[shown - 1].textContent)) { shown -= 1; }
+  return cols(heads.slice(0, shown)) <= cells && cells <= cols(heads);
 }
 
 // A table's header row for `row` (null when none): its <thead>'s last row, else the last row above `row` (or, in a

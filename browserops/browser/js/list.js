@@ -162,6 +162,7 @@ function walkFrame(st, args) {
   const found = collect(st, args);
   let cands = found.cands;
   cands = withoutWrappers(cands);
+  cands = withoutWidgetParts(cands);
   cands = withoutReplacedNatives(cands);
   if (!found.wantScope) {
     cands = withSuggestions(cands, found.viewport, args.off || [0, 0], args.fclip, !!(args.scope && args.scope.viewport),

@@ -243,17 +243,54 @@ function withoutWrappers(cands) {
   return drop.size ? cands.filter((c) => !drop.has(c)) : cands;
 }
 
+// Roles of a control whose whole drawn box acts as one: a click anywhere on a switch toggles it, on a select opens it.
+const WHOLE_BOX_ROLES = new Set(["switch", "checkbox", "radio", "combobox", "listbox"]);
+
+// A nameless part of such a control's drawing — a switch's track (Element Plus's "el-switch__core"), a select's
+// caret, a date field's calendar icon — is clickable only by its pointer cursor or a listener, has no role and no
+// name, and sits in the control's own box (within three boxes out, one holding that control and no other): the
+// accessibility tree has only the control, a person sees one widget, and the control is listed. Listing the part
+// beside it gave it a name guessed from class words nobody sees ("core", "suffix caret"). A text field's icons (a
+// password's eye, a search's magnifier) do something else than the field, and stay.
+function withoutWidgetParts(cands) {
+  const fields = new Set();
+  for (const c of cands) { if (c.kind === 1 && WHOLE_BOX_ROLES.has(roleOf(c.el))) { fields.add(c.el); } }
+  if (!fields.size) { return cands; }
+  const controls = cands.filter((c) => c.kind === 1).map((c) => c.el);
+  const drop = new Set();
+  for (const c of cands) {
+    if ((c.kind !== 2 && c.kind !== 3) || c.el.hasAttribute("role") || nameOf(c.el, roleOf(c.el))) { continue; }
+    let n = c.el.parentElement;
+    for (let hops = 0; hops < 3 && n; hops += 1, n = n.parentElement) {
+      const inside = controls.filter((x) => n.contains(x));
+      if (!inside.length) { continue; }
+      if (inside.length === 1 && fields.has(inside[0])) { drop.add(c); }
+      break;
+    }
+  }
+  return drop.size ? cands.filter((c) => !drop.has(c)) : cands;
+}
+
 // A native control a widget hid and replaced (Select2's <select>) is listed once: as the widget a person
-// operates, which nameOf names by the native control's label. The native one, acted on, opens nothing.
+// operates, which nameOf names by the native control's label. The native one, acted on, opens nothing. So is one a
+// widget took the label from (Tom Select points the <label> at its own text box and keeps the original, clipped to
+// nothing and out of the tab order, for the form): a control nobody can see or reach by Tab, right beside a
+// combobox that stands for it, is that combobox's, not an item named by its `name` or its placeholder.
 function withoutReplacedNatives(cands) {
   let drop = null;
   for (const c of cands) {
     const role = c.el.getAttribute("role");
     if (role !== "combobox" && role !== "listbox") { continue; }
-    const native = replacedNative(c.el);
+    let native = replacedNative(c.el);
+    if (!native && role === "combobox") {
+      const beside = hiddenBeside(c.el);
+      native = beside && (beside.tabIndex < 0 || beside.getAttribute("aria-hidden") === "true") ? beside : null;
+    }
     if (native) { (drop || (drop = new Set())).add(native); }
   }
-  return drop ? cands.filter((c) => !drop.has(c.el)) : cands;
+  // A hidden list box's options go with it (a multiple <select> lists its options as items of their own).
+  const gone = (el) => drop.has(el) || (el.localName === "option" && drop.has(el.closest("select")));
+  return drop ? cands.filter((c) => !gone(c.el)) : cands;
 }
 
 // The suggestions an autocomplete shows beside the focused field as a bare floating list (jQuery UI's: a

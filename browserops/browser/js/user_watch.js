@@ -86,11 +86,25 @@
     setTimeout(() => send({type: "click", blindId: option.getAttribute("data-blind-id"), tag: option.localName,
                            inputType: "", submits: false, label, href: null}), 0);
   }, true);
+  // The listed combobox standing for a control nobody sees (not listed, so without an id): the one holding it
+  // (Choices.js keeps its <select> inside), else the one right beside it (Tom Select puts its box right after the
+  // original and takes its label). The recorder records the pick on that widget (recorder.py _picked_in_widget).
+  const widgetOf = (el) => {
+    const LISTED = "[role=combobox][data-blind-id]";
+    const around = el.closest && el.closest(LISTED);
+    if (around) { return around.getAttribute("data-blind-id"); }
+    for (const sib of [el.nextElementSibling, el.previousElementSibling]) {
+      const box = sib && (sib.matches(LISTED) ? sib : sib.querySelector(LISTED));
+      if (box) { return box.getAttribute("data-blind-id"); }
+    }
+    return null;
+  };
   const changed = (ev) => {
     const el = ev.composedPath()[0];
     if (!el || !el.getAttribute) { return; }
     const t = (el.getAttribute("type") || "").toLowerCase();
     const info = {type: "change", blindId: el.getAttribute("data-blind-id"), files: null, value: null};
+    if (!info.blindId && (el.localName === "select" || el.localName === "input")) { info.widget = widgetOf(el); }
     // Its other names (label elements, placeholder, title): candidates a replay tries when the name changed.
     const texts = [...Array.from(el.labels || []).map((l) => l.textContent), el.getAttribute("placeholder"),
                    el.getAttribute("title"), el.getAttribute("aria-label")];

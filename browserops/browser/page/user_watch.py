@@ -148,7 +148,7 @@ class UserWatch:
             # download the click started (the recorder would write a download as a plain click).
             self.session.state.person_acted(time.monotonic())
             keys = ("type", "blindId", "tag", "inputType", "submits", "label", "href", "files", "value", "checked",
-                    "filled", "group", "groupLabel", "options", "labels", "values", "key", "moved")
+                    "filled", "group", "groupLabel", "options", "labels", "values", "key", "moved", "widget")
             self.events.put_nowait({k: event.get(k) for k in keys})
 
     def new_downloads(self) -> list[str]:

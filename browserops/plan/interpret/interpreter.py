@@ -188,6 +188,8 @@ class StepInterpreter:
                 rec.note += "; found again after the page redrew it"
             if data is None:
                 return
+            for closed in data.get("closed_popups") or ():  # a field's own popup lay over this one (moving_on.py)
+                rec.note += f"; left {closed.get('field')} ({closed.get('how')}) to close its popup, its value kept"
             found = read_back(a, act, data, self.value(a), lang=el.lang if el is not None else None)
             if found is not None:
                 await self.phase.mismatch(rec, found)

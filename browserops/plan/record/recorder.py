@@ -96,6 +96,11 @@ class Recorder:
 
     async def begin(self) -> None:
         await self._relist(new_page=True)
+        # What the browser sent or fetched before the person could start (the page left for the start URL
+        # releasing a lock with a beacon as it went, the start page's own load) is not theirs: the first click's
+        # sends and downloads are counted from here.
+        self.watch.new_sends()
+        self.watch.new_downloads()
 
     async def _relist(self, *, new_page: bool = False) -> None:
         doc = self.watch.document()
@@ -173,13 +178,18 @@ class Recorder:
         pick. The pick is recorded on the widget a person operates — the listed control named like the select's
         label — and the text typed to search for it is dropped (it is a search, not a value)."""
         names = {label_key(t) for t in event.get("labels") or [] if str(t).strip()}
-        widgets = [i for i in self._items if i.get("role") in PICK_ROLES and label_key(str(i.get("name", ""))) in names]
+        # The widget the page showed for it, when the listener saw one holding or beside the select (user_watch.js);
+        # else the listed control named like the select's label.
+        beside = self._item(str(event.get("widget") or ""))
+        widgets = [beside] if beside is not None and beside.get("role") in PICK_ROLES else [
+            i for i in self._items if i.get("role") in PICK_ROLES and label_key(str(i.get("name", ""))) in names]
         if not widgets:
             return
         widget = min(widgets, key=lambda i: (i.get("role") != "combobox", int(i.get("n") or 0)))
         blind = str(widget["id"])
         self._picked.add(blind)
-        self._notes.options[blind] = self._notes.options.get(str(event.get("blindId")), [])
+        offered = [str(o) for o in event.get("options") or [] if str(o).strip()]  # an unlisted select has no notes
+        self._notes.options[blind] = offered or self._notes.options.get(str(event.get("blindId")), [])
         labels = [str(t) for t in event.get("labels") or [] if str(t).strip()]
         self._notes.labels[blind] = list(dict.fromkeys([*labels, *self._notes.labels.get(blind, [])]))
         if labels:

@@ -197,11 +197,4 @@ TASKS: dict[str, CorpusTask] = {task.name: task for task in [
 
 # What fails today, as ``<phase> <CODE> [at step N]: <message excerpt> — <why>`` (phase: prepare / run / verify;
 # CODE ``complete`` = the run said complete while the database lacks the change: a false complete).
-KNOWN_GAPS: dict[str, str] = {
-    "create_supplier": 'run BROWSER_ACTION_FAILED at step 7: is covered by dialog — the date typed into '
-                       "el-date-picker (合作日期) leaves its calendar panel open over the form, so the next field "
-                       "(年采购额) is refused; a person closes it (Enter, Escape, a click elsewhere)",
-    "create_order": 'run BROWSER_ACTION_FAILED at step 5: is covered by dialog — the date typed into el-date-picker '
-                    "leaves its calendar panel open over the form, so the next click (添加明细) is refused; a person "
-                    "closes it (Enter, Escape, a click elsewhere)",
-}
+KNOWN_GAPS: dict[str, str] = {}
