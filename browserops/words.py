@@ -211,3 +211,18 @@ def js_vocabulary() -> dict[str, object]:
     return {"sensitive": source([*SECRET_WORDS, *SENSITIVE_EXTRA_WORDS]),
             "sensitiveCjk": [*SECRET_CJK, *SENSITIVE_EXTRA_CJK], "code": source(CODE_WORDS),
             "codeInputmodes": sorted(CODE_INPUTMODES), "autocomplete": sorted(SENSITIVE_AUTOCOMPLETE)}
+
+
+def split_list(text: str) -> list[str]:
+    """A comma-separated list's items, each without its quotes (``"a, b", c`` is how tag fields quote a comma)."""
+    items, quoted, part = [], False, ""
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "," and not quoted:
+            items.append(part)
+            part = ""
+        else:
+            part += ch
+    items.append(part)
+    return [" ".join(item.split()) for item in items if item.strip()]

@@ -87,3 +87,23 @@ def test_picks_are_judged_by_the_options_the_tool_clicked() -> None:
                      ["Partner", "Trial"]) is None  # the server's ids for them: nothing to compare
     by_part = {"chosen": ["Электросила"], "target": {}, "element": {"stands_for": {"values": ["Электросила"]}}}
     assert read_back(_action(action="select", target=TAGS, value=["Электро"]), _act(), by_part, ["Электро"]) is None
+
+
+def test_a_widget_without_a_hidden_field_is_read_by_its_chips() -> None:
+    """A UI kit's multiple select (antd, Element Plus) keeps no hidden field: the chips it shows are what it holds.
+    A pick that did not stick, or a held chip gone after the act, is a mismatch; a widget showing no chip before or
+    after says nothing comparable."""
+    box = {"role": "combobox", "names": ["Certificates"]}
+    a = _action(action="select", target=box, value=["CE", "RoHS"])
+    good = {"chosen": ["CE", "RoHS"], "target": {}, "element": {"chips": ["CE", "RoHS"]}}
+    assert read_back(a, _act(), good, ["CE", "RoHS"]) is None
+    refused = {"chosen": ["CE", "RoHS"], "target": {}, "element": {"chips": ["CE"]}}
+    found = read_back(a, _act(), refused, ["CE", "RoHS"])
+    assert found is not None and found.details == {"planned": ["CE", "RoHS"], "found": ["CE"]}
+    emptied = {"chosen": ["CE", "RoHS"], "target": {"chips": ["CE"]}, "element": {}}
+    assert read_back(a, _act(), emptied, ["CE", "RoHS"]) is not None  # it showed chips, now none: holds nothing
+    assert read_back(a, _act(), {"chosen": ["CE", "RoHS"], "target": {}, "element": {}}, ["CE", "RoHS"]) is None
+    one = _action(action="select", target=box, value="RoHS")
+    assert read_back(one, _act(), {"chosen": "RoHS", "element": {"chips": ["CE", "RoHS"]}}, "RoHS") is None
+    off = read_back(one, _act(), {"chosen": "RoHS", "element": {"chips": ["CE"]}}, "RoHS")
+    assert off is not None and off.details == {"planned": "RoHS", "found": "CE"}

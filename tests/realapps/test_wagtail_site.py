@@ -29,12 +29,11 @@ def test_a_page_wagtail_refuses_fails_the_run_and_saves_nothing(app: RunningApp,
     tasks.check_nothing_saved(app, [])
 
 
-def test_typed_tags_are_exactly_the_planned_list_or_the_run_stops_before_publishing(app: RunningApp, profile: Path,
-                                                                                   tmp_path: Path) -> None:
+def test_typed_tags_are_exactly_the_planned_list(app: RunningApp, profile: Path, tmp_path: Path) -> None:
     """Issue 35's case: ``launch, editor`` typed into Wagtail's Tags, whose help text says "A comma-separated list of
-    tags". That value is the list {launch, editor}: the page is published with exactly those tags added to the one it
-    had (finance) — or, when the tag input made other tags (``launch`` at the comma, then one of the whole text), the
-    step's read-back stops the run before Publish and nothing is saved. Never a page published with a wrong tag."""
+    tags". That value is the list {launch, editor}: typed an item at a time, each ended as the tag input makes a tag
+    (never Enter), the page is published with exactly those tags added to the one it had (finance) — checked in
+    Wagtail's database. (Typed whole, the field made ``launch`` at the comma and then a tag of the whole text.)"""
     steps = tmp_path / "type_tags.yaml"
     steps.write_text(yaml.safe_dump({"format_version": 1, "title": "Tag the quarterly results and publish",
                                      "startUrl": "/admin/pages/5/edit/", "steps": [
@@ -46,10 +45,6 @@ def test_typed_tags_are_exactly_the_planned_list_or_the_run_stops_before_publish
     outcome = corpus.drive(app, corpus.Task("type_tags", steps, tasks.check_nothing_saved, tasks.baseline_add_tags),
                            tmp_path / "ws", profile)
     assert not outcome.unsafe_during_prepare, outcome.unsafe_during_prepare
-    if outcome.completed:
-        tasks._unchanged_apart_from(app, {"Quarterly results": tasks._seeded(
-            app, "Quarterly results", tags=["editor", "finance", "launch"])})
-        return
-    failed = outcome.failure()
-    assert failed is not None and failed[1:3] == (1, "BROWSER_VALUE_MISMATCH"), outcome.describe()
-    tasks.check_nothing_saved(app, [])
+    assert outcome.completed, outcome.describe()
+    tasks._unchanged_apart_from(app, {"Quarterly results": tasks._seeded(
+        app, "Quarterly results", tags=["editor", "finance", "launch"])})

@@ -25,9 +25,10 @@ from browserops.browser.act.element_ops import (
     resolve_described,
 )
 from browserops.browser.act.keylisteners import listens_to_keys
+from browserops.browser.act.selecting import select_many
 from browserops.browser.js import element as element_js
 from browserops.browser.js import focusnav as focusnav_js
-from browserops.browser.js.element import After
+from browserops.browser.js.element import After, Desc
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.elements import latest_listing
 from browserops.browser.numbering.frames import frame_ids
@@ -36,6 +37,7 @@ from browserops.browser.numbering.locate import Located, element_call
 from browserops.browser.page.redaction import note_typed
 from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 from browserops.values import same_value
+from browserops.words import split_list, takes_comma_list
 
 TYPE_KEYS_MAX = 300  # longer text is inserted in one go rather than key by key
 
@@ -92,6 +94,10 @@ async def type_text(
     located, desc, label, kind = ready.located, ready.desc, ready.label, ready.kind
     if kind not in TEXT_KINDS:
         raise BrowserOpsError(ErrorCode.INVALID_ARGS, f"Cannot type into {label}: {_NOT_TEXT.get(kind, '')}.")
+    holds = desc.get("stands_for") or {}
+    if kind in KEYED_KINDS and not submit and "," in text and isinstance(holds.get("text"), str) \
+            and takes_comma_list(str(holds.get("described") or "")):
+        return await _typed_as_tags(session, element, text, desc, timeout_ms)
     page = session.page
     loc = located.locator
     result: dict[str, Any] = {"action": "type", "target": public_desc(desc, located)}
@@ -139,6 +145,19 @@ async def type_text(
             raise action_error(f"Typing into {label}", exc) from exc
     return await finish(located, nav, timeout_ms, result, grace_s=KEY_GRACE_S if submit else 0.0,
                         desc=after["desc"] if after else None)
+
+
+async def _typed_as_tags(session: BrowserSession, element: ElementRef, text: str, desc: Desc,
+                         timeout_ms: int) -> dict[str, Any]:
+    """A comma-separated list typed into a tag input that says it takes one (a text box standing for a hidden text
+    field described as "a comma-separated list"): typed as a person does, an item at a time, each ended the way the
+    widget makes a tag — its suggestion clicked, else a comma, never Enter (which could send the form) — and checked
+    to be a tag before the next (:func:`browserops.browser.act.selecting.select_many`). Typed whole, the widget would
+    make a tag at the first comma and keep the rest as typing. ``typed_as``: ``tags``."""
+    for item in (text, *split_list(text)):
+        note_typed(session, item, name=desc.get("name", ""), input_type=desc.get("type", ""))
+    result = await select_many(session, element, split_list(text), timeout_ms=timeout_ms)
+    return {**result, "action": "type", "typed_as": "tags"}
 
 
 async def _keys_kept(page: Page, located: Located, text: str, timeout_ms: int) -> str:

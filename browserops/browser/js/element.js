@@ -58,6 +58,9 @@ function describe(el) {
   if (target && !["_self", "_parent", "_top"].includes(target)) { out.opens_tab = true; }
   const holds = standsFor(el);
   if (holds) { out.stands_for = holds; }
+  // No hidden field says what it holds: what it shows as chosen (its chips) does, as a person reads it.
+  const chips = holds || role !== "combobox" ? null : chipsShown(el);
+  if (chips) { out.chips = chips; }
   return out;
 }
 

@@ -30,6 +30,8 @@ class Desc(TypedDict):
     # <select>'s chosen labels) or ``text`` (a text field's value; ``asShown``: its items are the tags the widget
     # shows, not ids) — and ``described``, the words describing it.
     stands_for: NotRequired[dict[str, Any]]
+    # A combobox no hidden field stands behind: the chips its widget shows as chosen (a multiple select of a UI kit).
+    chips: NotRequired[list[str]]
 
 
 class Inspected(TypedDict, total=False):

@@ -117,6 +117,16 @@ function heldOption(el, option, label) {
 function shownAsChosen(el, label) {
   const q = fold(label);
   if (!q) { return false; }
+  const box = widgetBox(el);
+  return Array.from(box.querySelectorAll("*")).some((n) => n !== el && !composedContains(el, n) &&
+    !n.closest('[role="listbox"], [role="option"]') && !n.querySelector('[role="listbox"], [role="option"]') &&
+    fold(n.textContent || "") === q &&
+    /** @type {HTMLElement} */ (n).checkVisibility({ visibilityProperty: true }));
+}
+
+// The box a combobox's widget draws itself in: the box a seen-through control is drawn in, else the control, widened
+// to its nearest ancestors (up to three) that hold no other field.
+function widgetBox(el) {
   let box = seenBox(el) || el;
   for (let hops = 0; hops < 3 && box.parentElement && box.parentElement !== document.body; hops += 1) {
     const up = box.parentElement;
@@ -124,10 +134,51 @@ function shownAsChosen(el, label) {
     if (Array.from(fields).some((f) => f !== el && !composedContains(el, f))) { break; }
     box = up;
   }
-  return Array.from(box.querySelectorAll("*")).some((n) => n !== el && !composedContains(el, n) &&
+  return box;
+}
+
+// What a combobox's widget shows as chosen when no hidden field says it (a multiple select drawing chips): the
+// chips in its box as a person sees them — a short text with a remove control of its own inside (a button, or a
+// textless mark named by aria-label or drawn as something to click) — else the tokens marked aria-selected there.
+// The innermost such box is the chip (the box holding all chips holds other chips). null: it shows none, or hides
+// some behind a count ("+ 2"), so what it holds cannot be read.
+function chipsShown(el) {
+  const box = widgetBox(el);
+  const shown = (n) => n !== el && !composedContains(n, el) && !composedContains(el, n) &&
     !n.closest('[role="listbox"], [role="option"]') && !n.querySelector('[role="listbox"], [role="option"]') &&
-    fold(n.textContent || "") === q &&
-    /** @type {HTMLElement} */ (n).checkVisibility({ visibilityProperty: true }));
+    /** @type {HTMLElement} */ (n).checkVisibility({ opacityProperty: true, visibilityProperty: true });
+  const all = Array.from(box.querySelectorAll("*")).filter(shown);
+  if (all.some((n) => !n.children.length && /^\+\s*\d+/.test(norm(n.textContent)))) { return null; }
+  const removes = all.filter(removeControl);
+  const chips = [];
+  for (const n of all) {
+    const own = removes.filter((r) => n.contains(r));
+    if (own.length !== 1 && !(n.getAttribute("aria-selected") === "true" && !own.length)) { continue; }
+    const text = norm(Array.from(n.childNodes).filter((c) => !own.some((r) => c === r || c.contains(r)))
+      .map(textOfNode).join(" "));
+    if (text && text.length <= 100) { chips.push({ n, text }); }
+  }
+  const inner = chips.filter((c) => !chips.some((d) => d !== c && c.n.contains(d.n)));
+  return inner.length ? inner.slice(0, 50).map((c) => cut(c.text, 100)) : null;
+}
+
+function textOfNode(node) {
+  if (node.nodeType === Node.TEXT_NODE) { return node.textContent || ""; }
+  return node.nodeType === Node.ELEMENT_NODE ? /** @type {HTMLElement} */ (node).innerText || "" : "";
+}
+
+// A chip's remove control: shown, small, with no text but a symbol (×), something to press — a button, an element
+// named by aria-label (an icon "close", "关闭此标签") or one drawn with a pointer cursor — and the outermost such
+// (the icon inside a remove button is part of it).
+function removeControl(n) {
+  const pressable = (x) => {
+    const text = norm(x.textContent);
+    if (text && !/^[^\p{L}\p{N}]$/u.test(text)) { return false; }
+    const r = x.getBoundingClientRect();
+    return r.width >= 1 && r.height >= 1 && r.width <= 40 && r.height <= 40 && (x.localName === "button" ||
+      x.getAttribute("role") === "button" || x.hasAttribute("aria-label") || getComputedStyle(x).cursor === "pointer");
+  };
+  return pressable(n) && !(n.parentElement && pressable(n.parentElement));
 }
 
 // A number for the focused element, the same while the focus stays on it (a search box that took the focus on a

@@ -24,7 +24,7 @@ from browserops.plan.model.steps import Action
 from browserops.privacy import text_digest
 from browserops.text import fold
 from browserops.values import same_value
-from browserops.words import takes_comma_list
+from browserops.words import split_list, takes_comma_list
 
 
 @dataclass(frozen=True)
@@ -46,21 +46,6 @@ def _shown(value: str, *, sensitive: bool) -> Any:
     return {"length": len(value), "digest": text_digest(value)} if sensitive else value
 
 
-def split_list(text: str) -> list[str]:
-    """A comma-separated list's items, each without its quotes (``"a, b", c`` is how tag fields quote a comma)."""
-    items, quoted, part = [], False, ""
-    for ch in text:
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "," and not quoted:
-            items.append(part)
-            part = ""
-        else:
-            part += ch
-    items.append(part)
-    return [" ".join(item.split()) for item in items if item.strip()]
-
-
 def _same(planned: str, found: str, lang: str | None, *, part: bool = True) -> bool:
     """One planned value and one held: the same text (folded), number or date in the page's language, or (``part``)
     the option the plan named by a part of its name, as the choosing tool matches it. A typed list's items are never
@@ -72,7 +57,8 @@ def _same(planned: str, found: str, lang: str | None, *, part: bool = True) -> b
 def _held(desc: Any, *, comma_list: bool) -> list[str] | None:
     """The values a field holds, from its description by the acting tool (None: it does not say): a multiple
     ``<select>``'s chosen labels, else those of the hidden ``<select>`` a widget stands for, else the hidden text
-    field's value as a list (a tag input) when ``comma_list``."""
+    field's value as a list (a tag input) when ``comma_list``; with no hidden field, the chips the widget shows as
+    chosen (a UI kit's multiple select: what a person sees is what it holds)."""
     if not isinstance(desc, dict):
         return None
     values = (desc.get("state") or {}).get("values")
@@ -80,7 +66,8 @@ def _held(desc: Any, *, comma_list: bool) -> list[str] | None:
         return [str(v) for v in values]
     holds = desc.get("stands_for")
     if not isinstance(holds, dict):
-        return None
+        chips = desc.get("chips")  # no hidden field: what the widget shows as chosen, as a person reads it
+        return [str(c) for c in chips] if isinstance(chips, list) else None
     if isinstance(holds.get("values"), list):
         return [str(v) for v in holds["values"]]
     text = holds.get("text")
@@ -96,14 +83,19 @@ def _set_mismatch(a: PlanAction, act: Act, data: dict[str, Any], planned: list[s
     """A field that takes several after the act: each planned value is among what it holds, and what it holds now
     that it did not before the act is each a planned value (a tag made of the whole typed text is not). Picks may
     name an option by a part of its name, as the choosing tool does; a typed list's items must be whole."""
+    before = _held(data.get("target"), comma_list=True)
     found = _held(data.get("element"), comma_list=True)
+    if found is None and before is not None and "chips" in (data.get("target") or {}):
+        found = []  # it showed chips before the act and shows none now: it holds nothing
     if found is None:
-        return None  # it does not say what it holds (a widget without a hidden field): nothing to compare
-    before = _held(data.get("target"), comma_list=True) or []
+        return None  # it does not say what it holds (a widget showing no chips, no hidden field): nothing to compare
+    before = before or []
     # The options the choosing tool clicked, by their whole names, stand for the planned values it matched by a part
     # of their name; without them (a native list, a typed list) a pick may still be named by a part, a typed item not.
     chosen = data.get("chosen")
-    names = [str(c) for c in chosen] if isinstance(chosen, list) and len(chosen) == len(planned) else planned
+    # A typed list is compared by its own items (the tool may have ended each as a tag by picking a suggestion).
+    names = [str(c) for c in chosen] if a.action is Action.SELECT and isinstance(chosen, list) \
+        and len(chosen) == len(planned) else planned
     part = a.action is Action.SELECT and names is planned
     missing = [p for p in names if not any(_same(p, f, lang, part=part) for f in found)]
     added = [f for f in found if f not in before and not any(_same(p, f, lang, part=part) for p in names)]
@@ -127,6 +119,12 @@ def _choice_mismatch(a: PlanAction, act: Act, data: dict[str, Any], planned: str
     shown = (element.get("state") or {}).get("value")
     stands = element.get("stands_for")
     holds: dict[str, Any] = stands if isinstance(stands, dict) else {}
+    chips = element.get("chips") if isinstance(element.get("chips"), list) else None
+    if (not isinstance(shown, str) or not shown) and chips:
+        # One pick in a widget showing chips (a multiple select): the planned one is among them.
+        if any(_same(planned, str(c), lang) for c in chips):
+            return None
+        shown = ", ".join(str(c) for c in chips)
     if not isinstance(shown, str) or not shown:
         values = holds.get("values") if isinstance(holds.get("values"), list) else None
         shown = ", ".join(str(v) for v in values) if values else None
