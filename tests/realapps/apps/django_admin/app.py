@@ -7,70 +7,19 @@ fresh copy of the seeded file in place between tasks. The questions read the sql
 
 from __future__ import annotations
 
-import contextlib
-import os
-import subprocess
-import tempfile
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from tests.realapps.corpus import copy_database, query, seeded_database
-from tests.realapps.harness import APPS, RunningApp, app_process, free_port
+from tests.realapps.corpus import query
+from tests.realapps.django_app import DjangoApp
+from tests.realapps.harness import RunningApp
 
-HERE = APPS / "django_admin"
-PYTHON = HERE / ".venv" / "bin" / "python"
 USERNAME = "admin"
 PASSWORD = "corpus-Admin-pass-1"  # a local test deployment's seeded superuser
 
-
-def _env(database: Path, sessions: Path) -> dict[str, str]:
-    return {"EXPENSEDESK_DB": str(database), "EXPENSEDESK_SESSIONS": str(sessions), "PYTHONUNBUFFERED": "1",
-            "DJANGO_SETTINGS_MODULE": "expensedesk.settings"}
-
-
-def _manage(env: dict[str, str], *args: str) -> None:
-    if not PYTHON.exists():
-        raise RuntimeError(f"{PYTHON} is missing: run ./scripts/setup.sh (it installs the corpus applications)")
-    done = subprocess.run([str(PYTHON), "manage.py", *args], cwd=HERE, env={**os.environ, **env},
-                          capture_output=True, text=True, timeout=300, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
-
-
-def seed() -> Path:
-    """The migrated and seeded database, built once per version of the app's glue and pins (scripts/setup.sh builds
-    it, so a test session only copies it)."""
-    def build(path: Path) -> None:
-        with tempfile.TemporaryDirectory(prefix="expensedesk-seed-") as sessions:
-            _manage(_env(path, Path(sessions)), "migrate", "--verbosity", "0")
-            _manage(_env(path, Path(sessions)), "seed_corpus", "--password", PASSWORD)
-
-    return seeded_database(HERE, build)
-
-
-@contextlib.contextmanager
-def start(tmp: Path) -> Iterator[RunningApp]:
-    live, sessions = tmp / "live.sqlite3", tmp / "sessions"
-    sessions.mkdir(parents=True, exist_ok=True)
-    seed_file = seed()
-    copy_database(seed_file, live)
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    cmd = [str(PYTHON), "manage.py", "runserver", "--noreload", "--insecure", f"127.0.0.1:{port}"]
-    with app_process(cmd, cwd=HERE, env=_env(live, sessions), health_url=base_url + "/admin/login/",
-                     log_path=tmp / "requests.log"):
-        yield RunningApp("django_admin", base_url, tmp / "requests.log",
-                         {"seed": seed_file, "database": live, "sessions": sessions})
-
-
-def reseed(app: RunningApp) -> None:
-    copy_database(Path(str(app.data["seed"])), database(app))
-
-
-def database(app: RunningApp) -> Path:
-    return Path(str(app.data["database"]))
+SERVER = DjangoApp("django_admin", "EXPENSEDESK", "expensedesk.settings", PASSWORD)
+seed, start, reseed, database = SERVER.seed, SERVER.start, SERVER.reseed, SERVER.database
 
 
 def _expense_rows(db: Path) -> dict[str, dict[str, Any]]:

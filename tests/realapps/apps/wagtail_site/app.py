@@ -7,71 +7,21 @@ with Django's ``runserver --noreload`` (it logs method, path and status of every
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import subprocess
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.realapps.corpus import copy_database, query, seeded_database
-from tests.realapps.harness import APPS, RunningApp, app_process, free_port
+from tests.realapps.corpus import query
+from tests.realapps.django_app import DjangoApp
+from tests.realapps.harness import RunningApp
 
-HERE = APPS / "wagtail_site"
-PYTHON = HERE / ".venv" / "bin" / "python"
 USERNAME = "editor"
 PASSWORD = "corpus-Editor-pass-1"  # a local test deployment's seeded editor
 
-
-def _env(database: Path, tmp: Path) -> dict[str, str]:
-    return {"NEWSROOM_DB": str(database), "NEWSROOM_SESSIONS": str(tmp / "sessions"),
-            "NEWSROOM_MEDIA": str(tmp / "media"), "PYTHONUNBUFFERED": "1",
-            "DJANGO_SETTINGS_MODULE": "newsroom.settings"}
-
-
-def _manage(env: dict[str, str], *args: str) -> None:
-    if not PYTHON.exists():
-        raise RuntimeError(f"{PYTHON} is missing: run ./scripts/setup.sh (it installs the corpus applications)")
-    done = subprocess.run([str(PYTHON), "manage.py", *args], cwd=HERE, env={**os.environ, **env},
-                          capture_output=True, text=True, timeout=1200, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
-
-
-def seed() -> Path:
-    """The migrated and seeded database, built once per version of the app's glue and pins (scripts/setup.sh builds
-    it: migrating Wagtail takes minutes on a loaded machine, so a test session only copies it)."""
-    def build(path: Path) -> None:
-        with tempfile.TemporaryDirectory(prefix="newsroom-seed-") as tmp:
-            _manage(_env(path, Path(tmp)), "migrate", "--verbosity", "0")
-            _manage(_env(path, Path(tmp)), "seed_corpus", "--password", PASSWORD)
-
-    return seeded_database(HERE, build)
-
-
-@contextlib.contextmanager
-def start(tmp: Path) -> Iterator[RunningApp]:
-    live = tmp / "live.sqlite3"
-    (tmp / "sessions").mkdir(parents=True, exist_ok=True)
-    seed_file = seed()
-    copy_database(seed_file, live)
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    cmd = [str(PYTHON), "manage.py", "runserver", "--noreload", "--insecure", f"127.0.0.1:{port}"]
-    with app_process(cmd, cwd=HERE, env=_env(live, tmp), health_url=base_url + "/admin/login/",
-                     log_path=tmp / "requests.log", timeout_s=180):
-        yield RunningApp("wagtail_site", base_url, tmp / "requests.log", {"seed": seed_file, "database": live})
-
-
-def reseed(app: RunningApp) -> None:
-    copy_database(Path(str(app.data["seed"])), database(app))
-
-
-def database(app: RunningApp) -> Path:
-    return Path(str(app.data["database"]))
+SERVER = DjangoApp("wagtail_site", "NEWSROOM", "newsroom.settings", PASSWORD,
+                   media=True, manage_timeout_s=1200, start_timeout_s=180)
+seed, start, reseed, database = SERVER.seed, SERVER.start, SERVER.reseed, SERVER.database
 
 
 def _db(app: RunningApp, seeded: bool) -> Path:
