@@ -18,18 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.procs import children
+
 _TICKS = os.sysconf("SC_CLK_TCK")
 POLL_S = 0.25
-
-
-def _children(pid: int) -> list[int]:
-    out: list[int] = []
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            out += [int(c) for c in (task / "children").read_text().split()]
-    except OSError:
-        pass  # gone meanwhile
-    return out
 
 
 def _own_ticks(pid: int) -> tuple[int, int] | None:
@@ -63,7 +55,7 @@ class TreeMeter:
                     key = (pid, own[0])
                     now[key] = own[1]
                     self.total += own[1] - self._seen.get(key, 0)
-                todo += _children(pid)
+                todo += children(pid)
             self._seen = now
             return self.total / _TICKS
 

@@ -10,7 +10,7 @@ from pathlib import Path
 _NO_CHILDREN_FILES = not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists()
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     """The kernel's own list of ``pid``'s children (one file per thread: ``/proc/PID/task/*/children``)."""
     out: list[int] = []
     try:
@@ -32,7 +32,7 @@ def descendants(pid: int) -> set[int]:
     found: set[int] = set()
     todo = [pid]
     while todo:
-        for child in _children(todo.pop()):
+        for child in children(todo.pop()):
             if child not in found:
                 found.add(child)
                 todo.append(child)
