@@ -73,13 +73,8 @@ async def _call(ctx: ToolContext, name: str, args: dict[str, Any]) -> tuple[dict
     return wire, len(orjson.dumps(wire).decode())
 
 
-async def ours(ctx: ToolContext, url: str, seed: str) -> dict[str, Any]:
-    await _call(ctx, "browser_navigate", {"url": url})
-    page = ctx.session.page
-    await page.wait_for_function(READY)
-    utterance = await page.evaluate(START, seed)
-    await _call(ctx, "browser_wait", {"network_idle": True})  # the icons are pictures: boxless until loaded
-    _, default_chars = await _call(ctx, "browser_list_interactives", {})
+async def _whole_listing(ctx: ToolContext) -> tuple[int, int, int]:
+    """The whole listing, page by page as an agent reads it: (characters sent, items, items with an ``in``)."""
     whole_chars, offset, with_in = 0, 0, 0
     while True:
         wire, chars = await _call(ctx, "browser_list_interactives", {"limit": MAX_LIMIT, "offset": offset})
@@ -88,7 +83,17 @@ async def ours(ctx: ToolContext, url: str, seed: str) -> dict[str, Any]:
         with_in += sum(" | in=" in str(row) for row in items)
         offset += len(items)
         if offset >= int(wire["data"]["total"]) or not items:
-            break
+            return whole_chars, offset, with_in
+
+
+async def ours(ctx: ToolContext, url: str, seed: str) -> dict[str, Any]:
+    await _call(ctx, "browser_navigate", {"url": url})
+    page = ctx.session.page
+    await page.wait_for_function(READY)
+    utterance = await page.evaluate(START, seed)
+    await _call(ctx, "browser_wait", {"network_idle": True})  # the icons are pictures: boxless until loaded
+    _, default_chars = await _call(ctx, "browser_list_interactives", {})
+    whole_chars, offset, with_in = await _whole_listing(ctx)
     return {"utterance": utterance, "default_chars": default_chars, "whole_chars": whole_chars, "items": offset,
             "items_with_in": with_in}
 
@@ -155,16 +160,7 @@ async def saved_pages(recorded: dict[str, Any], label: str) -> dict[str, Any]:
                 try:
                     await _call(ctx, "browser_navigate", {"url": site.url(name)})
                     await ToolRunner(ctx, BARE).call("browser_wait", {"state": "networkidle", "timeout_ms": 5000})
-                    whole, offset, with_in = 0, 0, 0
-                    while True:
-                        wire, chars = await _call(ctx, "browser_list_interactives",
-                                                  {"limit": MAX_LIMIT, "offset": offset})
-                        whole += chars
-                        items = wire["data"]["items"]
-                        with_in += sum(" | in=" in str(row) for row in items)
-                        offset += len(items)
-                        if offset >= int(wire["data"]["total"]) or not items:
-                            break
+                    whole, offset, with_in = await _whole_listing(ctx)
                 except RuntimeError as exc:
                     out["pages"][name] = {"failed": str(exc)[:200]}
                     continue
