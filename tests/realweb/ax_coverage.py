@@ -49,10 +49,20 @@ class Coverage:
     covered: int = 0
     missed: list[AXControl] = field(default_factory=list)
     links: int = 0  # visible links among the wanted
+    hit: list[AXControl] = field(default_factory=list)  # the covered controls
 
     @property
     def ratio(self) -> float:
         return 1.0 if self.wanted == 0 else self.covered / self.wanted
+
+    def among(self, shown_before: set[int]) -> Coverage:
+        """The same measure over the controls that were already visible in ``shown_before`` (backend node ids,
+        from :func:`shown_controls` taken before the listing): a control that appeared while the listing was
+        being taken (an image failing late, a carousel moving in) was not there for the listing to see."""
+        hit = [c for c in self.hit if c.backend_id in shown_before]
+        missed = [c for c in self.missed if c.backend_id in shown_before]
+        links = sum(c.role == "link" for c in hit + missed)
+        return Coverage(wanted=len(hit) + len(missed), covered=len(hit), missed=missed, links=links, hit=hit)
 
 
 async def _ax_controls(cdp: CDPSession) -> list[AXControl]:
@@ -175,26 +185,34 @@ async def coverage(page: Page, cdp: CDPSession, listed_ids: set[str], *, near: i
     may sit and still count as that control. 0 (the default): the AX node's own element must be listed (a
     ``<video controls>``'s inner buttons count as the video, the element the page wrote).
     """
-    controls = await _ax_controls(cdp)
+    visible = await _visible_controls(cdp)
     document = (await cdp.send("DOM.getDocument", {"depth": -1, "pierce": True}))["root"]
     blind, parent, owner = _dom_index(document)
     listed_nodes = {b for b, bid in blind.items() if bid in listed_ids}
-    shown = await _shown(cdp)
-    # One DOM snapshot answers for nearly every node; the few it does not hold are asked one by one.
-    unknown = [c.backend_id for c in controls if c.backend_id not in shown]
-    asked = dict(zip(unknown, await asyncio.gather(*(_visible(cdp, b) for b in unknown)), strict=True))
-    seen = [shown.get(c.backend_id, asked.get(c.backend_id, False)) for c in controls]
     result = Coverage()
-    for control, visible in zip(controls, seen, strict=True):
-        if not visible:
-            continue
+    for control in visible:
         result.wanted += 1
         result.links += control.role == "link"
         if _listed(owner.get(control.backend_id, control.backend_id), listed_nodes, parent, near):
             result.covered += 1
+            result.hit.append(control)
         else:
             result.missed.append(control)
     return result
+
+
+async def shown_controls(cdp: CDPSession) -> set[int]:
+    """Backend node ids of the actionable AX nodes a person can see right now (as :func:`coverage` judges)."""
+    return {c.backend_id for c in await _visible_controls(cdp)}
+
+
+async def _visible_controls(cdp: CDPSession) -> list[AXControl]:
+    controls = await _ax_controls(cdp)
+    shown = await _shown(cdp)
+    # One DOM snapshot answers for nearly every node; the few it does not hold are asked one by one.
+    unknown = [c.backend_id for c in controls if c.backend_id not in shown]
+    asked = dict(zip(unknown, await asyncio.gather(*(_visible(cdp, b) for b in unknown)), strict=True))
+    return [c for c in controls if shown.get(c.backend_id, asked.get(c.backend_id, False))]
 
 
 def _listed(node: int | None, listed_nodes: set[int], parent: dict[int, int], near: int) -> bool:
