@@ -11,4 +11,4 @@ from __future__ import annotations
 from tests.realapps.suite import app_tests
 
 CORPUS_APP = "element_plus"
-test_task = app_tests(CORPUS_APP, twice="approve_order")
+test_task = app_tests(CORPUS_APP, twice=None)  # no shared profile: suite.py

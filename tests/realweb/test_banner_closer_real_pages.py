@@ -38,12 +38,12 @@ import pytest
 from playwright.async_api import Route
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.browser.launch.session import BrowserSession
 from browserops.config import Settings
 from browserops.demo_site.real_pages import RealPagesSite, page_names
 from browserops.tools.context import ToolContext
 from browserops.tools.runner import MCP, ToolRunner
-from tests.realweb.offline import OFFLINE_ARGS, offline_session
+from tests.realweb.offline import offline_session
 
 # Independent of banners.js: is a control with this label shown (rendered, not hidden or transparent, and what is
 # hit at its centre) inside a fixed/sticky/top-layer box whose box is the overlay the closer reported?
@@ -226,7 +226,7 @@ async def jquery_session(real_site: RealPagesSite) -> AsyncIterator[BrowserSessi
         body = re.sub(rb"(<head\b[^>]*>)", lambda m: m.group(1) + library, await answer.body(), count=1, flags=re.I)
         await route.fulfill(response=answer, body=body)
 
-    async with BrowserSession(SessionOptions(extra_args=OFFLINE_ARGS)) as session:
+    async with offline_session() as session:
         await session.context.route(real_site.url("*.html"), with_jquery)
         yield session
 

@@ -21,6 +21,9 @@ Since off-machine host names fail at once (``tests/realweb/offline.py``; 2026-11
 22 038 covered on the 178 pages that stayed put (the settling page included), no frame failed; 136 s, 8 chunks.
 Since the first look counts only controls visible before it (2026-11-29, load 1, after CI met one page's three image
 links getting their box during the listing): 22 023 of 22 023 on the 178 pages that stayed put; 138 s, 8 chunks.
+Since an image's error handler runs once per failed URL (``tests/realweb/offline.py``: 65408257dbe4…'s fallback loop
+kept a core busy, and under load timed its chunk out and closed the browser under the chunks after it; 2026-11-29):
+21 909 of 21 909 on the 176 pages that stayed put; 130 CPU s, 141 s, 8 chunks on one worker.
 
 One browser, pages in sequence; the pages are split into chunks (one test each) so pytest-xdist can spread
 them over workers. Each chunk reports every failing page at once, not just the first, and prints its first-look
