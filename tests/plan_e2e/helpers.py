@@ -4,7 +4,6 @@ subprocesses), against the demo site served by the test process."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import urllib.request
@@ -18,6 +17,7 @@ from click.testing import CliRunner, Result
 from browserops.cli import cli
 from browserops.evidence import bundle_dir
 from browserops.packs import BUILTIN_DIR
+from tests.procs import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPENSE_INPUT = BUILTIN_DIR / "demo_expense" / "example_input.yaml"
@@ -86,7 +86,7 @@ def browserops_cmd(workspace: Path, *args: str) -> list[str]:
 
 
 def subprocess_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
+    env = child_env()
     env["PYTHONPATH"] = str(ROOT)
     return env
 
