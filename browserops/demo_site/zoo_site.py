@@ -60,6 +60,12 @@ class _Handler(BaseHTTPRequestHandler):
         ctype = _TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
+        if rel.startswith("lib/"):
+            # An npm package's file never changes while the site runs: a browser may keep it (and the code it
+            # compiled from it) as it does a real site's libraries, instead of fetching and compiling antd or
+            # Shoelace's modules again on every page. Measured (4 zoo pages opened 4 times in one browser, the
+            # first round excluded): 8.9 -> 4.8 CPU s; Shoelace's page 1.6-2.1 -> 0.5-0.6 CPU s.
+            self.send_header("Cache-Control", "max-age=86400")
         self.end_headers()
         self.wfile.write(body)
 

@@ -4,7 +4,7 @@ Chromium's own accessibility tree (``ax_coverage``: only controls a person can s
 control counts as listed only when its own element is, 0 levels up).
 
 The first look (the first listing after ``load``, what an agent sees first) is held to a bar of its own, over the
-controls that were visible before it was taken (one that appears during the listing was not there to list); a
+controls whose element was visible before it was taken (one that appears during the listing was not there to list); a
 second look (a page still loading or animating, a child frame still busy) is held to the final bar.
 
 Measured over the 181 pages (2026-11-27, 2 cores at load 18-27, before these bars were set):
@@ -24,6 +24,9 @@ links getting their box during the listing): 22 023 of 22 023 on the 178 pages t
 Since an image's error handler runs once per failed URL (``tests/realweb/offline.py``: 65408257dbe4…'s fallback loop
 kept a core busy, and under load timed its chunk out and closed the browser under the chunks after it; 2026-11-29):
 21 909 of 21 909 on the 176 pages that stayed put; 130 CPU s, 141 s, 8 chunks on one worker.
+Since the accessibility tree is read once a page, after the listing (before it, one DOM snapshot says which
+elements were shown), and the blind ids are read from that snapshot where every control is in it (2026-11-29,
+load 15): 21 894 of 21 894 on 176 pages; 98 CPU s (the same blind ids as the pierced document on all 181 pages).
 
 One browser, pages in sequence; the pages are split into chunks (one test each) so pytest-xdist can spread
 them over workers. Each chunk reports every failing page at once, not just the first, and prints its first-look
@@ -46,7 +49,7 @@ from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.listing import MAX_LIMIT, list_interactives
 from browserops.demo_site.real_pages import RealPagesSite, page_names
-from tests.realweb.ax_coverage import Coverage, coverage, shown_controls
+from tests.realweb.ax_coverage import Coverage, coverage, shown_elements
 from tests.realweb.offline import offline_session
 
 CHUNKS = 8  # about 23 pages each: a chunk stays well inside the 180 s per-test timeout under load
@@ -103,7 +106,7 @@ async def test_real_pages_are_listed_fully(chunk: int, real_pages_session: Brows
             await page.wait_for_load_state("load", timeout=LOAD_WAIT_MS)
         # The first look is held to what was on screen before it was taken and still is after: CI under load met a
         # page whose image links got their box (a late-failing image swapped by its onerror) during the listing.
-        shown_before = await shown_controls(cdp)
+        shown_before = await shown_elements(cdp)
         ids, total, failed = await _whole_listing(session)
         cov = await coverage(page, cdp, ids)
         # A page whose own script took it elsewhere (offline: Chromium's error page) has left what was listed.
