@@ -4,7 +4,6 @@ subprocesses), against the demo site served by the test process."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import urllib.request
 from pathlib import Path
@@ -89,8 +88,3 @@ def subprocess_env() -> dict[str, str]:
     env = child_env()
     env["PYTHONPATH"] = str(ROOT)
     return env
-
-
-def run_subprocess(workspace: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(browserops_cmd(workspace, *args), capture_output=True, text=True, timeout=timeout,
-                          cwd=ROOT, env=subprocess_env(), check=False)
