@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from tests.procs import descendants
+from tests.procs import child_env, descendants
 
 ROOT = Path(__file__).resolve().parents[1]
 EXIT_WITHIN_S = 10.0
@@ -92,7 +92,7 @@ def kill_at(pid: int, delay_s: float) -> tuple[int, float] | None:
 
 
 def env() -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
+    out = child_env()
     out["PYTHONUNBUFFERED"] = "1"
     return out
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from browserops.browser.errors import browser_errors
-from browserops.browser.launch.discovery import find_chromium
+from browserops.browser.launch.discovery import driver_compile_cache, find_chromium
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
@@ -181,3 +181,24 @@ async def test_a_tab_whose_renderer_dies_ends_the_call_as_a_crash(demo_site: Dem
                 await session.page.wait_for_function("false", timeout=10_000)
         assert info.value.code is ErrorCode.CRASHED and "running browser_snapshot" in info.value.message
         assert not session.alive
+
+
+async def test_the_driver_gets_a_compile_cache_in_the_users_cache_directory(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session's Playwright driver (node) keeps its compiled code in the user's cache directory: the next start
+    reads it instead of compiling Playwright's bundle again. A cache the user chose, or turned off, is theirs."""
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    driver_compile_cache(env)
+    cache = tmp_path / "cache" / "browserops" / "node-compile-cache"
+    assert env["NODE_COMPILE_CACHE"] == str(cache)
+    chosen = {"NODE_COMPILE_CACHE": "/elsewhere", "XDG_CACHE_HOME": str(tmp_path)}
+    driver_compile_cache(chosen)
+    assert chosen["NODE_COMPILE_CACHE"] == "/elsewhere"
+    off = {"NODE_DISABLE_COMPILE_CACHE": "1"}
+    driver_compile_cache(off)
+    assert "NODE_COMPILE_CACHE" not in off
+    # A real driver started with it writes its cache there (node writes it as the driver exits).
+    monkeypatch.setenv("NODE_COMPILE_CACHE", str(cache))  # what driver_compile_cache sets for a session
+    async with BrowserSession(SessionOptions()):
+        pass
+    assert any(p.is_file() for p in cache.rglob("*"))

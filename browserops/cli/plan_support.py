@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -82,7 +83,11 @@ class Interrupted(Exception):
 
 def run_cancellable(factory: Callable[[], Awaitable[T]]) -> T:
     """asyncio.run with SIGINT/SIGTERM turned into cancellation of the work (so `finally` blocks and the
-    evidence writer close cleanly), reported as :class:`Interrupted`."""
+    evidence writer close cleanly), reported as :class:`Interrupted`.
+
+    Signals reach a process's main thread only, and only there may handlers be set: a command a program runs on
+    another thread (the CLI called in-process) sets none and leaves the program's own signal handling as it is."""
+    signals = (signal.SIGINT, signal.SIGTERM) if threading.current_thread() is threading.main_thread() else ()
 
     async def main() -> T:
         loop = asyncio.get_running_loop()
@@ -95,7 +100,7 @@ def run_cancellable(factory: Callable[[], Awaitable[T]]) -> T:
                 caught.append(signum)
                 task.cancel()
 
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in signals:
             loop.add_signal_handler(signum, on_signal, signum)
         try:
             return await factory()
@@ -104,7 +109,7 @@ def run_cancellable(factory: Callable[[], Awaitable[T]]) -> T:
                 raise Interrupted(caught[0]) from None
             raise
         finally:
-            for signum in (signal.SIGINT, signal.SIGTERM):
+            for signum in signals:
                 loop.remove_signal_handler(signum)
 
     return asyncio.run(main())

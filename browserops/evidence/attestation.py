@@ -20,16 +20,20 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from securesystemslib.dsse import Envelope
-from securesystemslib.exceptions import VerificationError
-from securesystemslib.signer import CryptoSigner, SSlibKey
 
 from browserops.evidence import layout
-from browserops.evidence.signing import Signer
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from securesystemslib.signer import SSlibKey
+
+    from browserops.evidence.signing import Signer
+
+# securesystemslib is imported where an envelope is made or checked, not with this module: every command that
+# writes or reads a bundle imports it, most bundles are unsigned, and the import cost each process 0.1 CPU s.
 
 ATTESTATION_FILE = layout.ATTESTATION_FILE
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
@@ -60,11 +64,16 @@ def statement(manifest: bytes, *, request_id: str, status: str, signed_by: str) 
 
 
 def _key(public: Ed25519PublicKey, fingerprint: str) -> SSlibKey:
+    from securesystemslib.signer import SSlibKey
+
     return SSlibKey.from_crypto(public, keyid=fingerprint)
 
 
 def envelope(signer: Signer, manifest: bytes, *, request_id: str, status: str) -> bytes:
     """The DSSE envelope (one JSON line) over the Statement for ``manifest``."""
+    from securesystemslib.dsse import Envelope
+    from securesystemslib.signer import CryptoSigner
+
     payload = orjson.dumps(statement(manifest, request_id=request_id, status=status, signed_by=signer.fingerprint))
     sealed = Envelope(payload, PAYLOAD_TYPE, {})
     sealed.sign(CryptoSigner(signer.private, _key(signer.private.public_key(), signer.fingerprint)))
@@ -80,6 +89,9 @@ def seal(bundle: Path, signer: Signer, manifest: bytes, *, request_id: str, stat
 def check_attestation(bundle: Path, public: Ed25519PublicKey, fingerprint: str) -> str | None:
     """Why the bundle's attestation does not hold (None: it is signed by ``public`` and names exactly the files
     and digests of the manifest)."""
+    from securesystemslib.dsse import Envelope
+    from securesystemslib.exceptions import VerificationError
+
     try:
         raw = orjson.loads((bundle / ATTESTATION_FILE).read_bytes().splitlines()[0])
         sealed = Envelope.from_dict(raw)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sys
 from pathlib import Path
@@ -14,12 +13,12 @@ from mcp.client import Client
 from browserops.demo_site import DemoSite
 from browserops.tools.registry import all_tools
 from tests.mcp.helpers import FRONT_DOOR_TOOLS, browser_of_server, call, free_port, wait_listening
-from tests.procs import wait_gone
+from tests.procs import child_env, wait_gone
 
 
 async def test_streamable_http(workspace: Path, demo_site: DemoSite) -> None:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
+    env = child_env()
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "browserops", "--workspace", str(workspace), "mcp", "--http", "--port", str(port),
         env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,

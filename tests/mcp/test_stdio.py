@@ -15,11 +15,11 @@ from mcp.client.stdio import StdioServerParameters
 from browserops.demo_site import DemoSite
 from browserops.tools.registry import all_tools
 from tests.mcp.helpers import FRONT_DOOR_TOOLS, browser_of_server, call, item_named, listed_items
-from tests.procs import wait_gone
+from tests.procs import child_env, wait_gone
 
 
 def server_params(workspace: Path, *extra: str) -> StdioServerParameters:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
+    env = child_env()
     return StdioServerParameters(
         command=sys.executable, args=["-m", "browserops", "--workspace", str(workspace), "mcp", *extra], env=env,
     )

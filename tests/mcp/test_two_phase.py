@@ -6,7 +6,6 @@ session is checked for it."""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import signal
 import sys
@@ -29,6 +28,7 @@ from browserops.packs import BUILTIN_DIR
 from browserops.plan import confirm_phrase, contains_phrase, load_plan
 from tests.mcp.helpers import contract, free_port, wait_listening
 from tests.plan_e2e.helpers import cli_json
+from tests.procs import child_env
 
 EXPENSE = BUILTIN_DIR / "demo_expense"
 CLIENT = Implementation(name="approval-test-client", version="4.2")
@@ -42,7 +42,7 @@ def _expense_input(merchant: str) -> dict[str, Any]:
 
 def _env() -> dict[str, str]:
     # The test's own config directory (no signing key) goes to the server, and to the terminal run, too.
-    return {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_") or k == "BROWSEROPS_CONFIG_DIR"}
+    return child_env("BROWSEROPS_CONFIG_DIR")
 
 
 class Person:

@@ -4,8 +4,6 @@ subprocesses), against the demo site served by the test process."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import urllib.request
 from pathlib import Path
@@ -18,6 +16,7 @@ from click.testing import CliRunner, Result
 from browserops.cli import cli
 from browserops.evidence import bundle_dir
 from browserops.packs import BUILTIN_DIR
+from tests.procs import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPENSE_INPUT = BUILTIN_DIR / "demo_expense" / "example_input.yaml"
@@ -86,11 +85,6 @@ def browserops_cmd(workspace: Path, *args: str) -> list[str]:
 
 
 def subprocess_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSEROPS_")}
+    env = child_env()
     env["PYTHONPATH"] = str(ROOT)
     return env
-
-
-def run_subprocess(workspace: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(browserops_cmd(workspace, *args), capture_output=True, text=True, timeout=timeout,
-                          cwd=ROOT, env=subprocess_env(), check=False)

@@ -27,7 +27,7 @@ from browserops.demo_site.zoo_site import ZooSite
 from browserops.packs import PackContext, validate_pack_dir
 from browserops.plan.record.recorder import Recorder, Recording, save_name, stable_text
 from browserops.tools.context import ToolContext
-from tests.plan_e2e.helpers import ROOT, browserops_cmd, request_log, run_subprocess, server_state, subprocess_env
+from tests.plan_e2e.helpers import ROOT, browserops_cmd, cli_run, request_log, server_state, subprocess_env
 
 User = Callable[[Page, Recorder, list[str]], Awaitable[None]]
 
@@ -59,8 +59,10 @@ async def record_while(session: BrowserSession, ctx: ToolContext, url: str, user
 
 
 async def cli(workspace: Path, *args: str) -> tuple[int, dict[str, object]]:
-    done = await asyncio.to_thread(run_subprocess, workspace, "--json", *args)
-    return done.returncode, orjson.loads(done.stdout or "{}")
+    """The CLI in this process, on a thread (the test's own event loop runs here): a `python -m browserops` start
+    cost each replay's prepare and run about 1 CPU s, and no replay is about the process."""
+    done = await asyncio.to_thread(cli_run, workspace, "--json", *args)
+    return done.exit_code, orjson.loads(done.stdout or "{}")
 
 
 async def test_record_a_login_then_replay_it_as_a_pack(

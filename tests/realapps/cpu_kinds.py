@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import click.testing
+import pytest
 
 from tests.procs import children
 
@@ -118,14 +119,23 @@ def _invoke_in_phase(self: click.testing.CliRunner, cli: Any, args: Any = None, 
         _METER.phase = "test"
 
 
-def pytest_configure() -> None:
-    click.testing.CliRunner.invoke = _invoke_in_phase  # type: ignore[method-assign]
-    _METER.take()
-    _METER.keep_polling()
+_ACTIVE: list[bool] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Measure where the tests run: in each xdist worker, or in the one process without xdist. The controller of
+    an xdist run also hears of every test, but its process tree holds both workers."""
+    controller = not hasattr(config, "workerinput") and bool(getattr(config.option, "numprocesses", None))
+    if not controller:
+        click.testing.CliRunner.invoke = _invoke_in_phase  # type: ignore[method-assign]
+        _METER.take()
+        _METER.keep_polling()
+        _ACTIVE.append(True)
 
 
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
-    _METER.take()
+    if _ACTIVE:
+        _METER.take()
 
 
 def line(nodeid: str, ticks: collections.Counter[tuple[str, str]]) -> str:
@@ -140,6 +150,8 @@ def line(nodeid: str, ticks: collections.Counter[tuple[str, str]]) -> str:
 
 
 def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    if not _ACTIVE:
+        return
     out = Path(os.environ.get("CPU_KINDS_OUT", "artifacts/tests/cpu_kinds.txt"))
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a", encoding="utf-8") as fh:

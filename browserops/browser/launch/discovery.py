@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,12 +87,29 @@ def launch_args() -> list[str]:
     ]
 
 
+def driver_compile_cache(env: MutableMapping[str, str] | None = None) -> None:
+    """Give the Playwright driver node's compile cache (``NODE_COMPILE_CACHE``: node >= 22.1; the driver's bundled
+    node is 26), in the user's cache directory (``$XDG_CACHE_HOME/browserops``, else ``~/.cache/browserops``).
+
+    Every browser session starts a driver, a node process that otherwise compiles Playwright's bundle afresh each
+    time: measured, a driver start + stop 0.76 -> 0.69 CPU s (7 runs each, twice). Playwright hands the driver this
+    process's environment, so the variable is set here, before a driver starts. A cache node cannot write is
+    silently not used by node; a ``NODE_COMPILE_CACHE`` (or ``NODE_DISABLE_COMPILE_CACHE``) already set is left
+    as it is."""
+    env = os.environ if env is None else env
+    if "NODE_COMPILE_CACHE" in env or "NODE_DISABLE_COMPILE_CACHE" in env:
+        return
+    base = Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else Path.home() / ".cache"
+    env["NODE_COMPILE_CACHE"] = str(base / "browserops" / "node-compile-cache")
+
+
 def running_as_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 async def locate_chromium(configured: str | None) -> dict[str, Any]:
     """Discovery only, without launching: which binary would be used and why."""
+    driver_compile_cache()
     async with async_playwright() as pw:
         pw_path = pw.chromium.executable_path
     found = find_chromium(configured=configured, playwright_path=pw_path)

@@ -23,7 +23,13 @@ from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.errors import browser_errors, crashed_error, first_line
 from browserops.browser.launch import profile_state
-from browserops.browser.launch.discovery import ChromiumLocation, find_chromium, launch_args, running_as_root
+from browserops.browser.launch.discovery import (
+    ChromiumLocation,
+    driver_compile_cache,
+    find_chromium,
+    launch_args,
+    running_as_root,
+)
 from browserops.browser.launch.lost import until_lost
 from browserops.browser.launch.options import GUARDED_ARGS, Mode, SessionOptions
 from browserops.browser.launch.origin_guard import OriginGuard
@@ -92,6 +98,7 @@ class BrowserSession:
 
     async def start(self) -> None:
         opts = self.options
+        driver_compile_cache()
         self._pw = await async_playwright().start()
         self._revive()
         try:
