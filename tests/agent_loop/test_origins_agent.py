@@ -15,7 +15,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from browserops.agent.model_api import tool_turn
 from browserops.agent.scripted import ModelRequest
-from browserops.browser.launch.session import BrowserSession
+from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.demo_site import DemoSite
 from browserops.origins import OriginRules
 from browserops.tools.context import ToolContext
@@ -24,6 +24,16 @@ from tests.agent_loop.conftest import RunFactory, open_page
 from tests.agent_loop.helpers import act, last_result_text, wire_responder
 from tests.agent_loop.test_injection_surface import obey_navigation
 from tests.mcp.helpers import call
+
+
+@pytest.fixture(scope="module")
+async def browser_session() -> AsyncIterator[BrowserSession]:
+    """This module's own browser, not the suite's shared one: origin rules route the context's requests, and
+    lifting them again (``OriginRules()``) leaves the route installed for the context's life. A later test on the
+    shared browser inherited it: tools2's cross-origin banner test failed 1 run in 2 after this module (found 2
+    banners instead of 1), never alone."""
+    async with BrowserSession(SessionOptions()) as session:
+        yield session
 
 
 @pytest.fixture
