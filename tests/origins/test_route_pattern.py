@@ -8,9 +8,11 @@ import re
 
 import pytest
 
+from browserops.browser.launch.options import SessionOptions
 from browserops.browser.launch.origin_guard import ROUTE_PATTERN, route_pattern
 from browserops.browser.launch.session import BrowserSession
 from browserops.demo_site import DemoSite
+from browserops.demo_site.zoo_site import ZooSite
 from browserops.origins import OriginRules
 
 
@@ -60,3 +62,39 @@ async def test_rules_that_change_route_again_so_a_refused_origins_static_file_st
         await _only_own_static_loads(session, demo_site.alt_url, demo_site.base_url)
     finally:
         await session.set_origin_rules(OriginRules())
+
+
+async def _fetched_from_cache(session: BrowserSession, url: str) -> bool:
+    """Fetch ``url`` twice from the current page; whether the second answer came from the browser's HTTP cache (a
+    same-origin resource entry with nothing transferred)."""
+    transfer = """async (url) => {
+      await fetch(url).then((r) => r.text());
+      await fetch(url).then((r) => r.text());
+      const entries = performance.getEntriesByName(new URL(url, location.href).href);
+      performance.clearResourceTimings();
+      return entries.length === 2 ? entries[1].transferSize : -1;
+    }"""
+    size = await session.page.evaluate(transfer, url)
+    assert size >= 0, "the two fetches were not both timed"
+    return size == 0
+
+
+async def test_rules_lifted_take_their_route_away_so_the_http_cache_works_again() -> None:
+    """While any route exists Playwright turns the browser's HTTP cache off and every request goes through this
+    process; a session whose rules were lifted (a chat or MCP session after a plan run) must not keep paying that.
+    A browser of its own: what another test left routed on the shared one would turn the cache off too."""
+    library = "/lib/bootstrap/dist/css/bootstrap.min.css"  # served with max-age: cacheable
+    fetch = "(url) => fetch(url, {mode: 'no-cors'}).then(() => 'loaded', () => 'refused')"
+    with ZooSite() as zoo:
+        async with BrowserSession(SessionOptions()) as session:
+            await session.page.goto(zoo.url("bootstrap"))
+            assert await _fetched_from_cache(session, library + "?before")  # no rules yet: cached
+            await session.set_origin_rules(OriginRules.of([zoo.base_url]))
+            assert not await _fetched_from_cache(session, library + "?ruled")  # routed: the cache is off
+            await session.set_origin_rules(OriginRules())
+            assert await _fetched_from_cache(session, library + "?lifted")
+            await session.set_origin_rules(OriginRules.of([zoo.base_url]))  # rules again: routed again
+            assert not await _fetched_from_cache(session, library + "?again")
+            blocks = len(session.origin_blocks)
+            assert await session.page.evaluate(fetch, "http://127.0.0.1:9/elsewhere.css") == "refused"
+            assert len(session.origin_blocks) == blocks + 1

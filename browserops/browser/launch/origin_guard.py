@@ -132,6 +132,7 @@ class OriginGuard:
         self.session = session
         self.installed: BrowserContext | None = None
         self.pattern: str | re.Pattern[str] = ROUTE_PATTERN
+        self.routed = False  # whether ``pattern`` is routed on ``installed`` now
         # Told of each refusal too (prepare's fence lists them with its own): (url, how).
         self.on_block: Callable[[str, str], None] | None = None
 
@@ -140,18 +141,28 @@ class OriginGuard:
         return self.session.origin_rules
 
     async def install(self, context: BrowserContext) -> None:
-        """Route the context's requests (from the first rules on); rules that allow other origins re-route it."""
+        """Route the context's requests (from the first rules on); rules that allow other origins re-route it, and
+        rules lifted take the route away: while any route exists Playwright turns the HTTP cache off and every
+        request makes a round trip through this process, which a session that no longer has rules should not pay
+        (a chat or MCP session after a plan run restored no rules kept both)."""
         if not self.rules.active:
+            if self.installed is context and self.routed:
+                await context.unroute(self.pattern, self._handle)
+                self.routed = False
             return
         pattern = route_pattern(self.rules)
         if self.installed is context:
-            if pattern != self.pattern:
+            if not self.routed:
+                await context.route(pattern, self._handle)
+                self.pattern, self.routed = pattern, True
+            elif pattern != self.pattern:
                 # The new route first, then the old one goes: no moment without a route.
                 await context.route(pattern, self._handle)
                 await context.unroute(self.pattern, self._handle)
                 self.pattern = pattern
             return
         await context.route(pattern, self._handle)
+        self.routed = True
         await context.route_web_socket(_EVERY_URL, self._socket)
         await refuse_shared_workers(context, "origin rules", self.session.wires.page_told)
         context.on("request", self._on_request)
