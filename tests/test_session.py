@@ -17,6 +17,7 @@ import pytest
 from browserops.browser.errors import browser_errors
 from browserops.browser.launch.discovery import driver_compile_cache, find_chromium
 from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.browser.page.user_watch import UserWatch
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
@@ -157,6 +158,22 @@ async def test_crashed_browser_is_restarted(demo_site: DemoSite) -> None:
         assert session.restarts == 1
         assert session.take_notices()[0]["kind"] == "browser_restarted"
         assert await session.ensure_alive() is False
+
+
+async def test_a_recording_whose_browser_dies_as_it_starts_is_a_crash(demo_site: DemoSite) -> None:
+    """The browser killed just before the recorder's watch is installed (CI's start-up sweep killed ``record`` at
+    0.4 s, inside it): BROWSER_CRASHED, never Playwright's own "Target crashed" escaping as a traceback."""
+    before = set(chromium_processes())
+    async with BrowserSession(SessionOptions()) as session:
+        await session.page.goto(demo_site.base_url + "/?nobanner=1")
+        ours = set(chromium_processes()) - before
+        for pid in ours:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        wait_gone(ours)
+        with pytest.raises(BrowserOpsError) as info:
+            await UserWatch(session).start()
+        assert info.value.code is ErrorCode.CRASHED, info.value.message
 
 
 def _cmdline(pid: int) -> str:

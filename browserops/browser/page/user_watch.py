@@ -29,6 +29,7 @@ from playwright.async_api import CDPSession, ConsoleMessage, Download, Frame, Pa
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser import scripts
+from browserops.browser.errors import browser_errors
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
 from browserops.words import js_vocabulary
@@ -60,6 +61,12 @@ class UserWatch:
         self._documents: dict[Page, int] = {}  # page -> how many times its main frame navigated
 
     async def start(self) -> None:
+        """Watch the session's pages from now on. A browser lost meanwhile (killed as it starts, or crashed) is
+        BROWSER_CRASHED, another browser failure BROWSER_ACTION_FAILED: never a Playwright error."""
+        async with browser_errors(self.session, "starting the recording"):
+            await self._start()
+
+    async def _start(self) -> None:
         context = self.session.context
         context.on("console", self._on_console)
         # The page's own DevTools binding first: its call arrives with its text even when a submit navigates away
