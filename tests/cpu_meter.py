@@ -46,18 +46,23 @@ class TreeMeter:
     def poll(self) -> float:
         """Add what the tree used since the last poll; the running total in CPU seconds."""
         with self._lock:
-            now: dict[tuple[int, int], int] = {}
-            todo = [self.root]
-            while todo:
-                pid = todo.pop()
-                own = _own_ticks(pid)
-                if own is not None:
-                    key = (pid, own[0])
-                    now[key] = own[1]
-                    self.total += own[1] - self._seen.get(key, 0)
-                todo += children(pid)
+            now = tree_ticks(self.root)
+            self.total += sum(ticks - self._seen.get(key, 0) for key, ticks in now.items())
             self._seen = now
             return self.total / _TICKS
+
+
+def tree_ticks(root: int) -> dict[tuple[int, int], int]:
+    """(pid, start time) → utime + stime, for ``root`` and every live process under it."""
+    now: dict[tuple[int, int], int] = {}
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        own = _own_ticks(pid)
+        if own is not None:
+            now[(pid, own[0])] = own[1]
+        todo += children(pid)
+    return now
 
 
 _METER: list[TreeMeter] = []

@@ -25,7 +25,7 @@ from typing import Any
 import click.testing
 import pytest
 
-from tests.procs import children
+from tests.cpu_meter import tree_ticks
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 _CLI_PHASES = ("prepare", "run", "evidence")
@@ -67,20 +67,11 @@ class KindMeter:
 
     def poll(self) -> None:
         with self._lock:
-            now: dict[tuple[int, int], int] = {}
-            todo = [self.root]
-            while todo:
-                pid = todo.pop()
-                try:
-                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                key = (pid, int(fields[19]))
-                now[key] = int(fields[11]) + int(fields[12])
+            now = tree_ticks(self.root)
+            for key, ticks in now.items():
                 if key not in self._kinds:
-                    self._kinds[key] = kind_of(pid, self.root)
-                self.ticks[(self.phase, self._kinds[key])] += now[key] - self._seen.get(key, 0)
-                todo += children(pid)
+                    self._kinds[key] = kind_of(key[0], self.root)
+                self.ticks[(self.phase, self._kinds[key])] += ticks - self._seen.get(key, 0)
             self._seen = now
 
     def take(self) -> collections.Counter[tuple[str, str]]:
