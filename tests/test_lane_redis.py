@@ -197,6 +197,21 @@ async def test_a_lease_is_renewed_while_the_run_lives(tmp_path: Path, redis_url:
         assert again.token == 2
 
 
+async def test_release_is_bounded_when_redis_stops_answering(tmp_path: Path) -> None:
+    with RedisServer(tmp_path / "redis") as server:
+        assert server.proc is not None
+        lane = await RedisLane(tmp_path, server.url, lease_s=0.6).acquire_async()
+        os.kill(server.proc.pid, signal.SIGSTOP)  # frozen: every command now waits for its socket timeout
+        try:
+            await asyncio.sleep(0.3)  # a renewal is in flight
+            started = time.monotonic()
+            await lane.release_async()
+            took = time.monotonic() - started
+        finally:
+            os.kill(server.proc.pid, signal.SIGCONT)
+        assert took < 8, took  # a run that ended is not held by its lane; the key expires within the lease
+
+
 async def test_unreachable_redis_is_a_clear_error(tmp_path: Path) -> None:
     url = f"redis://:secret@127.0.0.1:{free_port()}/0"
     with pytest.raises(BrowserOpsError) as info:

@@ -109,8 +109,10 @@ class RedisLane:
         self._deadline = 0.0  # monotonic time the lease surely ends at, unless renewed before
         self._lost: str | None = None
         self._renewer: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
         # A short socket timeout: a renewal that hangs must not outlive the lease it tries to extend.
         io_timeout = max(0.2, min(5.0, lease_s / 3))
+        self._io_timeout = io_timeout
         self._redis = aioredis.Redis.from_url(url, decode_responses=True, socket_timeout=io_timeout,
                                               socket_connect_timeout=io_timeout)
 
@@ -175,14 +177,20 @@ class RedisLane:
                 raise self._busy_error(who, waited=True)
             await asyncio.sleep(self.poll_s)
         self.waited_s = time.monotonic() - started if announced else 0.0
+        self._stop.clear()
         self._renewer = asyncio.create_task(self._renew_loop(), name=f"lane-renew-{self.token}")
         return self
 
     # ------------------------------------------------------------------ holding
 
     async def _renew_loop(self) -> None:
+        # Stopped by an event, not by cancelling: a cancel landing inside a Redis command can be lost in the
+        # client's own timeout handling, and the loop then renews forever while release waits for it.
         while self._lost is None:
-            await asyncio.sleep(self.lease_s / 3)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), self.lease_s / 3)
+            if self._stop.is_set():
+                return
             sent = time.monotonic()
             if sent >= self._deadline:
                 self._lost = f"the lease of {self.lease_s:g} s ran out before it could be renewed"
@@ -220,17 +228,22 @@ class RedisLane:
         return {"backend": public_url(self.url), "token": self.token, "leaseS": self.lease_s}
 
     async def release_async(self) -> None:
+        """Stop renewing, delete the key if still ours, close the client. Bounded: a Redis that stopped answering
+        cannot hold a finished run, since the key expires by itself within the lease."""
+        bound = 3 * self._io_timeout + 1.0
         if self._renewer is not None:
-            self._renewer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._renewer
+            self._stop.set()
+            await asyncio.wait({self._renewer}, timeout=bound)  # one renewal in flight may finish first
+            if not self._renewer.done():
+                self._renewer.cancel()
+                await asyncio.wait({self._renewer}, timeout=bound)
             self._renewer = None
         if self._value is not None:
-            with contextlib.suppress(RedisError):  # unreachable: the key expires by itself
-                await self._redis.eval(_RELEASE, 1, self.key, self._value)
+            with contextlib.suppress(RedisError, TimeoutError):  # unreachable: the key expires by itself
+                await asyncio.wait_for(self._redis.eval(_RELEASE, 1, self.key, self._value), bound)
             self._value = None
-        with contextlib.suppress(RedisError):
-            await self._redis.aclose()
+        with contextlib.suppress(RedisError, TimeoutError):
+            await asyncio.wait_for(self._redis.aclose(), bound)
 
     async def __aenter__(self) -> RedisLane:
         return await self.acquire_async()

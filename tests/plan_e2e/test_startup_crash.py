@@ -102,8 +102,11 @@ def test_mcp_first_call_killed_during_startup_answers_crashed(demo_site: DemoSit
     outcomes = _sweep(COARSE_DELAYS, lambda i, d: mcp_outcome(workspaces[i], demo_site.base_url, d))
     # The server itself carries on (a later call restarts the browser) and ends cleanly when stdin closes.
     assert _failures(outcomes, exit_code=0) == []
+    # The delay is a schedule, not a synchronisation: on a quick start the browser is up by 0.55 s and the kill
+    # lands in the first call's navigation instead. Either way the answer names what was going on.
     for o in outcomes:
-        assert "crashed while starting the browser" in o.answer.get("error", ""), o.brief()
+        assert re.search(r"crashed while (starting the browser|running browser_navigate)",
+                         o.answer.get("error", "")), o.brief()
 
 
 def test_record_killed_during_startup_ends_as_crashed(demo_site: DemoSite, workspaces: list[Path]) -> None:
