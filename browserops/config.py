@@ -39,6 +39,11 @@ class Settings(BaseModel):
     chromium: str | None = Field(
         None, description="Path of a Chromium/Chrome binary; overrides discovery (env BROWSEROPS_CHROMIUM)."
     )
+    browser_reuse: bool = Field(
+        False, description="Share one launched Chromium among the browser sessions of one process, each in a fresh "
+        "context (a server or a program running many phases starts it once; a crash ends them all). Persistent "
+        "profiles, --cdp-url and --ws-endpoint never share.",
+    )
     viewport_width: int = Field(1280, ge=320, le=7680, description="Viewport width in CSS pixels.")
     viewport_height: int = Field(800, ge=240, le=4320, description="Viewport height in CSS pixels.")
     # Timing and limits

@@ -35,6 +35,12 @@ SUITE_CHROMIUM = next((p for p in HEADLESS_SHELLS if os.access(p, os.X_OK)), Non
 if SUITE_CHROMIUM:
     os.environ["BROWSEROPS_CHROMIUM"] = SUITE_CHROMIUM
 
+# The browser sessions of one test process share a launched Chromium, each in a fresh context (setting
+# browser_reuse, browserops/browser/launch/warm.py), as a server running many phases does: the in-process CLI keeps
+# its loop between commands, so prepare, run and the next test's phases start no driver or Chromium of their own.
+# Commands run as processes of their own (the crash sweeps, lanes, CLI basics) still start theirs.
+os.environ["BROWSEROPS_BROWSER_REUSE"] = "1"
+
 # Bytecode is cached. An environment with PYTHONDONTWRITEBYTECODE (the machines here set it) and a venv
 # installed without .pyc made every Python process the tests start (the CLI, MCP servers, crash sweeps, the corpus
 # apps) compile every module it imports from source again: `import browserops.cli` took 41 s at load 17 on 2 cores,

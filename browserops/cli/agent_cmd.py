@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from browserops.browser.launch.warm import closing_warm_browsers
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import BrowserMode, browser_mode_options, json_flag
 from browserops.contract import BrowserOpsError, ErrorCode
@@ -141,7 +142,7 @@ def agent(state: CliState, goal: str, url: str | None, max_steps: int | None, mo
             state.progress(f"Agent run {run.request_id}: {settings.model}, at most {run.budget.max_iterations} steps.")
             return await run_to_end(run, ask=ask, manual=manual)
 
-    result = asyncio.run(main())
+    result = asyncio.run(closing_warm_browsers(main()))
     state.progress(f"Evidence: {result.bundle}")
     if not result.ok:
         raise result.error()

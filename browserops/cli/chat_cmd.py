@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from browserops.browser.launch.warm import closing_warm_browsers
 from browserops.chat.api import check_session_id
 from browserops.cli.chat_runtime import browser_options, chat_runtime
 from browserops.cli.context import CliState, pass_state
@@ -60,7 +61,7 @@ def chat(state: CliState, url: str | None, browser: BrowserMode,
             if speaker is not None:
                 await speaker.close()
 
-    asyncio.run(main())
+    asyncio.run(closing_warm_browsers(main()))
 
 
 COMMANDS = [chat]

@@ -8,6 +8,7 @@ import click
 
 from browserops.browser.launch.discovery import locate_chromium
 from browserops.browser.launch.fonts import cjk_warning
+from browserops.browser.launch.warm import closing_warm_browsers
 from browserops.browser.page.probe import probe
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import BrowserMode, browser_mode_options
@@ -48,9 +49,9 @@ def doctor(state: CliState, url: str | None, no_launch: bool, browser: BrowserMo
         from browserops.demo_site import DemoSite
 
         with DemoSite() as site:
-            report = asyncio.run(probe(options, site.base_url + "/"))
+            report = asyncio.run(closing_warm_browsers(probe(options, site.base_url + "/")))
     else:
-        report = asyncio.run(probe(options, url))
+        report = asyncio.run(closing_warm_browsers(probe(options, url)))
     if state.json_output:
         state.emit_json({"status": "ok", **report, **warnings})
         return

@@ -6,6 +6,7 @@ import asyncio
 
 import click
 
+from browserops.browser.launch.warm import closing_warm_browsers
 from browserops.cli.context import CliState, pass_state
 from browserops.cli.options import BrowserMode, browser_mode_options
 
@@ -50,9 +51,9 @@ def mcp(state: CliState, use_http: bool, port: int, browser: BrowserMode) -> Non
     if use_http:
         state.progress(f"browserops MCP server on http://127.0.0.1:{port}/mcp (workspace {state.workspace}); "
                        "Ctrl+C to stop.")
-        asyncio.run(serve_http(app, port))
+        asyncio.run(closing_warm_browsers(serve_http(app, port)))
     else:
-        asyncio.run(serve_stdio(app))
+        asyncio.run(closing_warm_browsers(serve_stdio(app)))
 
 
 COMMANDS = [mcp]

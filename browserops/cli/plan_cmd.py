@@ -95,7 +95,7 @@ def prepare(state: CliState, pack: str | None, input_file: Path | None, steps_fi
                                       login_wait_s=flags.login_wait_s(state))
 
     try:
-        prepared = run_cancellable(work)
+        prepared = run_cancellable(work, keep_loop=settings.browser_reuse)
     except Interrupted as exc:
         _interrupted(state, exc, "prepare stopped; its bundle is marked incomplete and has no plan.")
     plan = prepared.plan
@@ -207,7 +207,7 @@ def run(state: CliState, plan_ref: str, confirm: str | None, input_file: Path | 
             return await run_plan(ctx, state.workspace, plan, bundle, options)
 
     try:
-        result = run_cancellable(work)
+        result = run_cancellable(work, keep_loop=state.loaded().settings.browser_reuse)
     except Interrupted as exc:
         _interrupted(state, exc, f"the run of {plan.request_id} stopped; its bundle is marked incomplete.")
     if state.json_output:

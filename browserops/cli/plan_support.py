@@ -5,6 +5,8 @@ shared with the MCP door (:mod:`browserops.twophase`)."""
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
 import signal
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -15,6 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from browserops.browser.launch.session import BrowserSession
+from browserops.browser.launch.warm import close_warm_browsers, closing_warm_browsers
 from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode, browser_mode_options
 from browserops.tools.context import ToolContext
@@ -81,9 +84,31 @@ class Interrupted(Exception):
         return 128 + self.signum
 
 
-def run_cancellable(factory: Callable[[], Awaitable[T]]) -> T:
+_LOOPS = threading.local()
+
+
+def _kept_runner() -> asyncio.Runner:
+    """This thread's event loop kept between commands, with its warm browsers (closed when the process exits)."""
+    runner: asyncio.Runner | None = getattr(_LOOPS, "runner", None)
+    if runner is None:
+        runner = _LOOPS.runner = asyncio.Runner()
+
+        def close() -> None:
+            with contextlib.suppress(Exception):
+                runner.run(close_warm_browsers())
+            runner.close()
+
+        atexit.register(close)
+    return runner
+
+
+def run_cancellable(factory: Callable[[], Awaitable[T]], *, keep_loop: bool = False) -> T:
     """asyncio.run with SIGINT/SIGTERM turned into cancellation of the work (so `finally` blocks and the
     evidence writer close cleanly), reported as :class:`Interrupted`.
+
+    ``keep_loop`` (setting ``browser_reuse``): the loop, and the browser its sessions shared, outlive the command
+    for the next command this program runs in-process on the same thread (a program calling the CLI many times,
+    the test suite); a command run as its own process ends with its loop either way.
 
     Signals reach a process's main thread only, and only there may handlers be set: a command a program runs on
     another thread (the CLI called in-process) sets none and leaves the program's own signal handling as it is."""
@@ -112,4 +137,6 @@ def run_cancellable(factory: Callable[[], Awaitable[T]]) -> T:
             for signum in signals:
                 loop.remove_signal_handler(signum)
 
-    return asyncio.run(main())
+    if keep_loop:
+        return _kept_runner().run(main())
+    return asyncio.run(closing_warm_browsers(main()))

@@ -129,7 +129,7 @@ def record(state: CliState, url: str, out: Path, input_out: Path | None, browser
             ctx = ToolContext(session=session, settings=settings, workspace=state.workspace)
             return await record_session(session, ctx, url, state.progress)
 
-    recording = run_cancellable(work)
+    recording = run_cancellable(work, keep_loop=settings.browser_reuse)
     write_recording(recording, out, input_out)
     if state.json_output:
         state.emit_json({"status": "ok", "steps": str(out), "input": str(input_out),

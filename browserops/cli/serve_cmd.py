@@ -6,6 +6,7 @@ import asyncio
 
 import click
 
+from browserops.browser.launch.warm import closing_warm_browsers
 from browserops.chat.api import check_session_id
 from browserops.cli.chat_runtime import browser_options, chat_runtime
 from browserops.cli.context import CliState, pass_state
@@ -63,7 +64,7 @@ def serve(state: CliState, port: int, url: str | None, browser: BrowserMode, ses
             await server.wait_closed()
         state.progress("Server stopped.")
 
-    asyncio.run(main())
+    asyncio.run(closing_warm_browsers(main()))
 
 
 COMMANDS = [serve]

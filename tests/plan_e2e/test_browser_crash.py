@@ -59,6 +59,13 @@ MOMENTS: list[tuple[str, str, int]] = [
 # complete run.
 
 
+@pytest.fixture(autouse=True)
+def own_browser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each run launches a browser of its own, as a ``browserops run`` process does: the one killed is the run's
+    only (the suite's runs otherwise share a warm browser, tests/conftest.py)."""
+    monkeypatch.setenv("BROWSEROPS_BROWSER_REUSE", "0")
+
+
 @pytest.fixture(scope="module")
 def prepared(demo_site: DemoSite, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     """One prepared demo plan; every moment runs it again (a run that did not complete may be run again)."""

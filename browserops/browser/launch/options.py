@@ -30,6 +30,8 @@ class SessionOptions:
     navigation_timeout_ms: int = 30_000
     extra_args: list[str] = field(default_factory=list)
     origin_rules: OriginRules = field(default_factory=OriginRules)
+    # A launched browser shared by the sessions of one event loop, a fresh context each (launch/warm.py).
+    reuse: bool = False
 
     @classmethod
     def from_settings(
@@ -65,4 +67,5 @@ class SessionOptions:
             tool_timeout_ms=settings.tool_timeout_ms,
             navigation_timeout_ms=settings.navigation_timeout_ms,
             origin_rules=OriginRules.of(settings.allowed_origins, settings.blocked_origins),
+            reuse=settings.browser_reuse,
         )

@@ -34,7 +34,9 @@ from browserops.browser.launch.lost import until_lost
 from browserops.browser.launch.options import GUARDED_ARGS, Mode, SessionOptions
 from browserops.browser.launch.origin_guard import OriginGuard
 from browserops.browser.launch.requests import RequestMonitor
+from browserops.browser.launch.session_tabs import SessionTabs
 from browserops.browser.launch.targets import PageWires
+from browserops.browser.launch.warm import launch_chromium, warm_browsers
 from browserops.browser.state.session_state import SessionState
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.origins import OriginRules
@@ -44,7 +46,7 @@ __all__ = ["GUARDED_ARGS", "BrowserSession", "Mode", "SessionOptions"]
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
-class BrowserSession:
+class BrowserSession(SessionTabs):
     """Owns one browser context. Use as ``async with BrowserSession(options) as session:``."""
 
     def __init__(self, options: SessionOptions | None = None) -> None:
@@ -99,7 +101,7 @@ class BrowserSession:
     async def start(self) -> None:
         opts = self.options
         driver_compile_cache()
-        self._pw = await async_playwright().start()
+        self._pw = await (warm_browsers().driver() if self.shares_browser else async_playwright().start())
         self._revive()
         try:
             self._context = await self._open_context(self._pw)
@@ -109,12 +111,28 @@ class BrowserSession:
                                           "starting the browser")
                 await self.until_lost(self._first_page(self._context), "starting the browser")
         except BaseException:
-            await self._pw.stop()
+            if self.shares_browser:  # the browser and its driver are others' too: only this session's part goes
+                await self._leave_shared_browser()
+            else:
+                await self._pw.stop()
             self._pw, self._browser, self._context, self._pages = None, None, None, []
             raise
         self._active = 0
         log.info("browser session started: mode=%s chromium=%s", opts.mode,
                  self.chromium.source if self.chromium else "remote")
+
+    @property
+    def shares_browser(self) -> bool:
+        """A launched browser shared with the other sessions of this event loop (launch/warm.py)."""
+        return self.options.reuse and self.options.mode == "launch"
+
+    async def _leave_shared_browser(self) -> None:
+        """Close this session's context of a shared browser and stop listening to the browser; it stays up."""
+        if self._context is not None:
+            with contextlib.suppress(PlaywrightError):
+                await self._context.close()
+        if self._browser is not None:
+            self._browser.remove_listener("disconnected", self._browser_disconnected)
 
     async def _first_page(self, context: BrowserContext) -> None:
         opts = self.options
@@ -189,7 +207,10 @@ class BrowserSession:
                 # The context is the browser here: its close is the browser's end.
                 context.on("close", lambda _ctx: self._mark_dead("context closed"))
                 return context
-            self._browser = await pw.chromium.launch(**launch_kwargs)
+            if self.shares_browser:
+                self._browser = await warm_browsers().browser(launch_kwargs, launch_chromium)
+            else:
+                self._browser = await launch_chromium(pw, launch_kwargs)
             self._watch_browser(self._browser)
             return await self.until_lost(self._browser.new_context(**ctx_kwargs), "starting the browser")
         except TargetClosedError as exc:
@@ -211,14 +232,16 @@ class BrowserSession:
                 await self.until_lost(profile_state.save(self.context, self.options.profile_dir), "closing")
         self._closing = True
         try:
-            if self._context is not None and self.options.mode in ("launch", "persistent", "remote"):
+            if self.shares_browser:
+                await self._leave_shared_browser()
+            elif self._context is not None and self.options.mode in ("launch", "persistent", "remote"):
                 with contextlib.suppress(PlaywrightError):
                     await self._context.close()
-            if self._browser is not None:
+            if self._browser is not None and not self.shares_browser:
                 # For a CDP-attached browser this only disconnects: the user's browser keeps running.
                 with contextlib.suppress(PlaywrightError):
                     await self._browser.close()
-            if self._pw is not None:
+            if self._pw is not None and not self.shares_browser:
                 await self._pw.stop()
         finally:
             self._pw = None
@@ -266,8 +289,11 @@ class BrowserSession:
         self._dead = False
         self._lost = asyncio.Event()
 
+    def _browser_disconnected(self, _browser: Browser) -> None:
+        self._mark_dead("browser disconnected")
+
     def _watch_browser(self, browser: Browser) -> None:
-        browser.on("disconnected", lambda _b: self._mark_dead("browser disconnected"))
+        browser.on("disconnected", self._browser_disconnected)
         if not browser.is_connected():  # gone before the listener was there
             self._mark_dead("browser disconnected")
 
@@ -293,61 +319,11 @@ class BrowserSession:
     def alive(self) -> bool:
         return self._context is not None and not self._dead
 
-    def _watch_page(self, page: Page) -> None:
-        self.requests.watch_page(page)
-        self.wires.watch_page(page)
-        page.on("close", self._on_page_close)
-        page.on("dialog", self._on_dialog)
-        page.on("download", self._on_download)
-        # A tab's renderer that died (killed, out of memory) leaves a tab nothing can be done with: the session
-        # counts as crashed, like the browser itself, so the call ends as BROWSER_CRASHED and the next one (where
-        # the front door restarts) gets a fresh browser. When the whole browser is being killed its renderers
-        # often die first, and this is how that call learns it.
-        page.on("crash", lambda _: self._mark_dead("a tab's page crashed"))
-
-    def _on_dialog(self, dialog: Dialog) -> None:
-        self.dialogs.append(dialog)
-        tab = self._pages.index(dialog.page) if dialog.page in self._pages else None
-        self.notices.append({"kind": "dialog", "type": dialog.type, "message": dialog.message[:300], "tab": tab})
-        for listener in list(self.dialog_listeners):
-            listener(dialog)
-
-    def _on_download(self, download: Download) -> None:
-        # Unclaimed downloads are kept for browser_download_wait; a bounded list, oldest dropped first.
-        self.downloads = [*self.downloads[-49:], download]
-        for listener in list(self.download_listeners):
-            listener(download)
-
-    def _on_new_page(self, page: Page) -> None:
-        if page in self._pages:
-            return
-        self._pages.append(page)
-        self._watch_page(page)
-        opener_known = len(self._pages) > 1
-        if opener_known:
-            self.notices.append({"kind": "new_tab", "index": len(self._pages) - 1, "url": page.url})
-
-    def _on_page_close(self, page: Page) -> None:
-        if page in self._pages:
-            idx = self._pages.index(page)
-            self._pages.remove(page)
-            if self._active >= idx and self._active > 0:
-                self._active -= 1
-        self.dialogs = [d for d in self.dialogs if d.page is not page]
-
     @property
     def context(self) -> BrowserContext:
         if self._context is None:
             raise BrowserOpsError(ErrorCode.CRASHED, "The browser session is not running; start it first.")
         return self._context
-
-    @property
-    def pages(self) -> list[Page]:
-        return list(self._pages)
-
-    @property
-    def active_index(self) -> int:
-        return self._active
 
     @property
     def page(self) -> Page:
@@ -357,22 +333,3 @@ class BrowserSession:
         if not self._pages:
             raise BrowserOpsError(ErrorCode.TAB_NOT_FOUND, "No open tab. Navigate to a URL to open one.")
         return self._pages[min(self._active, len(self._pages) - 1)]
-
-    async def new_page(self) -> Page:
-        page = await self.context.new_page()
-        if page not in self._pages:
-            self._on_new_page(page)
-        self._active = self._pages.index(page)
-        return page
-
-    def switch_to(self, index: int) -> Page:
-        if not 0 <= index < len(self._pages):
-            raise BrowserOpsError(
-                ErrorCode.TAB_NOT_FOUND, f"No tab {index}; open tabs are 0..{len(self._pages) - 1}."
-            )
-        self._active = index
-        return self._pages[index]
-
-    def take_notices(self) -> list[dict[str, Any]]:
-        out, self.notices = self.notices, []
-        return out

@@ -1,0 +1,94 @@
+"""Warm browsers (setting ``browser_reuse``, browserops/browser/launch/warm.py): the launched sessions of one event
+loop share one Chromium, each in a context of its own that shares nothing a site sees; a crash of the shared
+browser ends the sessions using it as a crash, and the next session launches a new one; a loop's warm browsers
+close with it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.browser.launch.warm import close_warm_browsers, closing_warm_browsers, warm_browsers
+from browserops.config import Settings
+from browserops.contract import BrowserOpsError, ErrorCode
+from browserops.demo_site import DemoSite
+from tests.procs import chromium_processes, wait_gone
+
+SHARED = SessionOptions(reuse=True)
+
+
+async def test_sessions_share_one_browser_in_contexts_of_their_own(demo_site: DemoSite) -> None:
+    before = set(chromium_processes())
+    try:
+        async with BrowserSession(SHARED) as first, BrowserSession(SHARED) as second:
+            assert first.browser is not None and first.browser is second.browser
+            assert warm_browsers().launches == 1
+            await first.page.goto(demo_site.base_url + "/?nobanner=1")
+            await first.context.add_cookies([{"name": "mine", "value": "first", "url": demo_site.base_url}])
+            await first.page.evaluate("localStorage.setItem('mine', 'first')")
+            await second.page.goto(demo_site.base_url + "/?nobanner=1")
+            assert await second.context.cookies() == []  # nothing of the first session's is seen here
+            assert await second.page.evaluate("localStorage.getItem('mine')") is None
+        # Both sessions ended: their contexts are gone, the browser stays for the next session.
+        shared = set(chromium_processes()) - before
+        assert shared, "the warm browser should outlive the sessions that used it"
+        async with BrowserSession(SHARED) as third:
+            await third.page.goto(demo_site.base_url + "/?nobanner=1")
+            assert warm_browsers().launches == 1 and third.browser is not None and third.browser.contexts == [
+                third.context]
+    finally:
+        await close_warm_browsers()
+    assert wait_gone(set(chromium_processes()) - before) == set(), "closing the loop's warm browsers left processes"
+
+
+async def test_a_crash_of_the_shared_browser_is_each_sessions_crash_and_the_next_start_launches_anew(
+        demo_site: DemoSite) -> None:
+    before = set(chromium_processes())
+    try:
+        async with BrowserSession(SHARED) as first, BrowserSession(SHARED) as second:
+            await first.page.goto(demo_site.base_url + "/?nobanner=1")
+            assert first.browser is not None
+            gone = asyncio.Event()
+            first.browser.on("disconnected", lambda _b: gone.set())
+            for pid in set(chromium_processes()) - before:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            await asyncio.wait_for(gone.wait(), 30)
+            for session in (first, second):
+                assert not session.alive
+                with pytest.raises(BrowserOpsError) as info:
+                    _ = session.page
+                assert info.value.code is ErrorCode.CRASHED
+            assert await second.ensure_alive() is True  # restarted on a newly launched shared browser
+            await second.page.goto(demo_site.base_url + "/?nobanner=1")
+            assert warm_browsers().launches == 2 and second.browser is not first.browser
+    finally:
+        await close_warm_browsers()
+
+
+def test_a_loop_that_ends_closes_its_warm_browsers(demo_site: DemoSite) -> None:
+    before = set(chromium_processes())
+
+    async def one_session() -> str:
+        async with BrowserSession(SessionOptions.from_settings(Settings(browser_reuse=True))) as session:
+            assert session.shares_browser
+            await session.page.goto(demo_site.base_url + "/?nobanner=1")
+            return await session.page.title()
+
+    assert asyncio.run(closing_warm_browsers(one_session()))
+    assert wait_gone(set(chromium_processes()) - before) == set()
+
+
+def test_persistent_attached_and_remote_sessions_never_share(tmp_path: Path) -> None:
+    settings = Settings(browser_reuse=True)
+    assert SessionOptions.from_settings(settings).reuse
+    for options in (SessionOptions.from_settings(settings, profile_dir=tmp_path),
+                    SessionOptions.from_settings(settings, cdp_url="http://127.0.0.1:9"),
+                    SessionOptions.from_settings(settings, ws_endpoint="ws://127.0.0.1:9")):
+        assert options.reuse and not BrowserSession(options).shares_browser
