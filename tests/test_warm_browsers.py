@@ -9,8 +9,10 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
 from pathlib import Path
 
+import orjson
 import pytest
 
 from browserops.browser.launch.session import BrowserSession, SessionOptions
@@ -18,6 +20,7 @@ from browserops.browser.launch.warm import close_warm_browsers, closing_warm_bro
 from browserops.config import Settings
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.demo_site import DemoSite
+from tests.plan_e2e.helpers import EXPENSE_INPUT, browserops_cmd, subprocess_env
 from tests.procs import chromium_processes, wait_gone
 
 SHARED = SessionOptions(reuse=True)
@@ -92,3 +95,35 @@ def test_persistent_attached_and_remote_sessions_never_share(tmp_path: Path) -> 
                     SessionOptions.from_settings(settings, cdp_url="http://127.0.0.1:9"),
                     SessionOptions.from_settings(settings, ws_endpoint="ws://127.0.0.1:9")):
         assert options.reuse and not BrowserSession(options).shares_browser
+
+
+def test_a_cli_process_with_reuse_on_prepares_and_exits_leaving_no_browser(demo_site: DemoSite,
+                                                                            tmp_path: Path) -> None:
+    """The in-process loop kept between commands ends with the process: its warm browser is closed at exit."""
+    before = set(chromium_processes())
+    env = {**subprocess_env(), "BROWSEROPS_BROWSER_REUSE": "1"}
+    proc = subprocess.run(browserops_cmd(tmp_path, "--json", "prepare", "--pack", "demo_expense", "--input",
+                                         str(EXPENSE_INPUT), "--base-url", demo_site.base_url),
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr[-2000:]  # ready, waiting for the confirm phrase
+    assert orjson.loads(proc.stdout)["status"] == "ok"
+    assert "Traceback" not in proc.stderr
+    assert wait_gone(set(chromium_processes()) - before) == set()
+
+
+async def test_a_persistent_profile_shares_only_the_driver(demo_site: DemoSite, tmp_path: Path) -> None:
+    before = set(chromium_processes())
+    try:
+        options = SessionOptions.from_settings(Settings(browser_reuse=True), profile_dir=tmp_path / "profile")
+        async with BrowserSession(options) as persistent:
+            assert not persistent.shares_browser and persistent.browser is None  # its context is its browser
+            driver = persistent.playwright
+            assert driver is not None and driver is await warm_browsers().driver()
+            await persistent.page.goto(demo_site.base_url + "/?nobanner=1")
+            own = set(chromium_processes()) - before
+        assert wait_gone(own) == set(), "the profile's Chromium outlived its session"
+        async with BrowserSession(SHARED) as launched:  # the driver it used still serves the next session
+            await launched.page.goto(demo_site.base_url + "/?nobanner=1")
+            assert launched.playwright is driver
+    finally:
+        await close_warm_browsers()

@@ -94,9 +94,12 @@ def _kept_runner() -> asyncio.Runner:
         runner = _LOOPS.runner = asyncio.Runner()
 
         def close() -> None:
+            # Bounded: a driver that stopped answering must not keep the process from exiting (its children end
+            # with it: the driver when its pipe closes, Chromium when the driver goes).
             with contextlib.suppress(Exception):
-                runner.run(close_warm_browsers())
-            runner.close()
+                runner.run(asyncio.wait_for(close_warm_browsers(), 10))
+            with contextlib.suppress(Exception):
+                runner.close()
 
         atexit.register(close)
     return runner

@@ -101,7 +101,7 @@ class BrowserSession(SessionTabs):
     async def start(self) -> None:
         opts = self.options
         driver_compile_cache()
-        self._pw = await (warm_browsers().driver() if self.shares_browser else async_playwright().start())
+        self._pw = await (warm_browsers().driver() if self.options.reuse else async_playwright().start())
         self._revive()
         try:
             self._context = await self._open_context(self._pw)
@@ -111,8 +111,8 @@ class BrowserSession(SessionTabs):
                                           "starting the browser")
                 await self.until_lost(self._first_page(self._context), "starting the browser")
         except BaseException:
-            if self.shares_browser:  # the browser and its driver are others' too: only this session's part goes
-                await self._leave_shared_browser()
+            if self.options.reuse:  # the driver (and a launched browser) are others' too: only this session's go
+                await self._release_browser()
             else:
                 await self._pw.stop()
             self._pw, self._browser, self._context, self._pages = None, None, None, []
@@ -123,16 +123,23 @@ class BrowserSession(SessionTabs):
 
     @property
     def shares_browser(self) -> bool:
-        """A launched browser shared with the other sessions of this event loop (launch/warm.py)."""
+        """A launched browser shared with the other sessions of this event loop (launch/warm.py). With ``reuse``
+        every mode shares the loop's Playwright driver; only a launched browser is shared itself."""
         return self.options.reuse and self.options.mode == "launch"
 
-    async def _leave_shared_browser(self) -> None:
-        """Close this session's context of a shared browser and stop listening to the browser; it stays up."""
-        if self._context is not None:
+    async def _release_browser(self) -> None:
+        """Close what is this session's: its context (not an attached browser's, which is the user's), and its
+        browser unless it is shared (for a CDP-attached one that only disconnects: the user's browser runs on)."""
+        if self._context is not None and self.options.mode in ("launch", "persistent", "remote"):
             with contextlib.suppress(PlaywrightError):
                 await self._context.close()
-        if self._browser is not None:
+        if self._browser is None:
+            return
+        if self.shares_browser:
             self._browser.remove_listener("disconnected", self._browser_disconnected)
+        else:
+            with contextlib.suppress(PlaywrightError):
+                await self._browser.close()
 
     async def _first_page(self, context: BrowserContext) -> None:
         opts = self.options
@@ -232,16 +239,8 @@ class BrowserSession(SessionTabs):
                 await self.until_lost(profile_state.save(self.context, self.options.profile_dir), "closing")
         self._closing = True
         try:
-            if self.shares_browser:
-                await self._leave_shared_browser()
-            elif self._context is not None and self.options.mode in ("launch", "persistent", "remote"):
-                with contextlib.suppress(PlaywrightError):
-                    await self._context.close()
-            if self._browser is not None and not self.shares_browser:
-                # For a CDP-attached browser this only disconnects: the user's browser keeps running.
-                with contextlib.suppress(PlaywrightError):
-                    await self._browser.close()
-            if self._pw is not None and not self.shares_browser:
+            await self._release_browser()
+            if self._pw is not None and not self.options.reuse:
                 await self._pw.stop()
         finally:
             self._pw = None

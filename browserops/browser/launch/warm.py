@@ -10,8 +10,10 @@ Chromium about 0.3 more, which a process running many phases (an MCP or HTTP ser
 program calling the CLI in-process, the test suite) pays once instead of once per phase.
 
 What is shared is also lost together: a Chromium that crashes ends every session using it (each is told
-``BROWSER_CRASHED`` as before, and the next session start launches a new one). Persistent profiles never share
-(their context is their browser), nor do attached (CDP) and remote browsers, which are not started here.
+``BROWSER_CRASHED`` as before, and the next session start launches a new one). Persistent profiles never share a
+browser (their context is their browser), nor do attached (CDP) and remote browsers, which are not started here;
+with ``reuse`` on they share the loop's driver all the same (a persistent profile's Chromium is launched through it
+and closed with its context).
 
 The driver's pipe belongs to the loop that started it, so the browsers are kept per loop and a loop's browsers must
 be closed on that loop before it ends: :func:`close_warm_browsers` (the CLI does it when its loop ends, see
