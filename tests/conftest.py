@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from browserops.browser.launch.session import BrowserSession, SessionOptions
+from browserops.browser.launch.warm import close_warm_browsers
 from browserops.config import Settings
 from browserops.demo_site import DemoSite
 from browserops.tools.context import ToolContext
@@ -67,6 +68,14 @@ def user_config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
 def demo_site() -> Iterator[DemoSite]:
     with DemoSite() as site:
         yield site
+
+
+@pytest.fixture(scope="session", autouse=True)
+async def warm_browsers_closed() -> AsyncIterator[None]:
+    """The warm browsers of the session's event loop (the async tests' loop: MCP servers and front doors run in
+    process there) are closed with it, as a front door closes its loop's (browserops/browser/launch/warm.py)."""
+    yield
+    await close_warm_browsers()
 
 
 @pytest.fixture(scope="session")

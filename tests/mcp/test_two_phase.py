@@ -41,8 +41,9 @@ def _expense_input(merchant: str) -> dict[str, Any]:
 
 
 def _env() -> dict[str, str]:
-    # The test's own config directory (no signing key) goes to the server, and to the terminal run, too.
-    return child_env("BROWSEROPS_CONFIG_DIR")
+    # The test's own config directory (no signing key) goes to the server, and to the terminal run, too; so does the
+    # suite's browser_reuse: the server's element tools and each prepare and run it does share one Chromium.
+    return child_env("BROWSEROPS_CONFIG_DIR", "BROWSEROPS_BROWSER_REUSE")
 
 
 class Person:

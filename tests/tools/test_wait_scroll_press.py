@@ -240,11 +240,17 @@ async def test_settled_counts_its_quiet_window_from_the_last_change_never_from_b
     """A document keeps when it last changed (the quiet clock): a settle on a page quiet since the last act ends
     without a whole window of its own; after a click, what the click sets off a moment later is still waited for."""
     await open_page(tool_ctx, demo_site.base_url + "/expense")
-    await ok(tool_ctx, "browser_wait", state="dom_quiet", quiet_ms=1000)  # a read: the page quiet for 1 s since
-    data = await ok(tool_ctx, "browser_wait", state="settled", quiet_ms=1000)
-    # Without the clock a settle waits its whole 1000 ms window from its own start; with it, about nothing (the
-    # bound is loose: a loaded machine slows the round trips, never the window).
-    assert data["settled"] is True and data["waited_ms"] < 950, data
+    # Without the clock a settle waits its whole 1000 ms window from its own start, every time; with it, about
+    # nothing (the bound is loose: a loaded machine slows the round trips, never the window). Three tries: on a
+    # loaded machine a late change of the page itself (seen once in a full run: 1065 ms) restarts the clock.
+    tries = []
+    for _ in range(3):
+        await ok(tool_ctx, "browser_wait", state="dom_quiet", quiet_ms=1000)  # a read: the page quiet for 1 s since
+        data = await ok(tool_ctx, "browser_wait", state="settled", quiet_ms=1000)
+        tries.append(data)
+        if data["settled"] is True and data["waited_ms"] < 950:
+            break
+    assert tries[-1]["settled"] is True and tries[-1]["waited_ms"] < 950, tries
     page = tool_ctx.session.page
     await page.evaluate("""() => {
         const b = document.createElement('button'); b.textContent = 'Later';
