@@ -28,12 +28,11 @@ class SessionTabs:
     requests: RequestMonitor
     wires: PageWires
 
-    @property
-    def context(self) -> BrowserContext:
-        raise NotImplementedError
+    _mark_dead: Callable[[str], None]  # the session's: a tab's crash is the session's loss
 
-    def _mark_dead(self, why: str) -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # the session's (it says how a stopped session fails)
+        @property
+        def context(self) -> BrowserContext: ...
 
     def _watch_page(self, page: Page) -> None:
         self.requests.watch_page(page)
