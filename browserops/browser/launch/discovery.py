@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,6 +105,13 @@ def driver_compile_cache(env: MutableMapping[str, str] | None = None) -> None:
 
 def running_as_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def launch_options(chromium: ChromiumLocation, *, headless: bool, extra_args: Sequence[str]) -> dict[str, Any]:
+    """What Playwright's ``launch`` (or ``launch_persistent_context``) is given for a local Chromium: the binary,
+    headless or not, :func:`launch_args` and ``extra_args``, and the sandbox unless running as root."""
+    return {"executable_path": chromium.path, "headless": headless, "args": [*launch_args(), *extra_args],
+            "chromium_sandbox": not running_as_root()}
 
 
 async def locate_chromium(configured: str | None) -> dict[str, Any]:

@@ -31,10 +31,10 @@ from playwright.async_api import Browser, BrowserContext, Page, Playwright, Requ
 from playwright.async_api import Error as PlaywrightError
 
 from browserops.browser.errors import browser_errors
-from browserops.browser.launch.discovery import find_chromium, launch_args, running_as_root
+from browserops.browser.launch.discovery import find_chromium, launch_options
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.launch.targets import refuse_shared_workers
-from browserops.browser.launch.warm import launch_chromium, warm_browsers
+from browserops.browser.launch.warm import warm_browsers
 from browserops.browser.launch.wire import SAFE_METHODS
 from browserops.contract import BrowserOpsError, ErrorCode
 
@@ -234,13 +234,11 @@ class RehearsalSession(BrowserSession):
         browser = self.parent.browser
         if browser is None:  # a persistent profile: a second Chromium, as the first was launched
             self.chromium = find_chromium(configured=opts.chromium, playwright_path=pw.chromium.executable_path)
-            launch_kwargs: dict[str, Any] = {"executable_path": self.chromium.path, "headless": opts.headless,
-                                             "args": [*launch_args(), *opts.extra_args],
-                                             "chromium_sandbox": not running_as_root()}
+            launch_kwargs = launch_options(self.chromium, headless=opts.headless, extra_args=opts.extra_args)
             if opts.reuse:  # the loop's warm browser: the copy is a context of its own there
-                browser = await warm_browsers().browser(launch_kwargs, launch_chromium)
+                browser = await warm_browsers().browser(launch_kwargs)
             else:
-                browser = self._own_browser = await launch_chromium(pw, launch_kwargs)
+                browser = self._own_browser = await pw.chromium.launch(**launch_kwargs)
         browser.on("disconnected", self._on_disconnected)
         self._shared_browser = browser
         return await browser.new_context(**kwargs)

@@ -27,8 +27,7 @@ from browserops.browser.launch.discovery import (
     ChromiumLocation,
     driver_compile_cache,
     find_chromium,
-    launch_args,
-    running_as_root,
+    launch_options,
 )
 from browserops.browser.launch.lost import until_lost
 from browserops.browser.launch.options import GUARDED_ARGS, Mode, SessionOptions
@@ -36,7 +35,7 @@ from browserops.browser.launch.origin_guard import OriginGuard
 from browserops.browser.launch.requests import RequestMonitor
 from browserops.browser.launch.session_tabs import SessionTabs
 from browserops.browser.launch.targets import PageWires
-from browserops.browser.launch.warm import launch_chromium, warm_browsers
+from browserops.browser.launch.warm import warm_browsers
 from browserops.browser.state.session_state import SessionState
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.origins import OriginRules
@@ -199,12 +198,8 @@ class BrowserSession(SessionTabs):
                 self._watch_browser(self._browser)
                 return await self.until_lost(self._browser.new_context(**ctx_kwargs), "starting the browser")
             self.chromium = find_chromium(configured=opts.chromium, playwright_path=pw.chromium.executable_path)
-            launch_kwargs: dict[str, Any] = {
-                "executable_path": self.chromium.path,
-                "headless": opts.headless,
-                "args": [*launch_args(), *(GUARDED_ARGS if guarded else []), *opts.extra_args],
-                "chromium_sandbox": not running_as_root(),
-            }
+            launch_kwargs = launch_options(self.chromium, headless=opts.headless,
+                                           extra_args=[*(GUARDED_ARGS if guarded else []), *opts.extra_args])
             if opts.mode == "persistent":
                 assert opts.profile_dir
                 opts.profile_dir.mkdir(parents=True, exist_ok=True)
@@ -215,9 +210,9 @@ class BrowserSession(SessionTabs):
                 context.on("close", lambda _ctx: self._mark_dead("context closed"))
                 return context
             if self.shares_browser:
-                self._browser = await warm_browsers().browser(launch_kwargs, launch_chromium)
+                self._browser = await warm_browsers().browser(launch_kwargs)
             else:
-                self._browser = await launch_chromium(pw, launch_kwargs)
+                self._browser = await pw.chromium.launch(**launch_kwargs)
             self._watch_browser(self._browser)
             return await self.until_lost(self._browser.new_context(**ctx_kwargs), "starting the browser")
         except TargetClosedError as exc:

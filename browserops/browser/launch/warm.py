@@ -27,7 +27,7 @@ import contextlib
 import json
 import logging
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 from playwright.async_api import Browser, Playwright, async_playwright
@@ -35,10 +35,6 @@ from playwright.async_api import Error as PlaywrightError
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
-
-
-async def launch_chromium(pw: Playwright, launch_kwargs: dict[str, Any]) -> Browser:
-    return await pw.chromium.launch(**launch_kwargs)
 
 
 class WarmBrowsers:
@@ -59,9 +55,8 @@ class WarmBrowsers:
             self._pw = await async_playwright().start()
         return self._pw
 
-    async def browser(self, launch_kwargs: dict[str, Any],
-                      launch: Callable[[Playwright, dict[str, Any]], Awaitable[Browser]]) -> Browser:
-        """The live browser launched with ``launch_kwargs``, launching it (``launch(pw, kwargs)``) if there is none
+    async def browser(self, launch_kwargs: dict[str, Any]) -> Browser:
+        """The live Chromium launched with ``launch_kwargs`` (Playwright's ``launch``), launching it if there is none
         or the last one is gone (crashed, killed, closed)."""
         key = json.dumps(launch_kwargs, sort_keys=True, default=str)
         async with self._lock:
@@ -71,7 +66,7 @@ class WarmBrowsers:
             self._browsers.pop(key, None)
             pw = await self._driver()
             try:
-                browser = await launch(pw, launch_kwargs)
+                browser = await pw.chromium.launch(**launch_kwargs)
             except PlaywrightError:
                 # A driver that lost its own process can launch nothing more: the next try starts a new one.
                 await self._drop_driver()
