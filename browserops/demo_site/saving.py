@@ -15,8 +15,8 @@
 - ``csp``: served with a Content-Security-Policy whose reports go to ``/save/csp`` (answered 400); Save shows a
   picture from the other site, which the policy refuses and reports, then (500 ms later) POSTs the title (answered
   200) and says "Saved";
-- ``heartbeat``: a WebSocket to ``/rehearse/chat`` sends "ping" every 200 ms from the start; Save says "Saved" and
-  sends nothing else;
+- ``heartbeat``: a WebSocket to ``/rehearse/chat`` sends "ping" every 200 ms from the start (the page says "Live"
+  once the first has left); Save says "Saved" and sends nothing else;
 - ``autosave``: no Save needed: every change of the title is POSTed ``delay`` ms after the last key (a debounced
   autosave), then the page says "Saved".
 

@@ -119,9 +119,13 @@ def test_values_shown_as_the_page_writes_them_are_no_change(site: DemoSite, work
 def test_a_socket_heartbeat_is_no_save(site: DemoSite, workspace: Path) -> None:
     """The page's socket says "ping" every 200 ms from the start; Save says "Saved" and sends nothing of its own.
     The pings after the click repeat, word for word, what the socket sent before it: they are listed in the ledger
-    and make no save, so the run ends BROWSER_NOT_SAVED (before, any WebSocket message counted as an answered save)."""
-    code, run, err, request_id = _two_phase(site, workspace, _save_steps("heartbeat", "Saved", saveWaitMs=2000))
+    and make no save, so the run ends BROWSER_NOT_SAVED (before, any WebSocket message counted as an answered save).
+    The plan first waits for the page to say "Live", as a plan for a live page does: a first ping that leaves only
+    after the title was typed is, to the typing step, a message never sent before (CI saw that under load)."""
+    doc = _save_steps("heartbeat", "Saved", saveWaitMs=2000)
+    doc["steps"][:0] = [{"kind": "read", "expect": {"text": ["Live"]}}]
+    code, run, err, request_id = _two_phase(site, workspace, doc)
     assert code == 1 and run["code"] == "BROWSER_NOT_SAVED", (run, err)
     ledger = _ledger(workspace, request_id)
-    beats = [r for r in ledger if r["method"] == "WS" and r["step"] == 2]
+    beats = [r for r in ledger if r["method"] == "WS" and r["step"] == 3]
     assert beats and not any(r.get("save") for r in ledger), ledger
