@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from browserops import privacy
 from browserops.browser.launch.session import BrowserSession, SessionOptions
 from browserops.browser.launch.warm import close_warm_browsers
 from browserops.config import Settings
@@ -61,6 +62,10 @@ def user_config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     """An empty config directory per test (no developer's evidence signing key); tests may put a key there."""
     path = tmp_path_factory.mktemp("config")
     monkeypatch.setenv("BROWSEROPS_CONFIG_DIR", str(path))
+    # Digests are keyed by the workspace the process last said it serves (browserops/privacy.py): each test starts
+    # with none, so a test never keys its digests with the workspace of one that ran before it in this worker
+    # (the repo root's, for a CLI test run without a workspace: a digest.key appeared there).
+    monkeypatch.setattr(privacy, "_workspace", None)
     return path
 
 

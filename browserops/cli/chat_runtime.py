@@ -20,6 +20,7 @@ from browserops.chat.engine import ChatEngine
 from browserops.cli.context import CliState
 from browserops.cli.options import BrowserMode, browser_mode_options
 from browserops.config import Settings
+from browserops.privacy import use_workspace
 from browserops.tools.context import ToolContext
 from browserops.tools.runner import CHAT, ToolRunner
 
@@ -44,6 +45,7 @@ def browser_options(f: Callable[..., Any]) -> Callable[..., Any]:
 async def chat_runtime(state: CliState, *, url: str | None, browser: BrowserMode,
                        brain_factory: BrainFactory = make_brain) -> AsyncIterator[ChatEngine]:
     settings = state.loaded().settings
+    use_workspace(state.workspace)  # also when used without the CLI group (which says so too): digests keyed here
     options = browser.session_options(settings, headed_with_profile=True)
     session = BrowserSession(options)
     tools = ToolRunner(ToolContext(session=session, settings=settings, workspace=state.workspace), CHAT)
