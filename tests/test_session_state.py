@@ -69,3 +69,22 @@ async def test_a_call_that_may_change_the_page_resets_what_the_state_says_a_pure
     assert state.walk_afresh is False and state.acted_at == navigated_at
     assert (await call_tool("browser_scroll", tool_ctx, {"by_y": 50})).failed is False
     assert state.walk_afresh is True and state.acted_at is not None and state.acted_at > navigated_at
+
+
+async def test_forget_keeps_one_set_of_wires_per_open_page(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    """A clean slate on a tab that stays open keeps its request counter, DevTools session and worlds: forgetting
+    them left their listeners working and started another set at the next call (after 87 tests on one kept tab,
+    every request was handled 87 times). Every concern that is not a wire still starts afresh."""
+    session = tool_ctx.session
+    page = session.page
+    listeners: list[int] = []
+    for _ in range(3):
+        assert (await call_tool("browser_navigate", tool_ctx, {"url": demo_site.base_url + "/expense"})).failed is False
+        assert (await call_tool("browser_list_interactives", tool_ctx)).failed is False
+        cdp, tracker = session.state.cdp[page], session.state.network[page]
+        listeners.append(sum(len(page._impl_obj.listeners(e)) for e in ("request", "requestfinished",
+                                                                       "domcontentloaded", "framenavigated")))
+        session.state.forget()
+        assert session.state.listing is None and session.state.walk_afresh is False
+        assert session.state.cdp[page] is cdp and session.state.network[page] is tracker
+    assert len(set(listeners)) == 1, listeners

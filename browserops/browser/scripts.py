@@ -174,6 +174,16 @@ def _mark_kept(cdp: CDPSession, context: int, function: str, kept_now: bool) -> 
         kept.by_context.popitem(last=False)
 
 
+def forget_context(cdp: CDPSession, context: int) -> None:
+    """``context`` now names a new world (a new document; after a cross-site navigation the new renderer process
+    numbers its contexts from the start again): it holds none of the functions an earlier world of that id was
+    sent. Without this, the first call sends only a key, meets MISSING and goes again — one round trip more, which
+    also let a check meant to run right behind a walk run before it."""
+    kept = _KEPT.get(cdp)
+    if kept is not None:
+        kept.by_context.pop(context, None)
+
+
 def _is_missing(value: Any, by_value: bool) -> bool:
     if by_value:
         return isinstance(value, str) and value == MISSING

@@ -128,3 +128,21 @@ async def test_a_field_of_a_cloned_row_is_named_by_the_label_beside_it(session: 
     got = [(i.role, i.name, i.name_guessed) for i in listing.items]
     assert got[:2] == [("textbox", "Description", False), ("textbox", "Description *", True)], got
     assert [name for _, name, _ in got[2:]] == ["a", "b"], got
+
+
+async def test_a_new_site_in_the_same_tab_gets_its_icons_checked_behind_the_first_walk(
+        session: BrowserSession) -> None:
+    """A cross-site navigation moves the tab to a new renderer process, which numbers its execution contexts from
+    the start again: the new document's world can have the id of the old one. It holds none of our functions, so
+    its first listing must send them, not a key first (the extra round trip let the listener check run before the
+    walk that marks the candidates, leaving the mark on the page's <html> and the check to a second call)."""
+    for site in ("http://social.test/", "http://other.test/", "http://social.test/"):
+        async def fulfil(route: Route) -> None:
+            await route.fulfill(status=200, content_type="text/html", body=_CARD.replace('src="/static', 'src="data:,'))
+
+        await session.page.route(f"{site}**", fulfil)
+        await session.page.goto(site, wait_until="load")
+        await session.page.unroute(f"{site}**")
+        listing = await list_interactives(session, limit=40)
+        assert {i.name for i in listing.items} == {"reply arrow", "heart", "More"}, site
+        assert await session.page.evaluate("document.documentElement.hasAttribute('data-blind-icons')") is False, site

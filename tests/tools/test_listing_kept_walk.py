@@ -136,7 +136,8 @@ async def test_a_world_keeps_the_listing_script_and_is_sent_it_again_when_it_los
         assert again.total == first.total + 1 and again.items[0].name == "Late"  # per-call state started afresh
         # The world loses its functions: the next listing finds them missing and sends them again.
         worlds = page_worlds(session, session.page)
-        context = next(iter(worlds.contexts.values()))
+        assert worlds.main is not None
+        context = worlds.contexts[(worlds.main.id, worlds.main.loader)]  # the main frame's world
         await cdp.send("Runtime.evaluate", {"expression": "globalThis.__boFns.clear()", "contextId": context})
         sent.clear()
         third = await list_interactives(session, limit=50)

@@ -35,10 +35,19 @@ function settle(read, before, scroller) {
   // Smooth scrolling animates: done at the scroller's "scrollend". Only when the position never leaves where
   // it was (nothing to scroll: no scrollend comes) does stillness decide, after a few frames. A busy renderer
   // may start or run the animation late, so a few still frames mid-way prove nothing; 5 s caps it all.
+  // A scrollend can be the previous scroll's, dispatched a frame after that call returned: it counts only once
+  // the position has left where it was and holds still over two frames (this scroll's end, not a stale one).
   return new Promise((resolve) => {
     let done = false;
     const finish = () => { if (!done) { done = true; resolve(); } };
-    scroller.addEventListener("scrollend", finish, { once: true });
+    const ended = () => {
+      const at = read();
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        if (at !== before && read() === at) { finish(); } else if (!done) { listen(); }
+      }));
+    };
+    const listen = () => scroller.addEventListener("scrollend", ended, { once: true });
+    listen();
     let frames = 0;
     const step = () => {
       if (done) { return; }

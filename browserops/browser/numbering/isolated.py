@@ -39,7 +39,7 @@ from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.closed_roots import CLOSED_GROUP, hand_closed_roots
 from browserops.browser.numbering.worlds import (
     WORLD_NAME,
-    forget_owners,
+    forget_gone_frames,
     frame_owner,
     frames_key,
     match_frames,
@@ -106,7 +106,7 @@ class FrameWorlds:
             return False
         frames = match_frames(tree, page)
         self._worlds.main = frames.get(page.main_frame)
-        forget_owners(self._worlds, frames)
+        forget_gone_frames(self._worlds, frames)
         self._frames.update(frames)
         self._worlds.tree = (key, frames)
         self.children_matched = True
@@ -204,15 +204,21 @@ class FrameWorlds:
         return True, (min(xs), min(ys), max(xs), max(ys)), (float(content[0]), float(content[1]))
 
     def defer_no_listeners(self, frame: Frame) -> None:
-        """Remember that the last listing's icon candidates in this frame have no click listeners."""
+        """Remember that the last listing's icon candidates in this frame's document have no click listeners."""
         if frame in self._frames:
-            self._worlds.no_listeners.add(self._frames[frame].id)
+            target = self._frames[frame]
+            self._worlds.no_listeners.add((target.id, target.loader))
 
     def take_no_listeners(self, frame: Frame) -> bool:
-        """Whether the frame's world is still to be told its last icon candidates have no listeners."""
-        if frame not in self._frames or self._frames[frame].id not in self._worlds.no_listeners:
+        """Whether the world of the frame's document is still to be told its last icon candidates have no
+        listeners. Per document, not per frame: a frame's id outlives its navigations, and the next document's
+        world met no candidates yet (told so, it would skip asking about its own)."""
+        if frame not in self._frames:
             return False
-        self._worlds.no_listeners.discard(self._frames[frame].id)
+        target = self._frames[frame]
+        if (target.id, target.loader) not in self._worlds.no_listeners:
+            return False
+        self._worlds.no_listeners.discard((target.id, target.loader))
         return True
 
     def _current_world(self, frame: Frame) -> int | None:

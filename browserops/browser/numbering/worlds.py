@@ -20,7 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from browserops.browser.js.listing import list_frame, take_unseen_hosts
 from browserops.browser.launch.cdp import page_cdp
 from browserops.browser.launch.session import BrowserSession
-from browserops.browser.scripts import keep_in_context
+from browserops.browser.scripts import forget_context, keep_in_context
 from browserops.browser.state.frames import CdpFrame, PageWorlds
 
 WORLD_NAME = "browserops"
@@ -88,8 +88,12 @@ async def _make_world(cdp: CDPSession, worlds: PageWorlds, target: CdpFrame) -> 
     for old in [k for k in worlds.contexts if k[0] == target.id]:
         worlds.listed.discard(worlds.contexts.pop(old))
     worlds.closed.discard(target.id)  # a new world knows no closed roots yet
-    worlds.contexts[(target.id, target.loader)] = int(created["executionContextId"])
-    return worlds.contexts[(target.id, target.loader)]
+    context = worlds.contexts[(target.id, target.loader)] = int(created["executionContextId"])
+    # Context ids are per renderer process: a new world can have the id of a gone one (a cross-site navigation),
+    # which neither was listed nor holds our functions.
+    worlds.listed.discard(context)
+    forget_context(cdp, context)
+    return context
 
 
 async def frame_owner(cdp: CDPSession, worlds: PageWorlds, frame_id: str) -> int | None:
@@ -140,7 +144,7 @@ async def _match_now(cdp: CDPSession, page: Page, worlds: PageWorlds) -> dict[Fr
         return None
     frames = match_frames(tree, page)
     worlds.main = frames.get(page.main_frame, worlds.main)
-    forget_owners(worlds, frames)
+    forget_gone_frames(worlds, frames)
     worlds.tree = (frames_key(page), frames)
     return frames
 
@@ -178,10 +182,14 @@ def frames_key(page: Page) -> tuple[Any, ...]:
     return tuple((f, f.url, f.name) for f in page.frames)
 
 
-def forget_owners(worlds: PageWorlds, frames: dict[Frame, CdpFrame]) -> None:
+def forget_gone_frames(worlds: PageWorlds, frames: dict[Frame, CdpFrame]) -> None:
+    """Drop what is kept of frames the page no longer has (``frames``: its tree now): their elements and worlds.
+    A tab kept for hours (an MCP session) otherwise keeps the world id of every frame it ever showed."""
     ids = {target.id for target in frames.values()}
     for gone in [k for k in worlds.owners if k not in ids]:
         del worlds.owners[gone]
+    for key in [k for k in worlds.contexts if k[0] not in ids]:
+        worlds.listed.discard(worlds.contexts.pop(key))
 
 
 def start_worlds(cdp: CDPSession, page: Page, worlds: PageWorlds) -> None:

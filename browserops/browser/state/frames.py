@@ -77,7 +77,7 @@ class PageWorlds:
     contexts: dict[tuple[str, str], int] = field(default_factory=dict)  # (frame id, loader id) -> context id
     # Frames whose last listing's icon candidates all proved listener-less: the next listing tells the world
     # so (an empty iconVerdicts) instead of a call of its own.
-    no_listeners: set[str] = field(default_factory=set)
+    no_listeners: set[tuple[str, str]] = field(default_factory=set)  # (frame id, loader id): per document
     main: CdpFrame | None = None  # the main frame as last matched (its id outlives navigations)
     prepared: asyncio.Task[None] | None = None  # asking Chromium to make our world in every new document
     warming: asyncio.Task[None] | None = None  # learning the main frame's world of the latest document
