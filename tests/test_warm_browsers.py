@@ -26,6 +26,13 @@ from tests.procs import chromium_processes, wait_gone
 SHARED = SessionOptions(reuse=True)
 
 
+@pytest.fixture(autouse=True)
+async def no_warm_browser_yet() -> None:
+    """Each test starts with no warm browser in the loop: the suite's async tests share one loop with reuse on
+    (tests/conftest.py), so a test before this one may have left one warm, and the counts below start from none."""
+    await close_warm_browsers()
+
+
 async def test_sessions_share_one_browser_in_contexts_of_their_own(demo_site: DemoSite) -> None:
     before = set(chromium_processes())
     try:
