@@ -213,10 +213,8 @@ class FrameWorlds:
         """Whether the world of the frame's document is still to be told its last icon candidates have no
         listeners. Per document, not per frame: a frame's id outlives its navigations, and the next document's
         world met no candidates yet (told so, it would skip asking about its own)."""
-        if frame not in self._frames:
-            return False
-        target = self._frames[frame]
-        if (target.id, target.loader) not in self._worlds.no_listeners:
+        target = self._frames.get(frame)
+        if target is None or (target.id, target.loader) not in self._worlds.no_listeners:
             return False
         self._worlds.no_listeners.discard((target.id, target.loader))
         return True
