@@ -4,7 +4,7 @@ still holds the value prepare saw; otherwise nothing on that page is touched (``
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from browserops.contract import BrowserOpsError, ErrorCode
 from browserops.plan.interpret.field_values import current_value
@@ -28,9 +28,9 @@ class PageChecks:
     checked: set[int]
     outcomes: list[StepOutcome]
 
-    async def _fail(self, rec: StepRecord, exc: BrowserOpsError, *, phase: str = "error", step: int | None = None,
-                    label: str | None = None) -> NoReturn:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # the executor's (it records the failed step and stops the run)
+        async def _fail(self, rec: StepRecord, exc: BrowserOpsError, *, phase: str = "error",
+                        step: int | None = None, label: str | None = None) -> NoReturn: ...
 
     def _page_steps(self, a: PlanAction) -> list[PlanAction]:
         """The steps with a target from ``a`` on that act on the same page: up to the next navigation, and no
