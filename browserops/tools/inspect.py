@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from browserops.browser.page.element_info import inspect_element
-from browserops.browser.page.form_check import form_problems
+from browserops.browser.page.form_check import form_problems, page_form_problems
 from browserops.tools.context import ToolContext
 from browserops.tools.definitions import elements as defs
 
@@ -16,5 +16,8 @@ async def inspect(ctx: ToolContext, args: defs.InspectArgs) -> dict[str, Any]:
 
 
 async def form_check(ctx: ToolContext, args: defs.FormCheckArgs) -> dict[str, Any]:
-    problems = await form_problems(ctx.session, args.element)
+    if args.element is None:
+        problems = await page_form_problems(ctx.session.page)
+    else:
+        problems = await form_problems(ctx.session, args.element)
     return {"problems": problems, "valid": not problems}

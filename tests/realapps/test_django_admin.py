@@ -24,4 +24,6 @@ def test_a_value_the_admin_refuses_fails_the_run_and_saves_nothing(app: RunningA
     assert not outcome.unsafe_during_prepare, outcome.unsafe_during_prepare
     failed = outcome.failure()
     assert failed is not None and failed[:3] == ("run", 5, "BROWSER_SUBMIT_FAILED"), outcome.describe()
+    # Django's re-rendered form marks the field aria-invalid: its message is the run's reason.
+    assert "marked fields invalid: Date: the page marks it invalid: 'Enter a valid date.'" in failed[3], failed
     tasks.check_nothing_saved(app, [])

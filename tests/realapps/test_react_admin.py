@@ -37,6 +37,8 @@ def test_a_rejected_save_saves_nothing(app: RunningApp, tmp_path: Path) -> None:
     assert outcome.prepare_requests.unsafe == []
     failure = outcome.failure() or ""
     assert failure.startswith("run BROWSER_SUBMIT_FAILED"), outcome.describe()
+    # The form's own words, read as soon as the page marked the field invalid (not after the expectation's 10 s).
+    assert "marked fields invalid: Name *: the page marks it invalid: 'Required'" in failure, failure
     assert outcome.run_requests is not None and outcome.run_requests.unsafe == []
     check_unchanged(app)
 

@@ -216,6 +216,26 @@ async def test_press_on_a_given_element_and_keyboard_widgets(tool_ctx: ToolConte
     assert tool_ctx.signals.navigated is True
 
 
+async def test_a_key_whose_handler_navigates_a_moment_later_is_reported_as_navigating(
+        tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+    """The grace after a key press ends early only when the page has nothing due: a handler that navigates from a
+    timer, or once the request it sent is answered, is still seen navigating."""
+    for key, target in (("n", "/expense"), ("f", "/search")):
+        await open_page(tool_ctx, demo_site.base_url + "/focus")
+        await tool_ctx.session.page.evaluate("""(base) => {
+            document.querySelector('#focus-name').addEventListener('keydown', (e) => {
+                if (e.key === 'n') { setTimeout(() => { location.href = base + '/expense'; }, 120); }
+                if (e.key === 'f') {
+                    fetch(base + '/slow?ms=150').then((r) => r.text())
+                        .then(() => { location.href = base + '/search'; });
+                }
+            });
+        }""", demo_site.base_url)
+        name = by_name(await listed(tool_ctx), "Name")
+        data = await ok(tool_ctx, "browser_press", key=key, id=name["n"])
+        assert data.get("navigated") is True and data["url"].endswith(target), (key, data)
+
+
 async def test_press_bad_keys(tool_ctx: ToolContext, demo_site: DemoSite) -> None:
     await open_page(tool_ctx, demo_site.base_url + "/focus")
     for key in ("Foo", "Hyper+a", "Control+", "", "a+b+c+d+e"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from types import TracebackType
 from typing import Any
 
@@ -18,17 +19,22 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from browserops.browser.errors import first_line
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.page.navigation import page_info
+from browserops.browser.page.waiting import nothing_due
 from browserops.contract import BrowserOpsError, ErrorCode
 
 NEW_TAB_WAIT_S = 1.5
 KEY_GRACE_S = 0.2  # after a key press: time for the page to start a navigation (Enter submitting a form)
+GRACE_POLL_S = 0.05  # how often the page is asked again during that grace
 
 
 class NavWatch:
     """Notices main-frame navigations (and new tabs) caused by an action.
 
-    A click waits for the navigation it starts (Playwright does that); a key press does not, so keyboard
-    actions give the page a short grace period to start one (a form submitted by Enter).
+    A click waits for the navigation it starts (Playwright does that, as for a key handler that navigates at once);
+    a key press may start one a moment later (a handler that submits from a timer, a search that navigates once its
+    request is answered), so keyboard actions give the page a short grace period to start one. The grace ends early
+    once the page has nothing of its own due within it — no timer, animation frame or request it started since the
+    act — because then nothing can start a navigation: an arrow key on a slider costs no fixed wait.
     """
 
     def __init__(self, session: BrowserSession, page: Page) -> None:
@@ -41,6 +47,7 @@ class NavWatch:
         self.stopped = False
         self.expect_tab = False  # a target=_blank link: the new tab shows up just after the click
         self._navigations: set[Request] = set()  # the main frame's navigation requests not yet failed
+        self._flying: set[Request] = set()  # other requests the page sent since the act, not yet ended
         self._event = asyncio.Event()
         self._tab_event = asyncio.Event()
 
@@ -53,6 +60,11 @@ class NavWatch:
         if request.is_navigation_request() and request.frame is self.page.main_frame:
             self.pending = True
             self._navigations.add(request)
+        else:
+            self._flying.add(request)
+
+    def _on_request_done(self, request: Request) -> None:
+        self._flying.discard(request)
 
     def _on_response(self, response: Response) -> None:
         if response.status in (204, 205):  # no content: a browser stays on its page (prepare's fence answers so)
@@ -62,10 +74,29 @@ class NavWatch:
         # A navigation that failed or was answered with no content (refused by a route, e.g. prepare's read-only
         # fence, or cancelled) commits nothing: no navigation event will come, and waiting for one would only run
         # out the action's clock.
+        self._flying.discard(request)
         if request in self._navigations:
             self._navigations.discard(request)
             if not self._navigations:
                 self._event.set()
+
+    async def _grace(self, grace_s: float) -> None:
+        """Up to ``grace_s`` for the page to start a navigation; over as soon as it started one, or has nothing due
+        that could (see the class). A page that cannot say (no quiet clock) gets the whole grace."""
+        deadline = time.monotonic() + grace_s
+        while not self.navigated and not self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            if not self._flying:
+                try:
+                    # No calm window: a change of the document starts nothing by itself, only what is due does.
+                    if await asyncio.wait_for(nothing_due(self.page, int(left * 1000), self.session, idle_ms=0),
+                                              left):
+                        return
+                except TimeoutError:
+                    return
+            await asyncio.sleep(max(0.0, min(GRACE_POLL_S, deadline - time.monotonic())))
 
     def _on_page(self, page: Page) -> None:
         self._tab_event.set()
@@ -74,6 +105,7 @@ class NavWatch:
         self.page.on("framenavigated", self._on_nav)
         self.page.on("request", self._on_request)
         self.page.on("requestfailed", self._on_request_failed)
+        self.page.on("requestfinished", self._on_request_done)
         self.page.on("response", self._on_response)
         self.session.context.on("page", self._on_page)
         return self
@@ -91,6 +123,7 @@ class NavWatch:
         self.page.remove_listener("framenavigated", self._on_nav)
         self.page.remove_listener("request", self._on_request)
         self.page.remove_listener("requestfailed", self._on_request_failed)
+        self.page.remove_listener("requestfinished", self._on_request_done)
         self.page.remove_listener("response", self._on_response)
         self.session.context.remove_listener("page", self._on_page)
 
@@ -102,7 +135,7 @@ class NavWatch:
 
     async def _report(self, timeout_ms: int, grace_s: float) -> dict[str, Any]:
         if grace_s and not self.navigated:
-            await asyncio.sleep(grace_s)
+            await self._grace(grace_s)
         if self.pending and not self.navigated:
             # The response of a submitted form is on its way.
             with contextlib.suppress(TimeoutError):

@@ -49,3 +49,18 @@ function problems(el, args) {
   }
   return out;
 }
+
+// pageProblems -> the fields of the whole document the page marks aria-invalid, with their error text: what a page a
+//                 submit led to says is wrong (the form the button was in may be gone, re-rendered with the server's
+//                 errors). Only fields: an alert is no evidence, a success toast is one too.
+function pageProblems(args) {
+  const limit = args.limit || 20;
+  const out = [];
+  for (const f of document.querySelectorAll('[aria-invalid="true"]')) {
+    if (out.length >= limit) { break; }
+    if (!visibleEl(f)) { continue; }
+    const name = cut(nameOf(f, roleOf(f)) || f.getAttribute("name") || f.localName, 80);
+    out.push({ field: name, message: cut(describedText(f) || "marked invalid by the page", 200), how: "aria-invalid" });
+  }
+  return out;
+}

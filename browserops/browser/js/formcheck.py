@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from browserops.browser.scripts import ElementCall
+from browserops.browser.scripts import ElementCall, PageCall
 
 
 class FormProblem(TypedDict):
@@ -16,3 +16,8 @@ class FormProblem(TypedDict):
 def problems(limit: int = 20) -> ElementCall[list[FormProblem]]:
     """The problems of the form the element (a submit button, a field) belongs to."""
     return ElementCall("formcheck", "problems", {"limit": limit})
+
+
+def page_problems(limit: int = 20) -> PageCall[list[FormProblem]]:
+    """The fields of the whole document marked aria-invalid (a page a submit led to)."""
+    return PageCall("formcheck", "pageProblems", {"limit": limit})

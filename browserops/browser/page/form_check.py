@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 from browserops.browser.js import formcheck as formcheck_js
 from browserops.browser.js.formcheck import FormProblem
 from browserops.browser.launch.session import BrowserSession
 from browserops.browser.numbering.locate import locate
+from browserops.browser.scripts import call_in_frame
 from browserops.contract import BrowserOpsError, ElementRef, ErrorCode
 
 
@@ -21,3 +23,16 @@ async def form_problems(session: BrowserSession, element: ElementRef, *, limit: 
         raise BrowserOpsError(ErrorCode.STALE_INDEX, f"Could not read the form of element {element!r}: {why}. List "
                               "the elements again.") from exc
     return list(found)
+
+
+async def page_form_problems(page: Page, *, limit: int = 20) -> list[FormProblem]:
+    """The fields of every frame of the page marked aria-invalid (a frame navigating meanwhile says nothing)."""
+    found: list[FormProblem] = []
+    for frame in page.frames:
+        if frame.is_detached():
+            continue
+        try:
+            found.extend(await call_in_frame(frame, formcheck_js.page_problems(limit)))
+        except PlaywrightError:
+            continue
+    return found[:limit]

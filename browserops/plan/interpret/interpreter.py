@@ -25,6 +25,7 @@ from browserops.contract import BrowserOpsError
 from browserops.evidence import BundleWriter, StepEvent
 from browserops.plan.interpret.acting import Act, StepInput, Unchanged, act_for
 from browserops.plan.interpret.export_check import ExportSeen, export_refusal
+from browserops.plan.interpret.form_says import FormVerdict
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.pages import PageSeen, wait_expect
 from browserops.plan.interpret.read_back import Mismatch, read_back
@@ -85,8 +86,16 @@ class Phase(Protocol):
     async def mismatch(self, rec: StepRecord, found: Mismatch) -> None:
         """The read-back found the element not as planned."""
 
-    async def expectation_missing(self, rec: StepRecord, act: Act) -> None:
-        """A click's expected text (or URL) did not come."""
+    async def expectation_missing(self, rec: StepRecord, act: Act, form_says: Sequence[str] = ()) -> None:
+        """A click's expected text (or URL) did not come (``form_says``: the fields the page marked invalid since
+        the click, which ended the wait early)."""
+
+    def sending(self) -> bool:
+        """Whether a request carrying the step's change is still on its way (the page's form is not read meanwhile:
+        only its answer says how the submit went)."""
+
+    def refused(self) -> bool:
+        """Whether the server already refused the step's change (4xx/5xx): its expected text will not come."""
 
     async def settle(self) -> None:
         """Wait until the page settled after a click, before the next step reads it."""
@@ -116,6 +125,12 @@ class PhaseBase:
     def say(self, line: str) -> None:
         if self.progress:
             self.progress(line)
+
+    def sending(self) -> bool:
+        return False
+
+    def refused(self) -> bool:
+        return False
 
 
 class StepInterpreter:
@@ -178,6 +193,9 @@ class StepInterpreter:
         if isinstance(act, Act):
             # The element found a moment ago may be redrawn away before the act lands (refind.py): found again
             # once, exactly, in either phase.
+            # A submit's form, read before its click: fields the page marks invalid after it say it was refused.
+            verdict = await FormVerdict(self.tools).start() if (
+                act.clicks and a.expect is not None and a.must_send) else None
             hook = self.tools.find_again = refinder(self.tools, act.tool, el)
             try:
                 data = await self.phase.perform(rec, act)
@@ -193,17 +211,25 @@ class StepInterpreter:
             found = read_back(a, act, data, self.value(a), lang=el.lang if el is not None else None)
             if found is not None:
                 await self.phase.mismatch(rec, found)
-            if act.clicks and not await self._after_click(rec, act):
+            if act.clicks and not await self._after_click(rec, act, verdict):
                 return
         await self.phase.acted(rec, act)
 
-    async def _after_click(self, rec: StepRecord, act: Act) -> bool:
-        """A click's expectation, then the page settles; False when the expectation did not come."""
+    async def _after_click(self, rec: StepRecord, act: Act, verdict: FormVerdict | None) -> bool:
+        """A click's expectation, then the page settles; False when the expectation did not come. A submit's wait
+        ends early once the server refused its change, or, with nothing of it on its way, the page marked fields
+        invalid since the click (``verdict``): the text will not come, and what the form says is the reason."""
         a = rec.action
         if a.expect is not None:
-            proof = await wait_expect(self.tools, a.expect, self.phase.seen)
+
+            async def gave_up() -> bool:
+                if self.phase.refused():
+                    return True
+                return verdict is not None and not self.phase.sending() and await verdict.refused()
+
+            proof = await wait_expect(self.tools, a.expect, self.phase.seen, gave_up)
             if proof is None:
-                await self.phase.expectation_missing(rec, act)
+                await self.phase.expectation_missing(rec, act, verdict.lines if verdict is not None else ())
                 return False
             rec.note += "; confirmation seen"
             rec.saw = str(proof.get("text") or proof.get("url") or "") or None

@@ -10,7 +10,7 @@ import hashlib
 import re
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from browserops.plan.model.steps import Expectation
 _LOGIN_PATH = re.compile(r"(^|/)(log-?in|sign-?in|signon|auth|sso|session/new|accounts?/login)(/|$|\.)", re.I)
 LOGIN_POLL_S = 1.0
 TEXT_POLL_MS = 100
+GIVE_UP_POLL_S = 0.5  # how often a submit's form is read for fields marked invalid while its text is awaited
 SETTLE_MS = 3000  # the bound of the wait after a navigation or a click before the page is read
 
 
@@ -149,14 +150,18 @@ async def settle(tools: GuardedTools) -> None:
     await tools.need("browser_wait", {"state": "settled", "timeout_ms": SETTLE_MS})
 
 
-async def wait_expect(tools: GuardedTools, expect: Expectation, seen: PageSeen) -> dict[str, Any] | None:
+async def wait_expect(tools: GuardedTools, expect: Expectation, seen: PageSeen,
+                      gave_up: Callable[[], Awaitable[bool]] | None = None) -> dict[str, Any] | None:
     """Wait until one of the texts is on the page and the URL contains the fragment. The proof found, or
-    None when it did not come within the expectation's timeout. ``proof["at_once"]``: it was all there at the
-    first look (no wait timed out, the URL matched at its first check), so the page did not change meanwhile."""
+    None when it did not come within the expectation's timeout — or sooner, once ``gave_up`` (asked every
+    GIVE_UP_POLL_S while no text is there) says something on the page shows it will not come. ``proof["at_once"]``:
+    it was all there at the first look (no wait timed out, the URL matched at its first check), so the page did not
+    change meanwhile."""
     deadline = time.monotonic() + expect.timeout_ms / 1000
     proof: dict[str, Any] = {"at_once": True}
     if expect.text:
         matched = None
+        asked = time.monotonic()
         while matched is None:
             for text in expect.text:
                 result = await tools.call("browser_wait", {"text": text, "timeout_ms": TEXT_POLL_MS})
@@ -168,6 +173,10 @@ async def wait_expect(tools: GuardedTools, expect: Expectation, seen: PageSeen) 
                 proof["at_once"] = False
             if matched is None and time.monotonic() >= deadline:
                 return None
+            if matched is None and gave_up is not None and time.monotonic() - asked >= GIVE_UP_POLL_S:
+                asked = time.monotonic()
+                if await gave_up():
+                    return None
         proof["text"] = matched
     if expect.url_contains:
         left = max(100, int((deadline - time.monotonic()) * 1000))

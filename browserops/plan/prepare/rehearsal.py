@@ -26,6 +26,7 @@ from browserops.evidence import BundleWriter, StepEvent, StepTarget
 from browserops.plan.interpret.acting import Act, Unchanged
 from browserops.plan.interpret.export_check import ExportSeen, after_click
 from browserops.plan.interpret.field_values import current_value
+from browserops.plan.interpret.form_says import form_problems
 from browserops.plan.interpret.guard import GuardedTools
 from browserops.plan.interpret.interpreter import PhaseBase, Progress, StepInterpreter, StepRecord
 from browserops.plan.interpret.pages import (
@@ -41,7 +42,6 @@ from browserops.plan.interpret.resolve import PageListing, Resolved, match_items
 from browserops.plan.model.document import PageFingerprint, PlanAction
 from browserops.plan.model.facts import signs_in_here, step_title
 from browserops.plan.model.steps import Action, Kind
-from browserops.plan.prepare.form_check import form_problems
 from browserops.plan.prepare.walk_record import Blind, WalkRecord
 from browserops.tools.rehearsal import RequestFence
 
@@ -244,20 +244,25 @@ class RehearsalPhase(PhaseBase):
     async def mismatch(self, rec: StepRecord, found: Mismatch) -> None:
         self.found.problem(rec.action, ErrorCode.VALUE_MISMATCH, found.error().message)
 
-    async def expectation_missing(self, rec: StepRecord, act: Act) -> None:
+    async def expectation_missing(self, rec: StepRecord, act: Act, form_says: Sequence[str] = ()) -> None:
         a = rec.action
         assert a.expect is not None
         needed = [r for r in self.fence.since(self.mark) if r.needed]
         if needed:  # the page waited for what the fence refused: not a problem of the plan
             self._rehearsed(a)
         else:
+            said = f"; it marked fields invalid: {'; '.join(form_says[:5])}" if form_says else ""
             self.found.problem(a, ErrorCode.ACTION_FAILED, f"Rehearsing {step_title(a)}: after the click the page did "
-                          f"not show {a.expect.text or a.expect.url_contains!r}.")
+                          f"not show {a.expect.text or a.expect.url_contains!r}{said}.")
             self.blind = Blind(a.number, f"{step_title(a)} did not show what it expects when rehearsed")
         rec.note += "; rehearsed: the expected text did not come"
 
     async def settle(self) -> None:
         await settle(self.tools)
+
+    def refused(self) -> bool:
+        # The fence refused a request the page waits for since the step acted: its expected text cannot come here.
+        return any(r.needed for r in self.fence.since(self.mark))
 
     async def acted(self, rec: StepRecord, act: Act | Unchanged | None) -> None:
         a = rec.action

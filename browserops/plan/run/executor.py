@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -221,7 +221,7 @@ class RunPhase(PhaseBase, PageChecks):
     async def mismatch(self, rec: StepRecord, found: Mismatch) -> None:
         raise found.error(" Nothing later in the plan ran; see the after screenshot.")
 
-    async def expectation_missing(self, rec: StepRecord, act: Act) -> None:
+    async def expectation_missing(self, rec: StepRecord, act: Act, form_says: Sequence[str] = ()) -> None:
         a = rec.action
         assert a.expect is not None
         code = ErrorCode.SUBMIT_FAILED if a.kind in (Kind.SUBMIT, Kind.PAYMENT) else ErrorCode.ACTION_FAILED
@@ -229,9 +229,20 @@ class RunPhase(PhaseBase, PageChecks):
         refused = self.watch.refusal_error() if self.watch is not None else None
         if refused is not None:  # the server's 4xx/5xx says more than "the text did not come"
             raise refused
+        expected = a.expect.text or a.expect.url_contains
+        if form_says:
+            raise BrowserOpsError(code, f"Step {a.number} {act.did}, but instead of showing {expected!r} the page "
+                                  f"marked fields invalid: {'; '.join(form_says[:5])}. See the after screenshot in "
+                                  "the bundle; correct the value in the step file or the inputs, then prepare again.",
+                                  details={"formSays": list(form_says[:20])})
         raise BrowserOpsError(code, f"Step {a.number} {act.did}, but the page did not show "
-                              f"{a.expect.text or a.expect.url_contains!r} within {a.expect.timeout_ms} ms. See the "
-                              "after screenshot in the bundle.")
+                              f"{expected!r} within {a.expect.timeout_ms} ms. See the after screenshot in the bundle.")
+
+    def sending(self) -> bool:
+        return self.watch is not None and any(e.in_flight for e in self.watch.carriers())
+
+    def refused(self) -> bool:
+        return self.watch is not None and self.watch.refused() is not None
 
     async def settle(self) -> None:
         await settle(self.tools)
