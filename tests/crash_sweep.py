@@ -206,7 +206,10 @@ def mcp_outcome(workspace: Path, base_url: str, delay_s: float) -> Outcome:
             return out
         _rpc(proc, {"method": "notifications/initialized"})
         _rpc(proc, {"id": 2, "method": "tools/call",
-                    "params": {"name": "browser_navigate", "arguments": {"url": base_url + "/expense"}}})
+                    # A page that takes longer to answer than the latest kill of the sweep: on a quick start the
+                    # browser is up before the kill and the call must still be running when it lands (a call done
+                    # before it would answer ok, and the sweep would test nothing).
+                    "params": {"name": "browser_navigate", "arguments": {"url": base_url + "/slow?ms=2000"}}})
         kill = kill_at(proc.pid, delay_s)
         if kill is None:
             out.stderr_tail = "no Chromium appeared"
