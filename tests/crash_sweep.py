@@ -157,7 +157,9 @@ def prepare_outcome(workspace: Path, input_file: Path, base_url: str, delay_s: f
 
 def record_outcome(workspace: Path, base_url: str, delay_s: float) -> Outcome:
     out = workspace / f"rec-{int(delay_s * 1000)}.yaml"
-    args = _cmd(workspace, "--json", "record", "--url", base_url + "/expense", "--out", str(out), "--headless")
+    # A page slower than the sweep's latest kill, as for mcp_outcome: a record with nothing to watch is over (stdin
+    # closed) in well under 0.55 s on a quick start, and the kill then met a command already done.
+    args = _cmd(workspace, "--json", "record", "--url", base_url + "/slow?ms=2000", "--out", str(out), "--headless")
     return _cli_outcome("record", delay_s, args)
 
 

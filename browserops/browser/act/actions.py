@@ -25,6 +25,7 @@ from browserops.browser.act.element_ops import (
     resolve_described,
 )
 from browserops.browser.act.keylisteners import listens_to_keys
+from browserops.browser.act.keys import activating
 from browserops.browser.act.selecting import select_many
 from browserops.browser.js import element as element_js
 from browserops.browser.js import focusnav as focusnav_js
@@ -143,7 +144,7 @@ async def type_text(
                 await page.keyboard.press("Enter")
         except PlaywrightError as exc:
             raise action_error(f"Typing into {label}", exc) from exc
-    return await finish(located, nav, timeout_ms, result, grace_s=KEY_GRACE_S if submit else 0.0,
+    return await finish(located, nav, timeout_ms, result, grace_s=KEY_GRACE_S if submit else 0.0, activates=submit,
                         desc=after["desc"] if after else None)
 
 
@@ -270,7 +271,7 @@ async def press(session: BrowserSession, key: str, element: ElementRef | None = 
                 await _press_on_focus(page, key, timeout_ms)
             except PlaywrightError as exc:
                 raise action_error(f"Pressing {key}", exc) from exc
-    result.update(await nav.report(timeout_ms, grace_s=KEY_GRACE_S))
+    result.update(await nav.report(timeout_ms, grace_s=KEY_GRACE_S, activates=activating(key)))
     if not result.get("navigated"):
         focused = await focused_element(session)
         if focused:

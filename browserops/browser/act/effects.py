@@ -34,7 +34,8 @@ class NavWatch:
     a key press may start one a moment later (a handler that submits from a timer, a search that navigates once its
     request is answered), so keyboard actions give the page a short grace period to start one. The grace ends early
     once the page has nothing of its own due within it — no timer, animation frame or request it started since the
-    act — because then nothing can start a navigation: an arrow key on a slider costs no fixed wait.
+    act — because then nothing can start a navigation: an arrow key on a slider costs no fixed wait (an activating
+    key, Enter or Space, waits the whole grace).
     """
 
     def __init__(self, session: BrowserSession, page: Page) -> None:
@@ -80,15 +81,18 @@ class NavWatch:
             if not self._navigations:
                 self._event.set()
 
-    async def _grace(self, grace_s: float) -> None:
-        """Up to ``grace_s`` for the page to start a navigation; over as soon as it started one, or has nothing due
-        that could (see the class). A page that cannot say (no quiet clock) gets the whole grace."""
+    async def _grace(self, grace_s: float, activates: bool) -> None:
+        """Up to ``grace_s`` for the page to start a navigation; over as soon as it started one, or — unless the key
+        ``activates`` — has nothing due that could (see the class). An activating key's default action (Enter
+        submitting a form) is a task of the browser's own that no page clock shows, started a moment after the key
+        returned (a full run under load met a search submitted by Enter after the page said nothing was due): it
+        gets the whole grace, as does a page that cannot say (no quiet clock)."""
         deadline = time.monotonic() + grace_s
         while not self.navigated and not self.pending:
             left = deadline - time.monotonic()
             if left <= 0:
                 return
-            if not self._flying:
+            if not self._flying and not activates:
                 try:
                     # No calm window: a change of the document starts nothing by itself, only what is due does.
                     if await asyncio.wait_for(nothing_due(self.page, int(left * 1000), self.session, idle_ms=0),
@@ -127,15 +131,17 @@ class NavWatch:
         self.page.remove_listener("response", self._on_response)
         self.session.context.remove_listener("page", self._on_page)
 
-    async def report(self, timeout_ms: int, *, grace_s: float = 0.0) -> dict[str, Any]:
+    async def report(self, timeout_ms: int, *, grace_s: float = 0.0, activates: bool = False) -> dict[str, Any]:
+        """What the action did; ``grace_s``: after a key press, how long a navigation may take to start (the whole of
+        it for a key that ``activates``, see :meth:`_grace`)."""
         try:
-            return await self._report(timeout_ms, grace_s)
+            return await self._report(timeout_ms, grace_s, activates)
         finally:
             self._stop()
 
-    async def _report(self, timeout_ms: int, grace_s: float) -> dict[str, Any]:
+    async def _report(self, timeout_ms: int, grace_s: float, activates: bool) -> dict[str, Any]:
         if grace_s and not self.navigated:
-            await self._grace(grace_s)
+            await self._grace(grace_s, activates)
         if self.pending and not self.navigated:
             # The response of a submitted form is on its way.
             with contextlib.suppress(TimeoutError):
@@ -150,7 +156,9 @@ class NavWatch:
             out["url_changed"] = True
             out["url"] = self.page.url
             out["hint"] = "The app switched view: list the elements again before using numbers."
-        elif self.navigated and self.page.url != self.url_before:
+        elif self.navigated and (self.page.url != self.url_before or self.pending):
+            # A new document — at the same URL too: a form posted to its own address and answered with the form
+            # again (a server's validation errors). Its fields are new elements, read once it has loaded.
             try:
                 await self.page.wait_for_load_state("domcontentloaded", timeout=timeout_ms)
             except PlaywrightError:

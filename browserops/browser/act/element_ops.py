@@ -235,10 +235,11 @@ async def _focus_by_click(ready: Ready, timeout_ms: int, *, clear: bool) -> None
 
 
 async def finish(located: Located, nav: NavWatch, timeout_ms: int, result: dict[str, Any], *,
-                 grace_s: float = 0.0, desc: Desc | None = None) -> dict[str, Any]:
+                 grace_s: float = 0.0, activates: bool = False, desc: Desc | None = None) -> dict[str, Any]:
     """Add what the action did to the page and how the element reads now (``desc``: already read by the
-    caller in the same round trip as something else; the page cannot have changed it since)."""
-    result.update(await nav.report(timeout_ms, grace_s=grace_s))
+    caller in the same round trip as something else; the page cannot have changed it since; ``grace_s`` and
+    ``activates``: see :meth:`NavWatch.report`)."""
+    result.update(await nav.report(timeout_ms, grace_s=grace_s, activates=activates))
     if not result.get("navigated"):
         try:
             now = desc if desc is not None else await element_call(located, element_js.describe())

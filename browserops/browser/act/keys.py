@@ -86,3 +86,14 @@ def normalise_key(key: str) -> str:
     modifier_alone = MODIFIERS.get(last.lower())
     out.append(modifier_alone if modifier_alone else _one(last))
     return "+".join(out)
+
+
+# Keys that activate what has the focus (a default button, a link, a form's submit on Enter): a press of one is
+# treated like a click — what follows may be another page (prepare stops reading there, the run's page check ends
+# there, and the press waits its whole grace for a navigation: a form's submission starts a moment after the key).
+ACTIVATING_KEYS = frozenset({"Enter", "NumpadEnter", "Space", " "})
+
+
+def activating(key: str | None) -> bool:
+    """Whether pressing ``key`` (a key or chord) may activate something: Enter or Space, alone or in a chord."""
+    return bool(key) and key is not None and key.split("+")[-1] in ACTIVATING_KEYS

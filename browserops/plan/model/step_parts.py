@@ -95,24 +95,15 @@ class DialogAnswer(PlanModel):
         return f"{'OK' if self.answer == 'accept' else 'Cancel'} to its dialog{said}"
 
 
-# Keys that activate what has the focus (a default button, a link, a form's submit on Enter): a press of one is
-# treated like a click — what follows is another page for prepare, and the run's page check ends there.
-ACTIVATING_KEYS = frozenset({"Enter", "NumpadEnter", "Space", " "})
-
-
 def check_key(value: str) -> str:
     """A ``press`` step's key as Playwright names it (``esc`` -> ``Escape``, ``ctrl+a`` -> ``Control+a``)."""
     return normalise_key(value)
 
 
-def activating(key: str | None) -> bool:
-    """Whether pressing ``key`` (a key or chord) may activate something: Enter or Space, alone or in a chord."""
-    return bool(key) and key is not None and key.split("+")[-1] in ACTIVATING_KEYS
-
-
 ROLE_PATTERN = re.compile(r"^[a-z][a-z-]{0,31}$")
 FIELD_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
 SAFE_FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,119}$")
+
 
 class SemanticTarget(PlanModel):
     """An element named the way a person would name it. No selectors, no scripts."""
