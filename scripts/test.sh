@@ -20,8 +20,10 @@ junit=artifacts/tests/junit.xml  # each test's time, kept for a look after the r
 mkdir -p "$(dirname "$junit")" && rm -f "$junit"
 began=$SECONDS
 # One work unit per file, except that the modules of one corpus app form one (tests/work_units.py), so each app is
-# served once; --no-loadscope-reorder keeps tests/conftest.py's longest-first order.
-uv run --frozen pytest -q -n 2 --dist loadfile --no-loadscope-reorder --junitxml="$junit" "$@"
+# served once; --no-loadscope-reorder keeps tests/conftest.py's longest-first order. Three workers on two cores: with
+# two, the cores stood idle 18 % of the suite (tests waiting on pages and servers: CPU 82 % busy on average, measured
+# every 5 s), and the third worker fills those waits (95-100 % busy): 16 min 48 s -> 14 min 59 s on the same tests.
+uv run --frozen pytest -q -n 3 --dist loadfile --no-loadscope-reorder --junitxml="$junit" "$@"
 status=$?
 suite_s=$((SECONDS - began))
 uv run --frozen python scripts/test_report.py "$junit" --slowest 15

@@ -121,7 +121,7 @@ def tool_ctx(session: BrowserSession, workspace: Path) -> ToolContext:
     return ToolContext(session=session, settings=Settings(), workspace=workspace)
 
 
-# The longest work units first (worker-seconds in CI runs, longest first). scripts/test.sh runs `-n 2 --dist loadfile
+# The longest work units first (worker-seconds in CI runs, longest first). scripts/test.sh runs `-n 3 --dist loadfile
 # --no-loadscope-reorder` with the scheduler of tests/work_units.py (a file per unit, a corpus app's modules together):
 # xdist hands each worker one unit at a time in collection order (without --no-loadscope-reorder it would sort the
 # units by their number of tests instead). A long unit collected last (tests/realweb comes late alphabetically)
