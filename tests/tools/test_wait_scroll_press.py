@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from browserops.browser.act import actions
 from browserops.browser.numbering.listing import list_interactives
 from browserops.browser.page import waiting
 from browserops.browser.page.user_watch import UserWatch
@@ -217,9 +218,12 @@ async def test_press_on_a_given_element_and_keyboard_widgets(tool_ctx: ToolConte
 
 
 async def test_a_key_whose_handler_navigates_a_moment_later_is_reported_as_navigating(
-        tool_ctx: ToolContext, demo_site: DemoSite) -> None:
+        tool_ctx: ToolContext, demo_site: DemoSite, monkeypatch: pytest.MonkeyPatch) -> None:
     """The grace after a key press ends early only when the page has nothing due: a handler that navigates from a
-    timer, or once the request it sent is answered, is still seen navigating."""
+    timer, or once the request it sent is answered, is still seen navigating. The grace is lengthened here so that a
+    loaded machine cannot make either navigation start after it (at 0.2 s it sometimes did, with the old fixed wait
+    too); a grace that ended at its first look (nothing due, the request not yet heard of) still fails at once."""
+    monkeypatch.setattr(actions, "KEY_GRACE_S", 3.0)
     for key, target in (("n", "/expense"), ("f", "/search")):
         await open_page(tool_ctx, demo_site.base_url + "/focus")
         await tool_ctx.session.page.evaluate("""(base) => {

@@ -95,8 +95,9 @@ class NavWatch:
             if not self._flying and not activates:
                 try:
                     # No calm window: a change of the document starts nothing by itself, only what is due does.
-                    if await asyncio.wait_for(nothing_due(self.page, int(left * 1000), self.session, idle_ms=0),
-                                              left):
+                    # Nor a request the page sent since (its own count: the DevTools events come a moment later).
+                    if await asyncio.wait_for(nothing_due(self.page, int(left * 1000), self.session, idle_ms=0,
+                                                          requests=True), left):
                         return
                 except TimeoutError:
                     return

@@ -51,11 +51,12 @@ function startClock(args) {
   const st = boState();
   if (st.clock) { return { started: false }; }
   const clock = { last: performance.now(), ran: 0, navigated: -Infinity, later: window.setTimeout.bind(window),
-    timers: new Map(), frames: new Set() };
+    timers: new Map(), frames: new Set(), requests: new Map() };
   new MutationObserver((records) => {
     for (const m of records) { if (relevantMutation(m)) { clock.last = performance.now(); return; } }
   }).observe(document, OBSERVED);
   trackScheduled(clock);
+  trackRequests(clock);
   // A navigation this document started (a link, a script setting location) ends in another document or in a
   // download the browser reports a moment later: nothing the page scheduled, so no early end for a while.
   if (window.navigation && typeof window.navigation.addEventListener === "function") {
@@ -117,6 +118,48 @@ function trackScheduled(clock) {
     frames.delete(list[0]);
     return Reflect.apply(target, self, list);
   });
+}
+
+// The fetches and XMLHttpRequests the page's scripts have sent and that have not ended, each with when it was sent:
+// an answer still on its way may set off more (a search that navigates once it is answered). The page's DevTools
+// events say the same, but a moment later: under load a key press's grace had ended before the request was heard of.
+// Counted through proxies, as the timers are; what the page gets back is the native promise and request.
+function trackRequests(clock) {
+  const requests = clock.requests;
+  let next = 0;
+  const sent = () => { next += 1; requests.set(next, performance.now()); return next; };
+  const fetch = window.fetch;
+  if (typeof fetch === "function") {
+    window.fetch = new Proxy(fetch, { apply: (target, self, list) => {
+      const promise = Reflect.apply(target, self, list);
+      const id = sent();
+      const ended = () => { requests.delete(id); };
+      Promise.resolve(promise).then(ended, ended);  // a derived promise: the page's own rejection stays its own
+      return promise;
+    } });
+  }
+  const proto = window.XMLHttpRequest && window.XMLHttpRequest.prototype;
+  if (proto && typeof proto.send === "function") {
+    proto.send = new Proxy(proto.send, { apply: (target, self, list) => {
+      const id = sent();
+      self.addEventListener("loadend", () => { requests.delete(id); }, { once: true });
+      try {
+        return Reflect.apply(target, self, list);
+      } catch (e) {
+        requests.delete(id);
+        throw e;
+      }
+    } });
+  }
+}
+
+// Whether a request the page sent since the act at `since` has not ended (`since` reads late by the call's transit,
+// as for clockBefore: a request sent up to OWN_CLOCK_MS before it counts too — at worst a short grace runs out).
+function requestPending(clock, since) {
+  for (const sentAt of clock.requests.values()) {
+    if (sentAt >= since - OWN_CLOCK_MS) { return true; }
+  }
+  return false;
 }
 
 // Whether an interval was started a while before `since` (performance.now() time of an act): the page's own clock,
@@ -188,7 +231,8 @@ function nothingDue(args) {
   const now = performance.now();
   const since = actTime(args.actAgo, now);
   const calm = now - Math.max(clock.last, lastRan(clock, since)) >= args.idle;
-  return { known: true, none: calm && !workDue(clock, now + args.within, args.within, since) };
+  const waiting = !!args.requests && requestPending(clock, since);
+  return { known: true, none: calm && !waiting && !workDue(clock, now + args.within, args.within, since) };
 }
 
 // How often a page past its idle window with work still scheduled is looked at again.

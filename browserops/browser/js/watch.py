@@ -53,11 +53,14 @@ class Due(TypedDict):
     none: bool  # nothing scheduled within the time asked, and calm for the idle time
 
 
-def nothing_due(within_ms: int, idle_ms: int, act_ago_ms: float | None = None) -> PageCall[Due]:
+def nothing_due(within_ms: int, idle_ms: int, act_ago_ms: float | None = None, *,
+                requests: bool = False) -> PageCall[Due]:
     """Whether the document's scripts have nothing due within ``within_ms`` that could send a request (a timer, an
     animation frame, a navigation started lately), ``idle_ms`` after its last change and its last scheduled work;
-    ``act_ago_ms``: how long ago the act began, so that the page's clocks started before it are left out."""
-    return PageCall("watch", "nothingDue", {"within": within_ms, "idle": idle_ms, "actAgo": act_ago_ms})
+    ``act_ago_ms``: how long ago the act began, so that the page's clocks started before it are left out;
+    ``requests``: nor a fetch or XMLHttpRequest sent since the act still unanswered."""
+    return PageCall("watch", "nothingDue", {"within": within_ms, "idle": idle_ms, "actAgo": act_ago_ms,
+                                            "requests": requests})
 
 
 def start_clock() -> PageCall[Clock]:

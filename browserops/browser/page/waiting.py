@@ -124,12 +124,14 @@ async def dom_quiet(page: Page, quiet_ms: int, timeout_ms: int, session: Browser
 
 
 async def nothing_due(page: Page, within_ms: int, session: BrowserSession | None = None, *,
-                      idle_ms: int = IDLE_QUIET_MS) -> bool:
+                      idle_ms: int = IDLE_QUIET_MS, requests: bool = False) -> bool:
     """Whether no frame of the page has a timer or an animation frame due within ``within_ms`` (or a navigation
     started lately), ``idle_ms`` after its last change and its last scheduled work: nothing of the page's own can
     start a request meanwhile (with ``session``: nothing the session's latest act set off; a clock the page started
-    before it ticks whatever was done). False when a frame cannot say (no quiet clock, or it cannot be read)."""
-    answers = await _in_each_frame(page, watch_js.nothing_due(max(0, within_ms), idle_ms, _acted_ago_ms(session)))
+    before it ticks whatever was done; ``requests``: nor a fetch or XMLHttpRequest sent since that act still
+    unanswered). False when a frame cannot say (no quiet clock, or it cannot be read)."""
+    answers = await _in_each_frame(page, watch_js.nothing_due(max(0, within_ms), idle_ms, _acted_ago_ms(session),
+                                                              requests=requests))
     return bool(answers) and all(bool(a and a.get("known") and a.get("none")) for a in answers)
 
 

@@ -17,7 +17,6 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from browserops.browser.act.keys import activating
 from browserops.contract import SideEffect
 from browserops.plan.model.step_parts import FIELD_PATTERN as FIELD_PATTERN
 from browserops.plan.model.step_parts import ROLE_PATTERN as ROLE_PATTERN
@@ -30,7 +29,7 @@ from browserops.plan.model.step_parts import PlanModel as PlanModel
 from browserops.plan.model.step_parts import SemanticTarget as SemanticTarget
 from browserops.plan.model.step_parts import ValueRef as ValueRef
 from browserops.plan.model.step_parts import Within as Within
-from browserops.plan.model.step_parts import check_key
+from browserops.plan.model.step_parts import activating, check_key
 from browserops.plan.model.step_parts import container_role as container_role
 from browserops.plan.model.verbs import ACTIONS as ACTIONS
 from browserops.plan.model.verbs import BROWSER_ACT_KINDS, ActionSpec, action_schema, check_action, default_kind
