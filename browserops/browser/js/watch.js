@@ -141,6 +141,7 @@ function trackRequests(clock) {
   const proto = window.XMLHttpRequest && window.XMLHttpRequest.prototype;
   if (proto && typeof proto.send === "function") {
     proto.send = new Proxy(proto.send, { apply: (target, self, list) => {
+      if (!self || typeof self.addEventListener !== "function") { return Reflect.apply(target, self, list); }
       const id = sent();
       self.addEventListener("loadend", () => { requests.delete(id); }, { once: true });
       try {

@@ -191,11 +191,11 @@ class StepInterpreter:
                 raise refused
             return
         if isinstance(act, Act):
-            # The element found a moment ago may be redrawn away before the act lands (refind.py): found again
-            # once, exactly, in either phase.
             # A submit's form, read before its click: fields the page marks invalid after it say it was refused.
             verdict = await FormVerdict(self.tools).start() if (
                 act.clicks and a.expect is not None and a.must_send) else None
+            # The element found a moment ago may be redrawn away before the act lands (refind.py): found again
+            # once, exactly, in either phase.
             hook = self.tools.find_again = refinder(self.tools, act.tool, el)
             try:
                 data = await self.phase.perform(rec, act)
