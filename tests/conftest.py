@@ -19,7 +19,7 @@ from browserops.demo_site import DemoSite
 from browserops.tools.context import ToolContext
 
 # browserops_log: every browserops.* record at DEBUG, whatever ran before (tests/logcapture.py).
-pytest_plugins = ["tests.logcapture", "tests.partner", "tests.cpu_meter"]
+pytest_plugins = ["tests.logcapture", "tests.partner", "tests.late_guard", "tests.cpu_meter"]
 
 # Tests must not pick up a developer's own configuration.
 for _key in [k for k in os.environ if k.startswith("BROWSEROPS_")]:

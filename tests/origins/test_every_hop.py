@@ -98,3 +98,17 @@ async def test_no_hop_of_any_request_reaches_a_refused_partner(app: BrowserOpsMC
     # request's URL would).
     assert not any("SYSTEM" in h for h in hows), hows
     assert not any("SYSTEM" in str(n["rule"]) for n in session.notices), session.notices
+
+
+async def test_a_worker_whose_page_navigates_before_its_guard_is_in_reaches_nothing(
+        app: BrowserOpsMCP, demo_site: DemoSite, partner: Partner, late_guard: float) -> None:
+    """The worker's guard is late (``late_guard``) and the page is navigated away at once: the navigation waits in
+    the tap until the guard is in (Chromium lets go of a held worker whose document is being replaced)."""
+    page = f"{demo_site.base_url}/origins/hops?partner={partner.url}"
+    async with Client(build_server(app)) as client:
+        session = Session(client)
+        for button in ("Chat from a worker", "Chat from a worker script"):
+            assert (await session.call("browser_navigate", url=page))["status"] == "ok"
+            await session.click(button)
+        assert (await session.call("browser_navigate", url=page))["status"] == "ok"
+    assert partner.received == []

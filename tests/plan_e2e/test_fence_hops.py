@@ -20,6 +20,12 @@ def _act(name: str) -> dict[str, object]:
     return {"kind": "act", "target": {"role": "button", "names": [name]}}
 
 
+def _chat(name: str) -> dict[str, object]:
+    # The worker says how its chat went on the page: the step waits for that, so the next step's navigation cannot
+    # end the worker before it tried (under load it had not, and its refusal was missing).
+    return {**_act(name), "expect": {"text": ["worker chat refused"]}}
+
+
 def test_prepares_rehearsal_sends_nothing_to_a_refused_partner(demo_site: DemoSite, workspace: Path,
                                                               partner: Partner) -> None:
     start = f"/origins/hops?partner={partner.url}"
@@ -55,3 +61,17 @@ def test_a_workers_websocket_messages_are_in_the_runs_ledger(demo_site: DemoSite
     sent = [r for s in run["steps"] for r in s.get("sent", [])]
     assert [(r["method"], r["url"].rsplit("/", 1)[1], r["kind"]) for r in sent] == [
         ("WS", "blob-worker", "websocket")], sent
+
+
+def test_a_worker_whose_page_navigates_before_its_guard_is_in_sends_nothing(
+        demo_site: DemoSite, workspace: Path, partner: Partner, late_guard: float) -> None:
+    """Each worker's guard is late (``late_guard``) and the next step navigates at once: Chromium lets go of a held
+    worker whose document is being replaced, so the navigation waits in the tap until the guard is in."""
+    start = f"/origins/hops?partner={partner.url}"
+    steps = write_steps(workspace, "race.yaml", {"title": "Worker then leave", "startUrl": start, "steps": [
+        _act("Chat from a worker"), _open(start), _act("Chat from a worker script"), _open(start),
+    ]})
+    code, prepared, err = cli_json(workspace, "prepare", "--steps", str(steps), "--base-url", demo_site.base_url)
+    assert code == 2, (prepared, err)
+    assert set(prepared["rehearsed"]) >= {1, 3}, (prepared["rehearsed"], prepared["notRead"])
+    assert partner.received == []

@@ -9,7 +9,10 @@ a script that refuses workers in it (nothing could hold theirs) before it may lo
 global scope and before its script exists, the guard of ``js/worker_guard.js`` (a WebSocket the rules refuse — any,
 in prepare's fence — throws before it connects). ``hold`` auto-attaches the same workers flat: Chromium then defers a
 worker's script until that session lets go, whoever else resumes it (Playwright resumes every worker at once), so
-the guard is always in first; a worker whose guard could not be put in stays held. A ``SharedWorker`` is no child of
+the guard is always in first; a worker whose guard could not be put in stays held. Chromium lets go of a held worker
+whose document is being replaced, though, and the worker then runs unguarded until its thread ends (long enough to
+connect a WebSocket): so a navigation of the page waits in its tap while a worker's guard is still going in
+(:meth:`PageWire.guards_in`). A ``SharedWorker`` is no child of
 a page, so nothing holds it: a guarded context refuses it in every document (:func:`refuse_shared_workers`, an init
 script Playwright runs before the page's own).
 
@@ -154,7 +157,7 @@ class PageWire:
         await self._tap(root, "page")
         self._adopt(root)
         hold = await context.new_cdp_session(self.page)
-        hold.on("Target.attachedToTarget", lambda event: self._spawn(self._held(hold, event)))
+        hold.on("Target.attachedToTarget", lambda event: self._hold(hold, event))
         await hold.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True,
                                                  "flatten": True, "filter": _WORKERS})
         await root.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True,
@@ -166,7 +169,8 @@ class PageWire:
             await self._refusals(root, [], "page")
 
     async def _tap(self, link: Link, frame: str) -> WireTap:
-        tap = WireTap(link.send, self.wires.listener, self.wires.guard, frame=frame, tab=self.tab)
+        tap = WireTap(link.send, self.wires.listener, self.wires.guard, frame=frame, tab=self.tab,
+                      before_document=self.guards_in, documents=lambda: self.wires.fenced)
         link.on("Fetch.requestPaused", tap.on_paused)
         self.taps.append(tap)
         await tap.enable()
@@ -194,8 +198,11 @@ class PageWire:
         def attached(event: dict[str, Any]) -> None:
             child = ChildLink(link, str(event.get("sessionId")), dict(event.get("targetInfo") or {}))
             link.children[child.session_id] = child
-            job = self._worker(child) if child.info.get("type") == "worker" else self._frame(child)
-            self._spawn(job)
+            if child.info.get("type") == "worker":
+                self._guard_of(str(child.info.get("targetId")))  # pending from now: a navigation waits for it
+                self._spawn(self._worker(child))
+            else:
+                self._spawn(self._frame(child))
         link.on("Target.attachedToTarget", attached)
 
     async def _frame(self, child: ChildLink) -> None:
@@ -233,6 +240,19 @@ class PageWire:
         if found is None:
             found = self._guarded[target] = asyncio.get_running_loop().create_future()
         return found
+
+    def _hold(self, hold: CDPSession, event: dict[str, Any]) -> None:
+        self._guard_of(str((event.get("targetInfo") or {}).get("targetId")))  # pending from the attach on
+        self._spawn(self._held(hold, event))
+
+    async def guards_in(self) -> None:
+        """Wait until every worker held for its guard has it (or is known to stay held), at most ``HOLD_S``: a
+        document request of the page waits here, so no navigation releases a worker before its guard is in."""
+        pending = [guard for guard in self._guarded.values() if not guard.done()]
+        if pending:
+            _done, late = await asyncio.wait(pending, timeout=HOLD_S)
+            if late:
+                log.warning("a navigation went on while %d worker guard(s) were still going in", len(late))
 
     async def _held(self, hold: CDPSession, event: dict[str, Any]) -> None:
         """A worker held by ``hold`` (its script not fetched yet) goes once its guard is in; never without it."""

@@ -51,6 +51,9 @@ TAPPED_KINDS = ("XHR", "Fetch", "Ping", "Other", "CSPViolationReport")
 PATTERNS = [{"urlPattern": "*", "requestStage": "Request", "resourceType": kind} for kind in TAPPED_KINDS]
 # With origin rules: every request, each hop of a redirect included.
 EVERY = [{"urlPattern": "*", "requestStage": "Request"}]
+# A document request (a navigation of the page or of a frame in it), paused where the session guards workers: see
+# WireTap's ``before_document``.
+DOCUMENTS = {"urlPattern": "*", "requestStage": "Request", "resourceType": "Document"}
 
 
 class TapListener(Protocol):
@@ -80,6 +83,7 @@ class HopGuard(Protocol):
 
 
 Send = Callable[[str, dict[str, Any]], Awaitable[Any]]
+DocumentGate = Callable[[], Awaitable[None]]
 
 
 def _body(request: dict[str, Any]) -> bytes | None:
@@ -93,15 +97,22 @@ def _body(request: dict[str, Any]) -> bytes | None:
 
 class WireTap:
     """The Fetch tap of one target (see the module). ``frame``: "page", or "frame" for a cross-site frame's target;
-    ``tab``: which tab it belongs to (for the refusal's notice)."""
+    ``tab``: which tab it belongs to (for the refusal's notice). ``before_document``: awaited before a document
+    request goes on, while ``documents()`` says so (then document requests are paused even without rules): a
+    navigation must not commit while a worker of the page is held for its guard, because Chromium lets go of a
+    worker whose document is being replaced, and the worker then runs its script unguarded until its thread ends —
+    long enough to open a WebSocket (launch/targets.py)."""
 
     def __init__(self, send: Send, listener: TapListener | None, guard: HopGuard | None, *, frame: str = "page",
-                 tab: Callable[[], int | None] = lambda: None) -> None:
+                 tab: Callable[[], int | None] = lambda: None, before_document: DocumentGate | None = None,
+                 documents: Callable[[], bool] = lambda: False) -> None:
         self.send = send
         self.listener = listener
         self.guard = guard
         self.frame = frame
         self.tab = tab
+        self.before_document = before_document
+        self.documents = documents
         self._tasks: set[asyncio.Task[None]] = set()
         self.orphans: set[str] = set()  # Fetch request ids of unanswered requests no page event reported
         self.patterns: list[dict[str, str]] | None = None
@@ -110,7 +121,9 @@ class WireTap:
         """Start (or re-aim) the interception: every request while rules are set, else the unload-time kinds
         (nothing at all when nobody listens and no rule is set)."""
         every = self.guard is not None and self.guard.active
-        patterns = EVERY if every else PATTERNS if self.listener is not None else []
+        patterns = EVERY if every else list(PATTERNS) if self.listener is not None else []
+        if not every and self.before_document is not None and self.documents():
+            patterns.append(DOCUMENTS)
         if patterns == self.patterns:
             return
         if patterns:
@@ -147,6 +160,8 @@ class WireTap:
         command, params = "Fetch.continueRequest", {"requestId": fetch_id}
         refused = {"requestId": fetch_id, "errorReason": "BlockedByClient"}
         try:
+            if status is None and event.get("resourceType") == "Document" and self.before_document is not None:
+                await self.before_document()
             if status is not None:  # the answer of an unsafe request (only those ask for it)
                 command = "Fetch.continueResponse"
                 key = fetch_id if fetch_id in self.orphans else None
