@@ -123,6 +123,9 @@ def test_keys_enter_activates_the_focused_element_other_keys_do_not() -> None:
     assert classify("browser_press", {"key": "Control+Enter"}, pay).verdict is Verdict.CONFIRM
     assert classify("browser_press", {"key": "k"}, pay).allowed
     assert classify("browser_press", {"key": "Tab"}, None).allowed
+    # Spelled as people write them, and as Playwright presses them: a line break is Enter.
+    for enter in ("return", "ctrl+Return", "NumpadEnter", "\n", "\r", " ", "spacebar", "Shift+Space"):
+        assert classify("browser_press", {"key": enter}, pay).verdict is Verdict.CONFIRM, enter
 
 
 def test_an_activation_the_gate_cannot_see_needs_confirmation() -> None:
@@ -315,3 +318,5 @@ def test_enter_in_a_field_is_judged_like_submitting_its_form() -> None:
     assert classify("browser_press", {"key": "Tab", "id": 3}, amount).allowed
     query = TargetInfo(role="searchbox", name="Search", nearby_text="Search Search")
     assert classify("browser_press", {"key": "Enter"}, query).allowed
+    assert classify("browser_press", {"key": " ", "id": 3}, amount).allowed  # Space in a field types a space
+    assert classify("browser_press", {"key": "\r", "id": 3}, amount).verdict is Verdict.CONFIRM

@@ -26,10 +26,10 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from browserops import words
+from browserops.browser.act.keys import activating, normalise_key
 from browserops.contract import SideEffect, ToolTraits
 from browserops.tools.definitions.acting import action_word
 
-ACTIVATING_KEYS = frozenset({"enter", "numpadenter", "return", " ", "space", "spacebar"})
 TEXT_ENTRY_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
 
 Activation = Literal["none", "type", "type_submit", "activate"]
@@ -110,12 +110,22 @@ def activation_of(traits: ToolTraits, args: Mapping[str, Any]) -> Activation:
     if rule == "by_dialog":
         return "none" if args.get("accept") is False else "activate"  # Cancel on a dialog commits nothing
     if rule == "by_key":
-        key = str(args.get("key", "")).strip().lower()
-        return "activate" if key.split("+")[-1] in ACTIVATING_KEYS else "none"
+        # The key as it will be pressed (aliases, and a line break that Playwright presses as Enter); one the tool
+        # will refuse activates here: the strict choice.
+        key = _pressed(args)
+        return "activate" if not key or activating(key) else "none"
     # Closing cookie/newsletter overlays dismisses them; the closer never presses a button that sends anything.
     if rule == "never":
         return "none"
     return "activate"
+
+
+def _pressed(args: Mapping[str, Any]) -> str:
+    """The key a press call will press, as Playwright names it; "" for one the tool will refuse."""
+    try:
+        return normalise_key(str(args.get("key", "")))
+    except ValueError:
+        return ""
 
 
 def _option_text(traits: ToolTraits, args: Mapping[str, Any]) -> str:
@@ -168,7 +178,8 @@ def classify(tool: str, args: Mapping[str, Any] | None = None, target: TargetInf
 
     role = words.fold_for_words(target.role)
     if kind == "activate" and traits.activation == "by_key" and role in TEXT_ENTRY_ROLES:
-        kind = "type_submit"  # Enter in a field submits its form: judge it like typing with submit
+        # Enter in a field submits its form: judge it like typing with submit; Space there types a space.
+        kind = "type_submit" if _pressed(args).endswith("Enter") else "type"
     name = words.fold_for_words(target.name)
     own = words.fold_for_words(f"{target.name} {target.value} {_option_text(traits, args)}")
     nearby = words.fold_for_words(target.nearby_text)

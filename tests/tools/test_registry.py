@@ -123,7 +123,7 @@ def test_cli_lists_the_registry() -> None:
     ("given_key", "expected"),
     [("enter", "Enter"), ("ESC", "Escape"), ("ctrl+a", "Control+a"), ("Shift+Tab", "Shift+Tab"), ("k", "k"),
      ("Control++", "Control++"), ("arrowdown", "ArrowDown"), ("cmd+shift+z", "Meta+Shift+z"), (" ", " "),
-     ("space", "Space"), ("F5", "F5"), ("Shift", "Shift"), ("Я", "Я")],
+     ("space", "Space"), ("F5", "F5"), ("Shift", "Shift"), ("Я", "Я"), ("\n", "Enter"), ("\r", "Enter")],
 )
 def test_key_names(given_key: str, expected: str) -> None:
     assert normalise_key(given_key) == expected

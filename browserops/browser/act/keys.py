@@ -49,6 +49,9 @@ ALIASES = {
 }
 
 MAX_CHORD = 4
+# Characters Playwright presses as a named key (its keyboard layout's aliases): a line break is Enter. Named here so
+# that every check of what a press does (the policy gate, a press's navigation grace) sees the key it will be.
+CHARACTER_KEYS = {"\n": "Enter", "\r": "Enter"}
 
 
 def _one(part: str) -> str:
@@ -70,7 +73,7 @@ def normalise_key(key: str) -> str:
     if not raw:
         raise ValueError("key is empty: give a key name such as Enter or a chord such as Control+a")
     if len(raw) == 1:  # any single character, "+" and " " included
-        return raw
+        return CHARACTER_KEYS.get(raw, raw)
     parts = raw.split("+")
     if raw.endswith("++"):  # "Control++" means Control and the + key
         parts = [*parts[:-2], "+"]
