@@ -139,6 +139,7 @@ class PageWire:
 
     def __init__(self, wires: PageWires, page: Page) -> None:
         self.wires, self.page = wires, page
+        _WIRED[page] = self
         self.taps: list[WireTap] = []
         self._guarded: dict[str, asyncio.Future[bool]] = {}  # worker target id -> its guard is in
         self._tasks: set[asyncio.Task[None]] = set()
@@ -283,6 +284,15 @@ class PageWire:
 
 
 _REFUSING: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
+_WIRED: weakref.WeakKeyDictionary[Page, PageWire] = weakref.WeakKeyDictionary()
+
+
+async def workers_guarded(page: Page) -> None:
+    """Before browserops navigates ``page`` itself: wait until its held workers have their guards. A navigation
+    that makes no request (``about:blank``) never reaches the tap that holds the page's own navigations back."""
+    wire = _WIRED.get(page)
+    if wire is not None:
+        await wire.guards_in()
 
 
 async def refuse_shared_workers(context: BrowserContext, rule: str,

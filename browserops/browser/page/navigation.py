@@ -10,6 +10,7 @@ from playwright.async_api import Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browserops.browser.errors import first_line
+from browserops.browser.launch.targets import workers_guarded
 from browserops.contract import BrowserOpsError, ErrorCode
 
 ALLOWED_SCHEMES = ("http", "https", "file", "about", "data")
@@ -42,6 +43,7 @@ async def page_info(page: Page) -> dict[str, Any]:
 
 async def _run(page: Page, what: str, coro: Any, timeout_ms: int) -> dict[str, Any]:
     try:
+        await workers_guarded(page)  # a worker let go by a navigation must have its guard first (launch/targets.py)
         response = await coro
     except PlaywrightTimeout as exc:
         raise BrowserOpsError(
