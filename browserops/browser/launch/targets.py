@@ -290,10 +290,7 @@ _WIRED: weakref.WeakKeyDictionary[Page, PageWire] = weakref.WeakKeyDictionary()
 async def workers_guarded(page: Page) -> None:
     """Before browserops navigates ``page`` itself: wait until its held workers have their guards. A navigation
     that makes no request (``about:blank``) never reaches the tap that holds the page's own navigations back."""
-    try:
-        wire = _WIRED.get(page)
-    except TypeError:  # no page object at all (a stand-in): nothing is wired to it
-        wire = None
+    wire = _WIRED.get(page)
     if wire is not None:
         await wire.guards_in()
 

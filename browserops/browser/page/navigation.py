@@ -43,7 +43,6 @@ async def page_info(page: Page) -> dict[str, Any]:
 
 async def _run(page: Page, what: str, coro: Any, timeout_ms: int) -> dict[str, Any]:
     try:
-        await workers_guarded(page)  # a worker let go by a navigation must have its guard first (launch/targets.py)
         response = await coro
     except PlaywrightTimeout as exc:
         raise BrowserOpsError(
@@ -61,21 +60,29 @@ async def _run(page: Page, what: str, coro: Any, timeout_ms: int) -> dict[str, A
     return info
 
 
+async def _navigate(page: Page, what: str, coro: Any, timeout_ms: int) -> dict[str, Any]:
+    """A navigation browserops makes itself: once the page's held workers have their guards (a navigation lets go
+    of them, and one to ``about:blank`` passes no tap that could wait: launch/targets.py), then :func:`_run`."""
+    await workers_guarded(page)
+    return await _run(page, what, coro, timeout_ms)
+
+
 async def goto(page: Page, url: str, timeout_ms: int) -> dict[str, Any]:
     target = normalise_url(url)
-    return await _run(page, f"Navigation to {target}",
-                      page.goto(target, wait_until="domcontentloaded", timeout=timeout_ms), timeout_ms)
+    return await _navigate(page, f"Navigation to {target}",
+                           page.goto(target, wait_until="domcontentloaded", timeout=timeout_ms), timeout_ms)
 
 
 async def back(page: Page, timeout_ms: int) -> dict[str, Any]:
-    info = await _run(page, "Going back", page.go_back(wait_until="domcontentloaded", timeout=timeout_ms), timeout_ms)
-    return info
+    return await _navigate(page, "Going back", page.go_back(wait_until="domcontentloaded", timeout=timeout_ms),
+                           timeout_ms)
 
 
 async def forward(page: Page, timeout_ms: int) -> dict[str, Any]:
-    return await _run(page, "Going forward",
-                      page.go_forward(wait_until="domcontentloaded", timeout=timeout_ms), timeout_ms)
+    return await _navigate(page, "Going forward",
+                           page.go_forward(wait_until="domcontentloaded", timeout=timeout_ms), timeout_ms)
 
 
 async def reload(page: Page, timeout_ms: int) -> dict[str, Any]:
-    return await _run(page, "Reload", page.reload(wait_until="domcontentloaded", timeout=timeout_ms), timeout_ms)
+    return await _navigate(page, "Reload", page.reload(wait_until="domcontentloaded", timeout=timeout_ms),
+                           timeout_ms)
